@@ -1,0 +1,47 @@
+#include "constraint_order.h"
+
+namespace sb {
+
+static int lowest_zero_bit(uint64_t mask) {
+  for (int c = 0; c < kMaxColors; ++c)
+    if (!((mask >> c) & 1u)) return c;
+  return -1;
+}
+
+ConstraintOrder color_constraints(const uint32_t* ids, uint32_t count, int arity, uint32_t vertex_count) {
+  std::vector<uint64_t> used(vertex_count, 0);  // colours already touching each vertex
+  std::vector<int> color(count, -1);
+  std::vector<uint32_t> per_color(kMaxColors + 1, 0);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint64_t mask = 0;
+    for (int k = 0; k < arity; ++k) mask |= used[ids[size_t(arity) * i + k]];
+    const int c = lowest_zero_bit(mask);
+    if (c < 0) {
+      per_color[kMaxColors]++;
+      continue;
+    }
+    color[i] = c;
+    per_color[c]++;
+    for (int k = 0; k < arity; ++k) used[ids[size_t(arity) * i + k]] |= uint64_t(1) << c;
+  }
+
+  ConstraintOrder out;
+  std::vector<uint32_t> next(kMaxColors + 1, 0);
+  uint32_t pos = 0;
+  for (int c = 0; c <= kMaxColors; ++c) {
+    if (c < kMaxColors && per_color[c] == 0) continue;
+    if (c < kMaxColors) out.color_starts.push_back(pos);
+    next[c] = pos;
+    pos += per_color[c];
+  }
+  out.overflow_start = next[kMaxColors];
+  out.color_starts.push_back(out.overflow_start);
+  out.order.resize(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const int c = color[i] < 0 ? kMaxColors : color[i];
+    out.order[next[c]++] = i;
+  }
+  return out;
+}
+
+}  // namespace sb

@@ -1,0 +1,48 @@
+// A tetrahedral mesh (vertex positions + tets) and the checks and derived data every body needs:
+// validation, unique edges, outward boundary triangles.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sb {
+
+struct TetMesh {
+  std::vector<float> positions;  // xyz per vertex, m
+  std::vector<uint32_t> tets;    // 4 vertex indices per tet, positively oriented (see tet_volume6)
+};
+
+// Why a mesh was rejected. `index` in MeshCheck says which vertex or tet.
+enum class MeshProblem {
+  None,
+  NonFiniteVertex,   // a coordinate is NaN or infinite
+  IndexOutOfRange,   // a tet refers to a vertex >= vertex count
+  RepeatedIndex,     // a tet uses the same vertex twice
+  DegenerateTet,     // |6V| below kDegenerateRelVolume * (longest edge)^3
+  InvertedTet,       // negative volume: vertex order is mirrored
+  UnusedVertex,      // a vertex no tet refers to would have no mass
+};
+
+struct MeshCheck {
+  MeshProblem problem = MeshProblem::None;
+  int64_t index = -1;  // offending vertex or tet
+};
+
+// 6V / L^3 of a regular tet is 0.71; below this relative size a tet is treated as flat. The bound sits
+// far above float rounding of the cross products (~1e-7) and far below any tet a mesher would emit.
+constexpr double kDegenerateRelVolume = 1e-6;
+
+// Six times the signed volume, ((b-a) x (c-a)) . (d-a); positive for a positively oriented tet. m^3.
+double tet_volume6(const float* positions, const uint32_t* tet);
+
+// Validates raw arrays without copying them; runs in O(vertices + tets).
+MeshCheck check_tet_mesh(const float* positions, int64_t vertex_count, const uint32_t* tets,
+                         int64_t tet_count);
+
+// Every unique tet edge once, as vertex pairs (a < b), sorted.
+std::vector<uint32_t> unique_edges(const uint32_t* tets, int64_t tet_count);
+
+// Faces used by exactly one tet, wound counter-clockwise seen from outside (outward normals).
+std::vector<uint32_t> boundary_triangles(const uint32_t* tets, int64_t tet_count);
+
+}  // namespace sb

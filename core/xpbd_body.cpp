@@ -1,0 +1,251 @@
+#include "xpbd_body.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "constraint_order.h"
+#include "xpbd_constraints.h"
+
+namespace sb {
+
+template <typename T>
+static std::vector<T> permute(const std::vector<T>& src, const std::vector<uint32_t>& order, int arity) {
+  std::vector<T> out(src.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    for (int k = 0; k < arity; ++k) out[arity * i + k] = src[size_t(arity) * order[i] + k];
+  return out;
+}
+
+XpbdBody::XpbdBody(const TetMesh& mesh, const BodyParams& params) : params_(params) {
+  const uint32_t n = uint32_t(mesh.positions.size() / 3);
+  const uint32_t tet_count = uint32_t(mesh.tets.size() / 4);
+  pos_ = mesh.positions;
+  prev_ = pos_;
+  rest_pos_ = pos_;
+  last_good_pos_ = pos_;
+  vel_.assign(pos_.size(), 0.0f);
+  inv_mass_.assign(n, 0.0f);
+  mass_.assign(n, 0.0f);
+  pinned_.assign(n, 0);
+
+  const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
+  tet_ids_ = permute(mesh.tets, tet_order.order, 4);
+  tet_colors_ = tet_order.color_starts.size() - 1;
+  tet_rest6_.resize(tet_count);
+  for (uint32_t t = 0; t < tet_count; ++t) {
+    tet_rest6_[t] = float(tet_volume6(pos_.data(), &tet_ids_[4 * t]));
+    rest_volume_ += tet_rest6_[t] / 6.0;
+  }
+
+  const std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
+  const uint32_t edge_count = uint32_t(edges.size() / 2);
+  const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
+  edge_ids_ = permute(edges, edge_order.order, 2);
+  edge_colors_ = edge_order.color_starts.size() - 1;
+  edge_rest_.resize(edge_count);
+  for (uint32_t e = 0; e < edge_count; ++e)
+    edge_rest_[e] = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
+
+  surface_ = boundary_triangles(mesh.tets.data(), tet_count);
+  compute_masses();
+}
+
+void XpbdBody::compute_masses() {
+  std::fill(mass_.begin(), mass_.end(), 0.0f);
+  for (size_t t = 0; t < tet_rest6_.size(); ++t) {
+    const float quarter = params_.density * tet_rest6_[t] / 6.0f / 4.0f;  // kg
+    for (int k = 0; k < 4; ++k) mass_[tet_ids_[4 * t + k]] += quarter;
+  }
+  for (size_t i = 0; i < mass_.size(); ++i) {
+    const bool held = int32_t(i) == grab_vertex_ && params_.grab_compliance == 0.0f;
+    inv_mass_[i] = (pinned_[i] || held) ? 0.0f : 1.0f / mass_[i];
+  }
+}
+
+void XpbdBody::set_params(const BodyParams& params) {
+  const bool remass = params.density != params_.density || params.grab_compliance != params_.grab_compliance;
+  params_ = params;
+  if (remass) compute_masses();
+}
+
+void XpbdBody::set_pinned(uint32_t vertex, bool pinned) {
+  pinned_[vertex] = pinned ? 1 : 0;
+  compute_masses();
+  if (pinned) store3(vel_.data(), vertex, {0, 0, 0});
+}
+
+void XpbdBody::reset() {
+  pos_ = rest_pos_;
+  prev_ = rest_pos_;
+  std::fill(vel_.begin(), vel_.end(), 0.0f);
+  diverged_ = false;
+  grab_vertex_ = -1;
+  compute_masses();
+}
+
+void XpbdBody::squash(float factor) {
+  float min_y = pos_[1];
+  for (size_t i = 1; i < pos_.size(); i += 3) min_y = std::min(min_y, pos_[i]);
+  for (size_t i = 1; i < pos_.size(); i += 3) pos_[i] = min_y + (pos_[i] - min_y) * factor;
+  prev_ = pos_;
+  std::fill(vel_.begin(), vel_.end(), 0.0f);
+}
+
+Vec3 XpbdBody::grab_target(float t) const {
+  return {grab_from_[0] + (grab_to_[0] - grab_from_[0]) * t, grab_from_[1] + (grab_to_[1] - grab_from_[1]) * t,
+          grab_from_[2] + (grab_to_[2] - grab_from_[2]) * t};
+}
+
+void XpbdBody::grab_begin(uint32_t vertex, const float target[3]) {
+  if (grab_vertex_ >= 0) grab_end(&vel_[3 * grab_vertex_]);
+  grab_vertex_ = int32_t(vertex);
+  std::copy(target, target + 3, grab_to_);
+  std::copy(target, target + 3, grab_from_);
+  compute_masses();  // a kinematic grab makes the particle immovable for the constraints
+}
+
+void XpbdBody::grab_move(const float target[3]) { std::copy(target, target + 3, grab_to_); }
+
+void XpbdBody::grab_end(const float release_velocity[3]) {
+  if (grab_vertex_ < 0) return;
+  const uint32_t v = uint32_t(grab_vertex_);
+  const Vec3 release = {release_velocity[0], release_velocity[1], release_velocity[2]};
+  grab_vertex_ = -1;
+  compute_masses();
+  if (!pinned_[v]) store3(vel_.data(), v, release);
+}
+
+uint32_t XpbdBody::nearest_vertex(const float point[3]) const {
+  const Vec3 p = {point[0], point[1], point[2]};
+  uint32_t best = 0;
+  float best_d = INFINITY;
+  for (uint32_t i = 0; i < vertex_count(); ++i) {
+    const float d = length_sq(load3(pos_.data(), i) - p);
+    if (d < best_d) best_d = d, best = i;
+  }
+  return best;
+}
+
+void XpbdBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t) {
+  const uint32_t n = vertex_count();
+  float* x = pos_.data();
+  float* p = prev_.data();
+  float* v = vel_.data();
+  const float gx = gravity[0] * h, gy = gravity[1] * h, gz = gravity[2] * h;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (inv_mass_[i] == 0.0f) continue;
+    v[3 * i] = (v[3 * i] + gx) * damping_factor;
+    v[3 * i + 1] = (v[3 * i + 1] + gy) * damping_factor;
+    v[3 * i + 2] = (v[3 * i + 2] + gz) * damping_factor;
+    p[3 * i] = x[3 * i];
+    p[3 * i + 1] = x[3 * i + 1];
+    p[3 * i + 2] = x[3 * i + 2];
+    x[3 * i] += v[3 * i] * h;
+    x[3 * i + 1] += v[3 * i + 1] * h;
+    x[3 * i + 2] += v[3 * i + 2] * h;
+  }
+  if (grab_vertex_ >= 0 && inv_mass_[grab_vertex_] == 0.0f && !pinned_[grab_vertex_]) {
+    // Kinematic grab: the particle is moved along the pointer's path.
+    const uint32_t g = uint32_t(grab_vertex_);
+    store3(p, g, load3(x, g));
+    store3(x, g, grab_target(grab_t));
+  }
+}
+
+void XpbdBody::solve_grab(float h, float grab_t) {
+  if (grab_vertex_ < 0) return;
+  const uint32_t g = uint32_t(grab_vertex_);
+  const float w = inv_mass_[g];
+  if (w == 0.0f) return;  // kinematic or pinned: nothing to solve
+  // Zero-length spring to the target, C = |x - target|: x moves by w / (w + alpha~) of the gap.
+  const float alpha_tilde = params_.grab_compliance / (h * h);
+  const Vec3 x = load3(pos_.data(), g);
+  store3(pos_.data(), g, x + (grab_target(grab_t) - x) * (w / (w + alpha_tilde)));
+}
+
+void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
+  const uint32_t n = vertex_count();
+  const float inv_h = 1.0f / h;
+  const float* x = pos_.data();
+  const float* p = prev_.data();
+  float* v = vel_.data();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (inv_mass_[i] == 0.0f) {
+      v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0.0f;
+      continue;
+    }
+    const float pre_vy = v[3 * i + 1];  // normal velocity before this substep's corrections
+    v[3 * i] = (x[3 * i] - p[3 * i]) * inv_h;
+    v[3 * i + 1] = (x[3 * i + 1] - p[3 * i + 1]) * inv_h;
+    v[3 * i + 2] = (x[3 * i + 2] - p[3 * i + 2]) * inv_h;
+    if (ground && x[3 * i + 1] <= 0.0f) {
+      // In contact (the ground projection put it at exactly 0). Restitution as in seed 000 and
+      // Mueller et al. 2020 (sec. 3.6): reflect the approach speed, but rest below 2|g|h so gravity
+      // alone does not make resting particles jitter.
+      v[3 * i + 1] = pre_vy < -rest_threshold ? -params_.restitution * pre_vy : 0.0f;
+    }
+  }
+  if (grab_vertex_ >= 0 && inv_mass_[grab_vertex_] == 0.0f && !pinned_[grab_vertex_]) {
+    const uint32_t g = uint32_t(grab_vertex_);
+    store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
+  }
+}
+
+bool XpbdBody::step(float dt, const StepSettings& s) {
+  if (diverged_) return true;  // already reported; frozen until reset
+  std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
+  const float h = dt / float(s.substeps);
+  const float damping_factor = std::exp(-params_.damping * h);
+  const float edge_alpha = params_.edge_compliance / (h * h);
+  const float volume_alpha = params_.volume_compliance / (h * h);
+  const float g = std::sqrt(s.gravity[0] * s.gravity[0] + s.gravity[1] * s.gravity[1] + s.gravity[2] * s.gravity[2]);
+  const float rest_threshold = 2.0f * g * h;
+  for (int sub = 0; sub < s.substeps; ++sub) {
+    const float grab_t = float(sub + 1) / float(s.substeps);
+    pre_solve(h, s.gravity, damping_factor, grab_t);
+    solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha);
+    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha);
+    solve_grab(h, grab_t);
+    if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
+    post_solve(h, s.ground, rest_threshold);
+  }
+  std::copy(grab_to_, grab_to_ + 3, grab_from_);
+
+  // x - x is 0 for every finite x and NaN for NaN or infinity, so one sum checks the whole state.
+  float probe = 0.0f;
+  for (size_t i = 0; i < pos_.size(); ++i) probe += (pos_[i] - pos_[i]) + (vel_[i] - vel_[i]);
+  if (probe == 0.0f) return true;
+  diverged_ = true;
+  std::copy(last_good_pos_.begin(), last_good_pos_.end(), pos_.begin());
+  prev_ = pos_;
+  std::fill(vel_.begin(), vel_.end(), 0.0f);
+  return false;
+}
+
+BodyStats XpbdBody::stats() const {
+  BodyStats st;
+  st.finite = !diverged_;
+  const uint32_t n = vertex_count();
+  st.min_y = n ? pos_[1] : 0.0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const double m = mass_[i];
+    const Vec3 x = load3(pos_.data(), i), v = load3(vel_.data(), i);
+    st.mass += m;
+    st.kinetic_energy += 0.5 * m * double(length_sq(v));
+    st.min_y = std::min(st.min_y, double(x.y));
+    st.center[0] += m * x.x, st.center[1] += m * x.y, st.center[2] += m * x.z;
+    st.momentum[0] += m * v.x, st.momentum[1] += m * v.y, st.momentum[2] += m * v.z;
+  }
+  if (st.mass > 0)
+    for (double& c : st.center) c /= st.mass;
+  double volume = 0.0;
+  for (uint32_t t = 0; t < tet_count(); ++t) volume += tet_volume6(pos_.data(), &tet_ids_[4 * t]) / 6.0;
+  st.volume_ratio = rest_volume_ > 0 ? volume / rest_volume_ : 1.0;
+  for (uint32_t e = 0; e < edge_count(); ++e) {
+    const float len = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
+    st.max_edge_strain = std::max(st.max_edge_strain, std::fabs(double(len) / edge_rest_[e] - 1.0));
+  }
+  return st;
+}
+
+}  // namespace sb

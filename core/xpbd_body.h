@@ -1,0 +1,109 @@
+// A tetrahedral soft body simulated with XPBD: particles, constraints and the substep loop.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tet_mesh.h"
+#include "vec3.h"
+
+namespace sb {
+
+// Material and contact parameters of one body. Defaults are what a new body gets.
+struct BodyParams {
+  float edge_compliance = 0.0f;    // m/N, alpha = 1/k of each edge spring; 0 = inextensible
+  float volume_compliance = 0.0f;  // m^5/N, alpha of C = 6(V - V0) per tet (C in m^3); 0 = incompressible
+  float density = 1000.0f;         // kg/m^3; vertex mass = sum over its tets of density * V0 / 4
+  float damping = 0.0f;            // 1/s; velocities decay as exp(-damping * t), whatever the substeps
+  float restitution = 0.2f;        // ground bounce: normal speed after / before, 0..1
+  float friction = 0.5f;           // Coulomb coefficient against the ground
+  float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particle follows the pointer kinematically
+};
+
+// Per-frame settings that come from the world.
+struct StepSettings {
+  float gravity[3] = {0.0f, -9.81f, 0.0f};  // m/s^2
+  int substeps = 10;
+  bool ground = true;  // the plane y = 0
+};
+
+struct BodyStats {
+  double volume_ratio = 1.0;    // current / rest volume of all tets
+  double kinetic_energy = 0.0;  // J
+  double mass = 0.0;            // kg (pinned vertices included)
+  double min_y = 0.0;           // m
+  double max_edge_strain = 0.0; // max |l - l0| / l0 over edges
+  double center[3] = {0, 0, 0};   // centre of mass, m
+  double momentum[3] = {0, 0, 0}; // kg m/s
+  bool finite = true;           // false once the state went non-finite (the body is then frozen)
+};
+
+class XpbdBody {
+ public:
+  // `mesh` must pass check_tet_mesh. Allocates everything the step loop will ever need.
+  XpbdBody(const TetMesh& mesh, const BodyParams& params);
+
+  // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
+  // Returns false if the state turned non-finite in this call: the body is then restored to its
+  // positions at the start of the call, its velocities zeroed, and frozen until reset().
+  bool step(float dt, const StepSettings& settings);
+
+  void reset();                              // back to the creation state; releases any grab
+  void set_params(const BodyParams& params);  // density changes recompute masses
+  const BodyParams& params() const { return params_; }
+  void set_pinned(uint32_t vertex, bool pinned);
+  bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
+  void squash(float factor);  // scales heights about the lowest point by factor, stops all motion
+
+  // Grabbing: one particle at a time is driven to a target that moves once per frame; the step
+  // interpolates the target across its substeps so the pull is smooth.
+  void grab_begin(uint32_t vertex, const float target[3]);
+  void grab_move(const float target[3]);
+  void grab_end(const float release_velocity[3]);  // m/s, the pointer's velocity: lets you throw
+  int32_t grabbed_vertex() const { return grab_vertex_; }
+
+  uint32_t nearest_vertex(const float point[3]) const;
+  BodyStats stats() const;
+  bool diverged() const { return diverged_; }
+
+  uint32_t vertex_count() const { return uint32_t(inv_mass_.size()); }
+  uint32_t tet_count() const { return uint32_t(tet_rest6_.size()); }
+  uint32_t edge_count() const { return uint32_t(edge_rest_.size()); }
+  uint32_t surface_triangle_count() const { return uint32_t(surface_.size() / 3); }
+  float* positions() { return pos_.data(); }
+  const float* positions() const { return pos_.data(); }
+  const float* velocities() const { return vel_.data(); }
+  const uint32_t* surface_triangles() const { return surface_.data(); }
+  const uint32_t* tets() const { return tet_ids_.data(); }  // in solve order
+  const uint32_t* edges() const { return edge_ids_.data(); }
+  size_t edge_colors() const { return edge_colors_; }
+  size_t tet_colors() const { return tet_colors_; }
+
+ private:
+  void compute_masses();
+  void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t);
+  void solve_grab(float h, float grab_t);
+  void post_solve(float h, bool ground, float rest_threshold);
+  Vec3 grab_target(float t) const;
+
+  BodyParams params_;
+  // Hot particle state, structure of arrays. pos_ is the buffer the renderer reads.
+  std::vector<float> pos_, prev_, vel_;  // xyz per particle: m, m, m/s
+  std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
+  // Hot constraint data, in colour order (see constraint_order.h).
+  std::vector<uint32_t> edge_ids_;
+  std::vector<float> edge_rest_;   // m
+  std::vector<uint32_t> tet_ids_;
+  std::vector<float> tet_rest6_;   // 6 V0, m^3
+  // Cold data.
+  std::vector<float> rest_pos_, last_good_pos_, mass_;  // mass_ in kg
+  std::vector<uint8_t> pinned_;
+  std::vector<uint32_t> surface_;
+  size_t edge_colors_ = 0, tet_colors_ = 0;
+  double rest_volume_ = 0.0;  // m^3
+  bool diverged_ = false;
+  int32_t grab_vertex_ = -1;
+  float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m
+};
+
+}  // namespace sb

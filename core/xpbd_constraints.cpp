@@ -1,0 +1,69 @@
+#include "xpbd_constraints.h"
+
+#include "vec3.h"
+
+namespace sb {
+
+void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, const float* rest_length,
+                 uint32_t edge_count, float alpha_tilde) {
+  for (uint32_t e = 0; e < edge_count; ++e) {
+    const uint32_t a = edge_ids[2 * e], b = edge_ids[2 * e + 1];
+    const float wa = inv_mass[a], wb = inv_mass[b];
+    const float w = wa + wb;
+    if (w == 0.0f) continue;
+    const Vec3 xa = load3(pos, a), xb = load3(pos, b);
+    const Vec3 d = xa - xb;
+    const float len = length(d);
+    if (len == 0.0f) continue;  // no direction to push along; the volume constraints separate them
+    const float C = len - rest_length[e];
+    const float s = -C / ((w + alpha_tilde) * len);  // delta_lambda / |d|
+    store3(pos, a, xa + d * (s * wa));
+    store3(pos, b, xb - d * (s * wb));
+  }
+}
+
+void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, const float* rest_volume6,
+                   uint32_t tet_count, float alpha_tilde) {
+  for (uint32_t t = 0; t < tet_count; ++t) {
+    const uint32_t* id = tet_ids + 4 * t;
+    const float w0 = inv_mass[id[0]], w1 = inv_mass[id[1]], w2 = inv_mass[id[2]], w3 = inv_mass[id[3]];
+    const Vec3 x0 = load3(pos, id[0]), x1 = load3(pos, id[1]), x2 = load3(pos, id[2]), x3 = load3(pos, id[3]);
+    const Vec3 e1 = x1 - x0, e2 = x2 - x0, e3 = x3 - x0;
+    const Vec3 g1 = cross(e2, e3);
+    const Vec3 g2 = cross(e3, e1);
+    const Vec3 g3 = cross(e1, e2);
+    const Vec3 g0 = (g1 + g2 + g3) * -1.0f;
+    const float w = w0 * length_sq(g0) + w1 * length_sq(g1) + w2 * length_sq(g2) + w3 * length_sq(g3);
+    if (w == 0.0f) continue;
+    const float C = dot(g3, e3) - rest_volume6[t];  // 6V - 6V0
+    const float s = -C / (w + alpha_tilde);         // delta_lambda
+    store3(pos, id[0], x0 + g0 * (s * w0));
+    store3(pos, id[1], x1 + g1 * (s * w1));
+    store3(pos, id[2], x2 + g2 * (s * w2));
+    store3(pos, id[3], x3 + g3 * (s * w3));
+  }
+}
+
+void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
+                  float friction) {
+  for (uint32_t i = 0; i < particle_count; ++i) {
+    float* x = pos + 3 * i;
+    if (x[1] >= 0.0f || inv_mass[i] == 0.0f) continue;
+    const float depth = -x[1];  // normal correction of this substep, m
+    x[1] = 0.0f;
+    const float* p = prev + 3 * i;
+    const float dx = x[0] - p[0], dz = x[2] - p[2];
+    const float slide_sq = dx * dx + dz * dz;
+    const float limit = friction * depth;
+    if (slide_sq <= limit * limit) {  // static: inside the friction cone, undo the sliding
+      x[0] = p[0];
+      x[2] = p[2];
+    } else {  // kinetic: remove friction * depth of the sliding distance
+      const float k = limit / std::sqrt(slide_sq);
+      x[0] -= dx * k;
+      x[2] -= dz * k;
+    }
+  }
+}
+
+}  // namespace sb

@@ -1,0 +1,29 @@
+// The XPBD constraint projections, one loop per constraint kind, over structure-of-arrays buffers.
+// Each runs one Gauss-Seidel pass: corrections are applied at once, so later constraints see them.
+// XPBD (Macklin, Mueller, Chentanez 2016) with one iteration per substep ("small steps",
+// Macklin et al. 2019): lambda starts at 0 each substep, so delta_lambda = -C / (sum w|grad C|^2 + alpha~),
+// alpha~ = compliance / h^2.
+#pragma once
+#include <cstdint>
+
+namespace sb {
+
+// Distance constraint per edge: C = |x_a - x_b| - l0, gradients +-(x_a - x_b)/|x_a - x_b|.
+// alpha_tilde = edge compliance (m/N) / h^2.
+void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, const float* rest_length,
+                 uint32_t edge_count, float alpha_tilde);
+
+// Volume constraint per tet: C = 6(V - V0), V = ((x1-x0) x (x2-x0)) . (x3-x0) / 6,
+// gradients: g1 = (x2-x0) x (x3-x0), g2 = (x3-x0) x (x1-x0), g3 = (x1-x0) x (x2-x0), g0 = -(g1+g2+g3).
+// alpha_tilde = volume compliance (m^5/N, since C is in m^3) / h^2.
+void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, const float* rest_volume6,
+                   uint32_t tet_count, float alpha_tilde);
+
+// Ground plane y = 0, an inequality constraint y >= 0 with zero compliance, plus Coulomb friction at
+// position level (Macklin et al. 2014, "Unified particle physics", sec. 6.1): the tangential motion of
+// this substep is cancelled up to friction * penetration depth, so particles stick inside the friction
+// cone and slide with friction force mu*N outside it.
+void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
+                  float friction);
+
+}  // namespace sb

@@ -1,0 +1,281 @@
+// C API: bodies. Every entry point validates everything first and only then touches the world.
+#include <cmath>
+
+#include "../core/shapes.h"
+#include "api_state.h"
+
+using namespace sbapi;
+
+namespace {
+
+int32_t add_mesh(sb::World* w, const sb::TetMesh& mesh) {
+  if (w->body_count() >= SB_MAX_BODIES_PER_WORLD)
+    return fail(SB_ERR_LIMIT, "world already holds %d bodies (SB_MAX_BODIES_PER_WORLD)", SB_MAX_BODIES_PER_WORLD);
+  return encode_body(w->add_body(mesh, sb::BodyParams{}));
+}
+
+int32_t mesh_error(const sb::MeshCheck& c) {
+  const long long i = c.index;
+  switch (c.problem) {
+    case sb::MeshProblem::None: return SB_OK;
+    case sb::MeshProblem::NonFiniteVertex:
+      return fail(SB_ERR_NOT_FINITE, "vertex %lld has a NaN or infinite coordinate", i);
+    case sb::MeshProblem::IndexOutOfRange:
+      return fail(SB_ERR_INDEX_OUT_OF_RANGE, "tet %lld refers to a vertex index >= vertex_count", i);
+    case sb::MeshProblem::RepeatedIndex:
+      return fail(SB_ERR_DEGENERATE_TET, "tet %lld uses the same vertex twice", i);
+    case sb::MeshProblem::DegenerateTet:
+      return fail(SB_ERR_DEGENERATE_TET, "tet %lld is flat (|6V| <= %g x longest edge^3)", i,
+                  sb::kDegenerateRelVolume);
+    case sb::MeshProblem::InvertedTet:
+      return fail(SB_ERR_INVERTED_TET,
+                  "tet %lld has negative volume: order its vertices so ((x1-x0) x (x2-x0)) . (x3-x0) > 0", i);
+    case sb::MeshProblem::UnusedVertex:
+      return fail(SB_ERR_UNUSED_VERTEX, "vertex %lld belongs to no tet and would have no mass", i);
+  }
+  return fail(SB_ERR_OUT_OF_RANGE, "unknown mesh problem");
+}
+
+bool check_point(float x, float y, float z, const char* what) {
+  return check_range(x, -SB_MAX_COORDINATE, SB_MAX_COORDINATE, what) &&
+         check_range(y, -SB_MAX_COORDINATE, SB_MAX_COORDINATE, what) &&
+         check_range(z, -SB_MAX_COORDINATE, SB_MAX_COORDINATE, what);
+}
+
+struct ParamInfo {
+  const char* name;
+  float lo, hi;
+  float sb::BodyParams::*field;
+};
+const ParamInfo kParams[SB_PARAM_COUNT] = {
+    {"edge compliance (m/N)", 0.0f, 10.0f, &sb::BodyParams::edge_compliance},
+    {"volume compliance (m^5/N)", 0.0f, 10.0f, &sb::BodyParams::volume_compliance},
+    {"density (kg/m^3)", 1.0f, 1e5f, &sb::BodyParams::density},
+    {"damping (1/s)", 0.0f, 1000.0f, &sb::BodyParams::damping},
+    {"restitution", 0.0f, 1.0f, &sb::BodyParams::restitution},
+    {"friction", 0.0f, 10.0f, &sb::BodyParams::friction},
+    {"grab compliance (m/N)", 0.0f, 10.0f, &sb::BodyParams::grab_compliance},
+};
+
+bool check_param(int32_t param) {
+  if (param >= 0 && param < SB_PARAM_COUNT) return true;
+  fail(SB_ERR_UNKNOWN_PARAM, "param %d is not an sb_param (0..%d)", param, SB_PARAM_COUNT - 1);
+  return false;
+}
+
+bool check_vertex(const sb::XpbdBody* b, int32_t vertex) {
+  if (vertex >= 0 && uint32_t(vertex) < b->vertex_count()) return true;
+  fail(SB_ERR_INDEX_OUT_OF_RANGE, "vertex %d is out of range [0, %u)", vertex, b->vertex_count());
+  return false;
+}
+
+}  // namespace
+
+extern "C" {
+
+sb_body sb_body_create_tets(sb_world world, const float* xyz, int32_t vertex_count, const uint32_t* tets,
+                            int32_t tet_count) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!xyz || !tets) return fail(SB_ERR_NULL_POINTER, "%s is NULL", !xyz ? "xyz" : "tets");
+  if (vertex_count < 4 || vertex_count > SB_MAX_VERTICES)
+    return fail(SB_ERR_BAD_COUNT, "vertex_count must be in [4, %d], got %d", SB_MAX_VERTICES, vertex_count);
+  if (tet_count < 1 || tet_count > SB_MAX_TETS)
+    return fail(SB_ERR_BAD_COUNT, "tet_count must be in [1, %d], got %d", SB_MAX_TETS, tet_count);
+  const sb::MeshCheck check = sb::check_tet_mesh(xyz, vertex_count, tets, tet_count);
+  if (check.problem != sb::MeshProblem::None) return mesh_error(check);
+  sb::TetMesh mesh;
+  mesh.positions.assign(xyz, xyz + 3 * size_t(vertex_count));
+  mesh.tets.assign(tets, tets + 4 * size_t(tet_count));
+  return add_mesh(w, mesh);
+}
+
+sb_body sb_body_create_box(sb_world world, int32_t nx, int32_t ny, int32_t nz, float size_x, float size_y,
+                           float size_z, float center_x, float center_y, float center_z) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  for (int32_t n : {nx, ny, nz})
+    if (n < 1 || n > 128) return fail(SB_ERR_BAD_COUNT, "box cells per side must be in [1, 128], got %d", n);
+  if (6LL * nx * ny * nz > SB_MAX_TETS)
+    return fail(SB_ERR_BAD_COUNT, "box of %dx%dx%d cells has %lld tets, more than %d", nx, ny, nz,
+                6LL * nx * ny * nz, SB_MAX_TETS);
+  if (!check_range(size_x, 1e-4f, 1000.0f, "box size x (m)") || !check_range(size_y, 1e-4f, 1000.0f, "box size y (m)") ||
+      !check_range(size_z, 1e-4f, 1000.0f, "box size z (m)") || !check_point(center_x, center_y, center_z, "box centre (m)"))
+    return sb_last_error_code();
+  return add_mesh(w, sb::make_box(nx, ny, nz, size_x, size_y, size_z, center_x, center_y, center_z));
+}
+
+sb_body sb_body_create_ball(sb_world world, float radius, int32_t cells, float center_x, float center_y,
+                            float center_z) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (cells < 2 || cells > 64) return fail(SB_ERR_BAD_COUNT, "ball cells must be in [2, 64], got %d", cells);
+  if (!check_range(radius, 1e-4f, 1000.0f, "ball radius (m)") || !check_point(center_x, center_y, center_z, "ball centre (m)"))
+    return sb_last_error_code();
+  return add_mesh(w, sb::make_ball(radius, cells, center_x, center_y, center_z));
+}
+
+int32_t sb_body_destroy(sb_world world, sb_body body) {
+  clear_error();
+  sb::World* w = nullptr;
+  if (!find_body(world, body, &w)) return sb_last_error_code();
+  w->remove_body(decode_body(body));
+  return SB_OK;
+}
+
+int32_t sb_body_reset(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  b->reset();
+  return SB_OK;
+}
+
+int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b || !check_param(param)) return sb_last_error_code();
+  const ParamInfo& info = kParams[param];
+  if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
+  sb::BodyParams p = b->params();
+  p.*info.field = value;
+  b->set_params(p);
+  return SB_OK;
+}
+
+float sb_body_get_param(sb_world world, sb_body body, int32_t param) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b || !check_param(param)) return NAN;
+  return b->params().*kParams[param].field;
+}
+
+int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b || !check_vertex(b, vertex)) return sb_last_error_code();
+  if (pinned != 0 && pinned != 1) return fail(SB_ERR_OUT_OF_RANGE, "pinned must be 0 or 1, got %d", pinned);
+  b->set_pinned(uint32_t(vertex), pinned == 1);
+  return SB_OK;
+}
+
+int32_t sb_body_squash(sb_world world, sb_body body, float factor) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b || !check_range(factor, 0.05f, 1.0f, "squash factor")) return sb_last_error_code();
+  b->squash(factor);
+  return SB_OK;
+}
+
+float* sb_body_positions(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? b->positions() : nullptr;
+}
+
+int32_t sb_body_vertex_count(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? int32_t(b->vertex_count()) : sb_last_error_code();
+}
+
+const uint32_t* sb_body_triangles(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? b->surface_triangles() : nullptr;
+}
+
+int32_t sb_body_triangle_count(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? int32_t(b->surface_triangle_count()) : sb_last_error_code();
+}
+
+const uint32_t* sb_body_tets(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? b->tets() : nullptr;
+}
+
+int32_t sb_body_tet_count(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? int32_t(b->tet_count()) : sb_last_error_code();
+}
+
+int32_t sb_body_edge_count(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? int32_t(b->edge_count()) : sb_last_error_code();
+}
+
+int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
+  const sb::BodyStats s = b->stats();
+  out->volume_ratio = float(s.volume_ratio);
+  out->kinetic_energy = float(s.kinetic_energy);
+  out->mass = float(s.mass);
+  out->min_y = float(s.min_y);
+  out->max_edge_strain = float(s.max_edge_strain);
+  for (int k = 0; k < 3; ++k) {
+    out->center[k] = float(s.center[k]);
+    out->momentum[k] = float(s.momentum[k]);
+  }
+  out->finite = s.finite ? 1 : 0;
+  out->grabbed_vertex = b->grabbed_vertex();
+  return SB_OK;
+}
+
+int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, float z) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b || !check_point(x, y, z, "point (m)")) return sb_last_error_code();
+  const float p[3] = {x, y, z};
+  return int32_t(b->nearest_vertex(p));
+}
+
+int32_t sb_body_grab_begin(sb_world world, sb_body body, int32_t vertex, float x, float y, float z) {
+  clear_error();
+  sb::World* w = nullptr;
+  sb::XpbdBody* b = find_body(world, body, &w);
+  if (!b || !check_vertex(b, vertex) || !check_point(x, y, z, "grab target (m)")) return sb_last_error_code();
+  if (b->diverged()) return fail(SB_ERR_DIVERGED, "body %d diverged; reset it before grabbing", body);
+  float target[3] = {x, y, z};
+  w->clamp_target(target);
+  b->grab_begin(uint32_t(vertex), target);
+  return SB_OK;
+}
+
+int32_t sb_body_grab_move(sb_world world, sb_body body, float x, float y, float z) {
+  clear_error();
+  sb::World* w = nullptr;
+  sb::XpbdBody* b = find_body(world, body, &w);
+  if (!b || !check_point(x, y, z, "grab target (m)")) return sb_last_error_code();
+  if (b->grabbed_vertex() < 0) return fail(SB_ERR_NOT_GRABBING, "body %d is not grabbed; call sb_body_grab_begin", body);
+  float target[3] = {x, y, z};
+  w->clamp_target(target);
+  b->grab_move(target);
+  return SB_OK;
+}
+
+int32_t sb_body_grab_end(sb_world world, sb_body body, float vx, float vy, float vz) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!check_range(vx, -SB_MAX_SPEED, SB_MAX_SPEED, "release velocity x (m/s)") ||
+      !check_range(vy, -SB_MAX_SPEED, SB_MAX_SPEED, "release velocity y (m/s)") ||
+      !check_range(vz, -SB_MAX_SPEED, SB_MAX_SPEED, "release velocity z (m/s)"))
+    return sb_last_error_code();
+  if (b->grabbed_vertex() < 0) return fail(SB_ERR_NOT_GRABBING, "body %d is not grabbed", body);
+  const float v[3] = {vx, vy, vz};
+  b->grab_end(v);
+  return SB_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,31 @@
+// Shared plumbing of the C API: the last-error slot and the handle registry.
+// This is the only global state in the project; the core has none.
+#pragma once
+#include <cstdint>
+
+#include "../core/world.h"
+#include "softbody.h"
+
+namespace sbapi {
+
+// Records a failure (printf-style message) and returns `code` so callers can `return fail(...)`.
+int32_t fail(sb_error code, const char* format, ...);
+void clear_error();
+const char* message();  // the last failure's text, "" after success
+int32_t code();         // the last failure's code, SB_OK after success
+
+// Resolve handles; on failure the error is already recorded and null is returned.
+sb::World* find_world(sb_world handle);
+sb::XpbdBody* find_body(sb_world world, sb_body body, sb::World** world_out = nullptr);
+
+sb_world add_world();  // a handle, or a negative sb_error
+bool remove_world(sb_world handle);
+
+int32_t encode_body(sb::BodyHandle h);
+sb::BodyHandle decode_body(sb_body handle);
+
+// Checks shared by several entry points; each records a message naming `what`.
+bool check_finite(float value, const char* what);
+bool check_range(float value, float lo, float hi, const char* what);
+
+}  // namespace sbapi

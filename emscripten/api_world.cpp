@@ -1,0 +1,113 @@
+// C API: worlds, errors, stepping.
+#include <cmath>
+
+#include "api_state.h"
+
+using namespace sbapi;
+
+extern "C" {
+
+const char* sb_last_error(void) { return sbapi::message(); }
+int32_t sb_last_error_code(void) { return sbapi::code(); }
+
+const char* sb_error_name(int32_t code) {
+  switch (code) {
+    case SB_OK: return "SB_OK";
+    case SB_ERR_INVALID_WORLD: return "SB_ERR_INVALID_WORLD";
+    case SB_ERR_INVALID_BODY: return "SB_ERR_INVALID_BODY";
+    case SB_ERR_NULL_POINTER: return "SB_ERR_NULL_POINTER";
+    case SB_ERR_BAD_COUNT: return "SB_ERR_BAD_COUNT";
+    case SB_ERR_INDEX_OUT_OF_RANGE: return "SB_ERR_INDEX_OUT_OF_RANGE";
+    case SB_ERR_NOT_FINITE: return "SB_ERR_NOT_FINITE";
+    case SB_ERR_DEGENERATE_TET: return "SB_ERR_DEGENERATE_TET";
+    case SB_ERR_INVERTED_TET: return "SB_ERR_INVERTED_TET";
+    case SB_ERR_UNUSED_VERTEX: return "SB_ERR_UNUSED_VERTEX";
+    case SB_ERR_OUT_OF_RANGE: return "SB_ERR_OUT_OF_RANGE";
+    case SB_ERR_UNKNOWN_PARAM: return "SB_ERR_UNKNOWN_PARAM";
+    case SB_ERR_LIMIT: return "SB_ERR_LIMIT";
+    case SB_ERR_DIVERGED: return "SB_ERR_DIVERGED";
+    case SB_ERR_NOT_GRABBING: return "SB_ERR_NOT_GRABBING";
+    default: return "SB_ERR_UNKNOWN_CODE";
+  }
+}
+
+sb_world sb_world_create(void) {
+  clear_error();
+  return add_world();
+}
+
+int32_t sb_world_destroy(sb_world world) {
+  clear_error();
+  return remove_world(world) ? SB_OK : sb_last_error_code();
+}
+
+int32_t sb_world_set_gravity(sb_world world, float x, float y, float z) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!check_range(x, -SB_MAX_GRAVITY, SB_MAX_GRAVITY, "gravity x (m/s^2)") ||
+      !check_range(y, -SB_MAX_GRAVITY, SB_MAX_GRAVITY, "gravity y (m/s^2)") ||
+      !check_range(z, -SB_MAX_GRAVITY, SB_MAX_GRAVITY, "gravity z (m/s^2)"))
+    return sb_last_error_code();
+  w->settings.gravity[0] = x;
+  w->settings.gravity[1] = y;
+  w->settings.gravity[2] = z;
+  return SB_OK;
+}
+
+int32_t sb_world_set_substeps(sb_world world, int32_t substeps) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (substeps < SB_MIN_SUBSTEPS || substeps > SB_MAX_SUBSTEPS)
+    return fail(SB_ERR_OUT_OF_RANGE, "substeps must be in [%d, %d], got %d", SB_MIN_SUBSTEPS, SB_MAX_SUBSTEPS,
+                substeps);
+  w->settings.substeps = substeps;
+  return SB_OK;
+}
+
+int32_t sb_world_get_substeps(sb_world world) {
+  clear_error();
+  sb::World* w = find_world(world);
+  return w ? w->settings.substeps : sb_last_error_code();
+}
+
+int32_t sb_world_set_ground(sb_world world, int32_t enabled) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (enabled != 0 && enabled != 1) return fail(SB_ERR_OUT_OF_RANGE, "ground must be 0 or 1, got %d", enabled);
+  w->settings.ground = enabled == 1;
+  return SB_OK;
+}
+
+int32_t sb_world_body_count(sb_world world) {
+  clear_error();
+  sb::World* w = find_world(world);
+  return w ? int32_t(w->body_count()) : sb_last_error_code();
+}
+
+int32_t sb_world_step(sb_world world, float dt) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!check_finite(dt, "dt (s)")) return sb_last_error_code();
+  if (!(dt > 0.0f) || dt > SB_MAX_DT)
+    return fail(SB_ERR_OUT_OF_RANGE, "dt must be in (0, %g] s, got %g", double(SB_MAX_DT), double(dt));
+  sb::BodyHandle first;
+  const int diverged = w->step(dt, &first);
+  if (diverged > 0)
+    return fail(SB_ERR_DIVERGED,
+                "%d body(ies) went non-finite at t = %.3f s (first: body %d); frozen at the last finite shape "
+                "until reset. Lower the time step or raise compliance.",
+                diverged, w->time(), encode_body(first));
+  return SB_OK;
+}
+
+double sb_world_time(sb_world world) {
+  clear_error();
+  sb::World* w = find_world(world);
+  return w ? w->time() : NAN;
+}
+
+}  // extern "C"

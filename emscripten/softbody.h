@@ -1,0 +1,137 @@
+/* softbody C API: flat functions over integer handles, compiled to WebAssembly and natively alike.
+ *
+ * Conventions
+ * - Handles are positive int32 values; 0 is never a valid handle. A destroyed handle stays invalid
+ *   (slots carry a generation), so a stale handle gets SB_ERR_INVALID_WORLD/BODY, never another object.
+ * - Every function returning int32_t returns a value >= 0 on success (SB_OK, a handle, a count or an
+ *   index) and a negative sb_error on failure. Pointer getters return NULL and float getters NaN on
+ *   failure. After any failure sb_last_error() holds a readable message; a failed call changes nothing.
+ * - Bulk data is shared, not copied: positions are float32 xyz in wasm memory, updated in place by
+ *   sb_world_step. Pointers stay valid until the body is destroyed (JS views must still be rebuilt
+ *   when wasm memory grows).
+ * - Units: m, kg, s, N. Ranges are inclusive unless written with ( or ).
+ */
+#ifndef SOFTBODY_H
+#define SOFTBODY_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int32_t sb_world;
+typedef int32_t sb_body;
+
+typedef enum sb_error {
+  SB_OK = 0,
+  SB_ERR_INVALID_WORLD = -1,       /* 0, unknown or destroyed world handle */
+  SB_ERR_INVALID_BODY = -2,        /* 0, unknown or destroyed body handle */
+  SB_ERR_NULL_POINTER = -3,        /* a required array pointer is NULL */
+  SB_ERR_BAD_COUNT = -4,           /* a count is <= 0 or above its limit */
+  SB_ERR_INDEX_OUT_OF_RANGE = -5,  /* a vertex index is >= the vertex count */
+  SB_ERR_NOT_FINITE = -6,          /* a coordinate or parameter is NaN or infinite */
+  SB_ERR_DEGENERATE_TET = -7,      /* a tet is flat or repeats a vertex */
+  SB_ERR_INVERTED_TET = -8,        /* a tet has negative volume (mirrored vertex order) */
+  SB_ERR_UNUSED_VERTEX = -9,       /* a vertex belongs to no tet, so it would have no mass */
+  SB_ERR_OUT_OF_RANGE = -10,       /* a parameter is outside its documented range */
+  SB_ERR_UNKNOWN_PARAM = -11,      /* not an sb_param value */
+  SB_ERR_LIMIT = -12,              /* too many worlds or bodies alive */
+  SB_ERR_DIVERGED = -13,           /* a body's state went non-finite; it is frozen until reset */
+  SB_ERR_NOT_GRABBING = -14        /* grab_move/grab_end without grab_begin */
+} sb_error;
+
+/* Limits. */
+#define SB_MAX_WORLDS 64
+#define SB_MAX_BODIES_PER_WORLD 4096
+#define SB_MAX_VERTICES 1048576 /* per body */
+#define SB_MAX_TETS 4194304     /* per body */
+#define SB_MIN_SUBSTEPS 1
+#define SB_MAX_SUBSTEPS 200
+#define SB_MAX_DT 1.0f            /* s, per sb_world_step call */
+#define SB_MAX_GRAVITY 1000.0f    /* m/s^2, per component */
+#define SB_MAX_COORDINATE 1.0e4f  /* m, for shape centres and grab targets */
+#define SB_MAX_SPEED 1.0e3f       /* m/s, per component of a release velocity */
+
+/* Per-body parameters for sb_body_set_param / sb_body_get_param: default, range, unit. */
+typedef enum sb_param {
+  SB_PARAM_EDGE_COMPLIANCE = 0,   /* 0,     [0, 10]    m/N     1/stiffness of each edge spring */
+  SB_PARAM_VOLUME_COMPLIANCE = 1, /* 0,     [0, 10]    m^5/N   1/stiffness of C = 6(V - V0) per tet */
+  SB_PARAM_DENSITY = 2,           /* 1000,  [1, 1e5]   kg/m^3  sets the vertex masses */
+  SB_PARAM_DAMPING = 3,           /* 0,     [0, 1000]  1/s     velocity decays as exp(-damping t) */
+  SB_PARAM_RESTITUTION = 4,       /* 0.2,   [0, 1]     -       ground bounce */
+  SB_PARAM_FRICTION = 5,          /* 0.5,   [0, 10]    -       Coulomb coefficient on the ground */
+  SB_PARAM_GRAB_COMPLIANCE = 6,   /* 0,     [0, 10]    m/N     0 = grabbed vertex follows exactly */
+  SB_PARAM_COUNT = 7
+} sb_param;
+
+typedef struct sb_body_stats {
+  float volume_ratio;    /* current / rest volume */
+  float kinetic_energy;  /* J */
+  float mass;            /* kg */
+  float min_y;           /* m, lowest vertex */
+  float max_edge_strain; /* max |l - l0| / l0 */
+  float center[3];       /* m, centre of mass */
+  float momentum[3];     /* kg m/s */
+  int32_t finite;        /* 1, or 0 once the state went non-finite (frozen at its last finite shape) */
+  int32_t grabbed_vertex; /* -1 when nothing is held */
+} sb_body_stats;
+
+/* Errors */
+const char* sb_last_error(void);      /* "" after a successful call */
+int32_t sb_last_error_code(void);     /* SB_OK or the code of the last failure */
+const char* sb_error_name(int32_t code); /* "SB_ERR_..." */
+
+/* World */
+sb_world sb_world_create(void);
+int32_t sb_world_destroy(sb_world world);
+int32_t sb_world_set_gravity(sb_world world, float x, float y, float z); /* default (0, -9.81, 0) */
+int32_t sb_world_set_substeps(sb_world world, int32_t substeps);       /* default 10 */
+int32_t sb_world_set_ground(sb_world world, int32_t enabled);          /* plane y = 0, default 1 */
+int32_t sb_world_get_substeps(sb_world world);
+int32_t sb_world_body_count(sb_world world);
+/* Advances every body by dt in (0, SB_MAX_DT] seconds. Returns SB_ERR_DIVERGED (naming the body)
+ * when a body went non-finite during this call; the other bodies still stepped. */
+int32_t sb_world_step(sb_world world, float dt);
+double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle */
+
+/* Bodies. Creation copies the input; tets must be positively oriented:
+ * ((x1-x0) x (x2-x0)) . (x3-x0) > 0. */
+sb_body sb_body_create_tets(sb_world world, const float* xyz, int32_t vertex_count, const uint32_t* tets,
+                            int32_t tet_count);
+/* nx, ny, nz cells in [1, 128] (6 tets each, at most SB_MAX_TETS); sizes in (0, 1000] m. */
+sb_body sb_body_create_box(sb_world world, int32_t nx, int32_t ny, int32_t nz, float size_x, float size_y,
+                           float size_z, float center_x, float center_y, float center_z);
+/* radius in (0, 1000] m, cells across the diameter in [2, 64] (rounded up to even). */
+sb_body sb_body_create_ball(sb_world world, float radius, int32_t cells, float center_x, float center_y,
+                            float center_z);
+int32_t sb_body_destroy(sb_world world, sb_body body);
+int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears divergence and grabs */
+
+int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value);
+float sb_body_get_param(sb_world world, sb_body body, int32_t param);
+int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned); /* pinned: 0 or 1 */
+/* Scales heights about the lowest vertex by factor in [0.05, 1] and stops all motion. */
+int32_t sb_body_squash(sb_world world, sb_body body, float factor);
+
+float* sb_body_positions(sb_world world, sb_body body); /* vertex_count * 3 floats, m */
+int32_t sb_body_vertex_count(sb_world world, sb_body body);
+const uint32_t* sb_body_triangles(sb_world world, sb_body body); /* outward boundary, 3 per triangle */
+int32_t sb_body_triangle_count(sb_world world, sb_body body);
+const uint32_t* sb_body_tets(sb_world world, sb_body body); /* 4 per tet, in solver order */
+int32_t sb_body_tet_count(sb_world world, sb_body body);
+int32_t sb_body_edge_count(sb_world world, sb_body body);
+int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out);
+
+/* Grabbing: returns the nearest vertex to a point, then drive it to targets each frame. */
+int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, float z);
+int32_t sb_body_grab_begin(sb_world world, sb_body body, int32_t vertex, float x, float y, float z);
+int32_t sb_body_grab_move(sb_world world, sb_body body, float x, float y, float z);
+/* Releases with the pointer's velocity (m/s) so the body can be thrown. */
+int32_t sb_body_grab_end(sb_world world, sb_body body, float vx, float vy, float vz);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTBODY_H */

@@ -1,0 +1,32 @@
+# The WebAssembly module: the C API linked into an ES module for browsers, workers and node.
+add_compile_options(-msimd128)
+
+# Every function declared in softbody.h is exported: the header is the single list.
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/emscripten/softbody.h SOFTBODY_HEADER)
+string(REGEX MATCHALL "[ *](sb_[a-z_]+)\\(" SOFTBODY_DECLS "${SOFTBODY_HEADER}")
+set(SOFTBODY_EXPORTS _malloc,_free)
+foreach(decl ${SOFTBODY_DECLS})
+  string(REGEX REPLACE "[ *](sb_[a-z_]+)\\(" "_\\1" name "${decl}")
+  string(APPEND SOFTBODY_EXPORTS ",${name}")
+endforeach()
+
+add_executable(softbody_wasm emscripten/api_state.cpp emscripten/api_world.cpp emscripten/api_body.cpp)
+target_include_directories(softbody_wasm PRIVATE emscripten)
+target_link_libraries(softbody_wasm PRIVATE softbody_core)
+set_target_properties(softbody_wasm PROPERTIES OUTPUT_NAME softbody SUFFIX ".mjs")
+target_link_options(softbody_wasm PRIVATE
+  -O3
+  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSoftbodyModule
+  # web,worker only: node loads it too when handed the bytes as wasmBinary (see web/src/softbody.js).
+  -sENVIRONMENT=web,worker
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
+  -sFILESYSTEM=0
+  -sEXPORTED_FUNCTIONS=${SOFTBODY_EXPORTS}
+  -sEXPORTED_RUNTIME_METHODS=HEAPF32,HEAPU32,HEAP32,UTF8ToString)
+
+# The page imports the module from web/src/wasm/ (git-ignored).
+add_custom_command(TARGET softbody_wasm POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_SOURCE_DIR}/web/src/wasm
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different
+    $<TARGET_FILE_DIR:softbody_wasm>/softbody.mjs $<TARGET_FILE_DIR:softbody_wasm>/softbody.wasm
+    ${CMAKE_CURRENT_SOURCE_DIR}/web/src/wasm/)

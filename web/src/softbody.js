@@ -1,0 +1,269 @@
+// The bridge: the only module that calls the wasm exports. It mirrors the C API (emscripten/softbody.h)
+// once, as small classes, and hands out zero-copy typed-array views into wasm memory.
+//
+// Views go stale in two ways: wasm memory grows (the old ArrayBuffer is detached, length 0), or a
+// body is destroyed. Getters compare the view's buffer with the module's current buffer and rebuild,
+// so `body.positions` is always valid right after it is read; compare it by identity to know when a
+// Three.js attribute must be rebound.
+import createSoftbodyModule from './wasm/softbody.mjs';
+
+export const Param = Object.freeze({
+  edgeCompliance: 0, // m/N
+  volumeCompliance: 1, // m^5/N
+  density: 2, // kg/m^3
+  damping: 3, // 1/s
+  restitution: 4,
+  friction: 5,
+  grabCompliance: 6, // m/N
+});
+
+export const ErrorCode = Object.freeze({
+  OK: 0,
+  INVALID_WORLD: -1,
+  INVALID_BODY: -2,
+  NULL_POINTER: -3,
+  BAD_COUNT: -4,
+  INDEX_OUT_OF_RANGE: -5,
+  NOT_FINITE: -6,
+  DEGENERATE_TET: -7,
+  INVERTED_TET: -8,
+  UNUSED_VERTEX: -9,
+  OUT_OF_RANGE: -10,
+  UNKNOWN_PARAM: -11,
+  LIMIT: -12,
+  DIVERGED: -13,
+  NOT_GRABBING: -14,
+});
+
+export class SoftbodyError extends Error {
+  constructor(code, codeName, message) {
+    super(message);
+    this.name = 'SoftbodyError';
+    this.code = code; // one of ErrorCode
+    this.codeName = codeName; // "SB_ERR_..."
+  }
+}
+
+const STATS_BYTES = 13 * 4; // sizeof(sb_body_stats): 11 float32 + 2 int32
+
+// options: { wasmBinary } in node (the module is built for web+worker), or { locateFile } in a page.
+export async function loadSoftbody(options = {}) {
+  return new Softbody(await createSoftbodyModule(options));
+}
+
+export class Softbody {
+  constructor(module) {
+    this.M = module;
+    this._stats = module._malloc(STATS_BYTES);
+  }
+
+  // The ArrayBuffer behind wasm memory now; replaced whenever memory grows.
+  get buffer() {
+    return this.M.HEAPF32.buffer;
+  }
+
+  createWorld() {
+    return new World(this, this.check(this.M._sb_world_create()));
+  }
+
+  lastError() {
+    return this.M.UTF8ToString(this.M._sb_last_error());
+  }
+
+  // Turns a negative C return code into a SoftbodyError carrying the C message; passes others through.
+  check(result) {
+    if (result < 0) {
+      const name = this.M.UTF8ToString(this.M._sb_error_name(result));
+      throw new SoftbodyError(result, name, `${name}: ${this.lastError()}`);
+    }
+    return result;
+  }
+
+  checkPointer(pointer) {
+    if (pointer === 0) this.check(this.M._sb_last_error_code());
+    return pointer;
+  }
+
+  // Copies a typed array into fresh wasm memory; the caller frees it.
+  copyIn(array, Type) {
+    const data = array instanceof Type ? array : Type.from(array);
+    const ptr = this.M._malloc(Math.max(4, data.byteLength));
+    if (!ptr) throw new SoftbodyError(ErrorCode.LIMIT, 'SB_ERR_LIMIT', 'out of wasm memory');
+    new Type(this.buffer, ptr, data.length).set(data);
+    return ptr;
+  }
+}
+
+export class World {
+  constructor(sb, handle) {
+    this.sb = sb;
+    this.handle = handle;
+    this.bodies = new Set();
+  }
+
+  setGravity(x, y, z) {
+    this.sb.check(this.sb.M._sb_world_set_gravity(this.handle, x, y, z));
+  }
+  setSubsteps(n) {
+    this.sb.check(this.sb.M._sb_world_set_substeps(this.handle, n));
+  }
+  get substeps() {
+    return this.sb.check(this.sb.M._sb_world_get_substeps(this.handle));
+  }
+  setGround(enabled) {
+    this.sb.check(this.sb.M._sb_world_set_ground(this.handle, enabled ? 1 : 0));
+  }
+  get time() {
+    return this.sb.M._sb_world_time(this.handle);
+  }
+  get bodyCount() {
+    return this.sb.check(this.sb.M._sb_world_body_count(this.handle));
+  }
+
+  // Advances every body by dt seconds. Throws SoftbodyError (code DIVERGED) when a body went
+  // non-finite in this step; that body is frozen at its last finite shape and the others stepped.
+  step(dt) {
+    this.sb.check(this.sb.M._sb_world_step(this.handle, dt));
+  }
+
+  addBox({ cells = [4, 4, 4], size = [1, 1, 1], center = [0, 1, 0] } = {}) {
+    const M = this.sb.M;
+    return this._adopt(M._sb_body_create_box(this.handle, ...cells, ...size, ...center));
+  }
+
+  addBall({ radius = 0.5, cells = 8, center = [0, 1, 0] } = {}) {
+    return this._adopt(this.sb.M._sb_body_create_ball(this.handle, radius, cells, ...center));
+  }
+
+  // vertices: xyz floats (m); tets: 4 indices each, positively oriented. Both are copied.
+  addTets(vertices, tets) {
+    const sb = this.sb;
+    const v = sb.copyIn(vertices, Float32Array);
+    const t = sb.copyIn(tets, Uint32Array);
+    try {
+      return this._adopt(sb.M._sb_body_create_tets(this.handle, v, Math.floor(vertices.length / 3), t, Math.floor(tets.length / 4)));
+    } finally {
+      sb.M._free(v);
+      sb.M._free(t);
+    }
+  }
+
+  _adopt(handle) {
+    const body = new Body(this, this.sb.check(handle));
+    this.bodies.add(body);
+    return body;
+  }
+
+  destroy() {
+    this.sb.check(this.sb.M._sb_world_destroy(this.handle));
+    for (const b of this.bodies) b._views = null;
+    this.bodies.clear();
+  }
+}
+
+export class Body {
+  constructor(world, handle) {
+    this.world = world;
+    this.sb = world.sb;
+    this.handle = handle;
+    const M = this.sb.M;
+    const w = world.handle;
+    // Counts never change for a body's lifetime.
+    this.vertexCount = this.sb.check(M._sb_body_vertex_count(w, handle));
+    this.triangleCount = this.sb.check(M._sb_body_triangle_count(w, handle));
+    this.tetCount = this.sb.check(M._sb_body_tet_count(w, handle));
+    this.edgeCount = this.sb.check(M._sb_body_edge_count(w, handle));
+    this._views = null;
+  }
+
+  _call(fn, ...args) {
+    return this.sb.check(this.sb.M[fn](this.world.handle, this.handle, ...args));
+  }
+
+  _currentViews() {
+    const buffer = this.sb.buffer;
+    if (this._views && this._views.buffer === buffer) return this._views;
+    const M = this.sb.M;
+    const w = this.world.handle;
+    this._views = {
+      buffer,
+      positions: new Float32Array(buffer, this.sb.checkPointer(M._sb_body_positions(w, this.handle)), 3 * this.vertexCount),
+      triangles: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_triangles(w, this.handle)), 3 * this.triangleCount),
+      tets: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_tets(w, this.handle)), 4 * this.tetCount),
+    };
+    return this._views;
+  }
+
+  // Live xyz positions (m), written by every step. Zero-copy: do not keep it across calls that may
+  // grow memory without reading this getter again.
+  get positions() {
+    return this._currentViews().positions;
+  }
+  get triangles() {
+    return this._currentViews().triangles;
+  }
+  get tets() {
+    return this._currentViews().tets;
+  }
+
+  setParam(name, value) {
+    if (!(name in Param)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown parameter "${name}"`);
+    this._call('_sb_body_set_param', Param[name], value);
+  }
+  getParam(name) {
+    if (!(name in Param)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown parameter "${name}"`);
+    const value = this.sb.M._sb_body_get_param(this.world.handle, this.handle, Param[name]);
+    if (Number.isNaN(value)) this.sb.check(this.sb.M._sb_last_error_code());
+    return value;
+  }
+  // Sets several parameters; all are validated by the C API one by one, in the given order.
+  setParams(params) {
+    for (const [name, value] of Object.entries(params)) this.setParam(name, value);
+  }
+
+  pin(vertex, pinned = true) {
+    this._call('_sb_body_pin', vertex, pinned ? 1 : 0);
+  }
+  squash(factor) {
+    this._call('_sb_body_squash', factor);
+  }
+  reset() {
+    this._call('_sb_body_reset');
+  }
+  nearestVertex(x, y, z) {
+    return this._call('_sb_body_nearest_vertex', x, y, z);
+  }
+  grabBegin(vertex, x, y, z) {
+    this._call('_sb_body_grab_begin', vertex, x, y, z);
+  }
+  grabMove(x, y, z) {
+    this._call('_sb_body_grab_move', x, y, z);
+  }
+  grabEnd(vx = 0, vy = 0, vz = 0) {
+    this._call('_sb_body_grab_end', vx, vy, vz);
+  }
+
+  stats() {
+    const M = this.sb.M;
+    this._call('_sb_body_get_stats', this.sb._stats);
+    const f = new Float32Array(this.sb.buffer, this.sb._stats, 11);
+    const i = new Int32Array(this.sb.buffer, this.sb._stats + 44, 2);
+    return {
+      volumeRatio: f[0],
+      kineticEnergy: f[1], // J
+      mass: f[2], // kg
+      minY: f[3], // m
+      maxEdgeStrain: f[4],
+      center: [f[5], f[6], f[7]], // m
+      momentum: [f[8], f[9], f[10]], // kg m/s
+      finite: i[0] === 1,
+      grabbedVertex: i[1],
+    };
+  }
+
+  destroy() {
+    this._call('_sb_body_destroy');
+    this.world.bodies.delete(this);
+    this._views = null;
+  }
+}
