@@ -206,6 +206,12 @@ int32_t sb_body_tet_count(sb_world world, sb_body body) {
   return b ? int32_t(b->tet_count()) : sb_last_error_code();
 }
 
+const uint32_t* sb_body_edges(sb_world world, sb_body body) {
+  clear_error();
+  sb::XpbdBody* b = find_body(world, body);
+  return b ? b->edges() : nullptr;
+}
+
 int32_t sb_body_edge_count(sb_world world, sb_body body) {
   clear_error();
   sb::XpbdBody* b = find_body(world, body);

@@ -120,6 +120,7 @@ const uint32_t* sb_body_triangles(sb_world world, sb_body body); /* outward boun
 int32_t sb_body_triangle_count(sb_world world, sb_body body);
 const uint32_t* sb_body_tets(sb_world world, sb_body body); /* 4 per tet, in solver order */
 int32_t sb_body_tet_count(sb_world world, sb_body body);
+const uint32_t* sb_body_edges(sb_world world, sb_body body); /* 2 per edge, in solver order */
 int32_t sb_body_edge_count(sb_world world, sb_body body);
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out);
 

@@ -190,6 +190,7 @@ export class Body {
       positions: new Float32Array(buffer, this.sb.checkPointer(M._sb_body_positions(w, this.handle)), 3 * this.vertexCount),
       triangles: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_triangles(w, this.handle)), 3 * this.triangleCount),
       tets: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_tets(w, this.handle)), 4 * this.tetCount),
+      edges: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_edges(w, this.handle)), 2 * this.edgeCount),
     };
     return this._views;
   }
@@ -204,6 +205,9 @@ export class Body {
   }
   get tets() {
     return this._currentViews().tets;
+  }
+  get edges() {
+    return this._currentViews().edges;
   }
 
   setParam(name, value) {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what is missing and builds what is stale; cheap when everything is in place.
+# Usage: scripts/setup.sh start|test|bench
+set -euo pipefail
+mode="${1:-start}"
+cd "$(dirname "$0")/.."
+
+# --- system packages (Debian) ---------------------------------------------------------------
+packages=(g++ cmake ninja-build emscripten)
+case "$mode" in
+  test) packages+=(doctest-dev chromium fonts-liberation) ;;
+  bench) ;;
+  start) ;;
+  *) echo "usage: scripts/setup.sh start|test|bench" >&2; exit 2 ;;
+esac
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  line="apt-get install -y --no-install-recommends ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "softbody needs system packages that are missing. Install them with:" >&2
+    echo "  sudo apt-get update && sudo $line" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  apt-get update -qq
+  # --no-install-recommends keeps chromium from pulling ~100 desktop packages.
+  DEBIAN_FRONTEND=noninteractive $line -qq >/dev/null
+fi
+
+# --- npm dependencies -------------------------------------------------------------------------
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# --- builds -------------------------------------------------------------------------------------
+export NODE_PATH=/usr/share/nodejs  # emscripten's acorn optimizer lives there; node 20 does not look
+tests=OFF
+[[ "$mode" == test ]] && tests=ON
+
+configure() {  # dir, extra cmake arguments...: configure only when missing or the test switch changed
+  local dir=$1; shift
+  if [[ ! -f "$dir/build.ninja" ]] || ! grep -q "^SOFTBODY_TESTS:BOOL=$tests\$" "$dir/CMakeCache.txt"; then
+    "$@" -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSOFTBODY_TESTS=$tests >/dev/null
+  fi
+}
+# emcmake would set the test runner to node --experimental-wasm-threads, which node 20 rejects.
+build() {  # dir: incremental build, output shown only when there was something to do
+  local out
+  out=$(cmake --build "$1" 2>&1) || { echo "$out" >&2; echo "setup: build in $1 failed" >&2; exit 1; }
+  grep -q "no work to do" <<<"$out" || echo "setup: built $1"
+}
+configure build-wasm emcmake cmake "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
+build build-wasm
+if [[ "$mode" != start ]]; then
+  configure build-native cmake
+  build build-native
+fi
+[[ -f web/src/wasm/softbody.wasm ]] || { echo "setup: wasm build produced no web/src/wasm/softbody.wasm" >&2; exit 1; }
