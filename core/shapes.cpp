@@ -49,11 +49,20 @@ TetMesh lattice(int nx, int ny, int nz, const float origin[3], const float cell[
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i)
-        for (const auto& t : split.tets)
-          for (int c : t) {
-            const int ci = i + (c & 1), cj = j + ((c >> 1) & 1), ck = k + ((c >> 2) & 1);
-            mesh.tets.push_back(uint32_t(ci + sx * (cj + sy * ck)));
+        for (const auto& t : split.tets) {
+          // Mirror the split in every axis by cell parity, so the diagonals alternate and the lattice
+          // has no preferred direction (one global diagonal makes a squashed box shear sideways).
+          // Mirroring across a shared face maps that face's diagonal onto itself, so cells still conform.
+          const int flip = (i & 1) | (j & 1) << 1 | (k & 1) << 2;
+          uint32_t ids[4];
+          for (int v = 0; v < 4; ++v) {
+            const int c = t[v] ^ flip;
+            ids[v] = uint32_t((i + (c & 1)) + sx * ((j + ((c >> 1) & 1)) + sy * (k + ((c >> 2) & 1))));
           }
+          // A mirror image in an odd number of axes is inverted: swap two vertices to fix it.
+          if (__builtin_parity(unsigned(flip))) std::swap(ids[1], ids[2]);
+          mesh.tets.insert(mesh.tets.end(), ids, ids + 4);
+        }
   return mesh;
 }
 

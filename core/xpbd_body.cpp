@@ -84,9 +84,24 @@ void XpbdBody::reset() {
 }
 
 void XpbdBody::squash(float factor) {
+  // Volume-preserving: heights shrink by factor about the lowest point, widths grow by 1/sqrt(factor)
+  // about the centroid, so an incompressible body is squashed without an infinite-energy state.
+  const uint32_t n = vertex_count();
   float min_y = pos_[1];
-  for (size_t i = 1; i < pos_.size(); i += 3) min_y = std::min(min_y, pos_[i]);
-  for (size_t i = 1; i < pos_.size(); i += 3) pos_[i] = min_y + (pos_[i] - min_y) * factor;
+  double cx = 0.0, cz = 0.0;
+  for (uint32_t i = 0; i < n; ++i) {
+    min_y = std::min(min_y, pos_[3 * i + 1]);
+    cx += pos_[3 * i];
+    cz += pos_[3 * i + 2];
+  }
+  cx /= n;
+  cz /= n;
+  const float widen = 1.0f / std::sqrt(factor);
+  for (uint32_t i = 0; i < n; ++i) {
+    pos_[3 * i] = float(cx + (pos_[3 * i] - cx) * widen);
+    pos_[3 * i + 1] = min_y + (pos_[3 * i + 1] - min_y) * factor;
+    pos_[3 * i + 2] = float(cz + (pos_[3 * i + 2] - cz) * widen);
+  }
   prev_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
 }

@@ -53,7 +53,7 @@ class XpbdBody {
   const BodyParams& params() const { return params_; }
   void set_pinned(uint32_t vertex, bool pinned);
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
-  void squash(float factor);  // scales heights about the lowest point by factor, stops all motion
+  void squash(float factor);  // presses to factor x height, widening to keep the volume; stops motion
 
   // Grabbing: one particle at a time is driven to a target that moves once per frame; the step
   // interpolates the target across its substeps so the pull is smooth.

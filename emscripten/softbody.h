@@ -111,7 +111,8 @@ int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears d
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value);
 float sb_body_get_param(sb_world world, sb_body body, int32_t param);
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned); /* pinned: 0 or 1 */
-/* Scales heights about the lowest vertex by factor in [0.05, 1] and stops all motion. */
+/* Presses the body to factor in [0.05, 1] of its height (about its lowest vertex), widening it by
+ * 1/sqrt(factor) so the volume is kept, and stops all motion. The elastic edges spring it back. */
 int32_t sb_body_squash(sb_world world, sb_body body, float factor);
 
 float* sb_body_positions(sb_world world, sb_body body); /* vertex_count * 3 floats, m */
