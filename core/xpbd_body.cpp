@@ -76,6 +76,7 @@ void XpbdBody::set_pinned(uint32_t vertex, bool pinned) {
 
 void XpbdBody::reset() {
   pos_ = rest_pos_;
+  last_good_pos_ = rest_pos_;
   prev_ = rest_pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   diverged_ = false;
@@ -103,6 +104,7 @@ void XpbdBody::squash(float factor) {
     pos_[3 * i + 2] = float(cz + (pos_[3 * i + 2] - cz) * widen);
   }
   prev_ = pos_;
+  last_good_pos_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
 }
 
@@ -190,9 +192,13 @@ void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
       continue;
     }
     const float pre_vy = v[3 * i + 1];  // normal velocity before this substep's corrections
-    v[3 * i] = (x[3 * i] - p[3 * i]) * inv_h;
-    v[3 * i + 1] = (x[3 * i + 1] - p[3 * i + 1]) * inv_h;
-    v[3 * i + 2] = (x[3 * i + 2] - p[3 * i + 2]) * inv_h;
+    // v = (x - prev) / h, written as v + (x - x_predicted) / h with x_predicted recomputed exactly as
+    // pre_solve rounded it: the rounding of x (ulp(x) / h, large for small h) then never feeds back
+    // into v, so free motion keeps its velocity exactly however many substeps there are.
+    for (int k = 0; k < 3; ++k) {
+      const float predicted = p[3 * i + k] + v[3 * i + k] * h;
+      v[3 * i + k] += (x[3 * i + k] - predicted) * inv_h;
+    }
     if (ground && x[3 * i + 1] <= 0.0f) {
       // In contact (the ground projection put it at exactly 0). Restitution as in seed 000 and
       // Mueller et al. 2020 (sec. 3.6): reflect the approach speed, but rest below 2|g|h so gravity
@@ -208,7 +214,6 @@ void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
 
 bool XpbdBody::step(float dt, const StepSettings& s) {
   if (diverged_) return true;  // already reported; frozen until reset
-  std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
   const float h = dt / float(s.substeps);
   const float damping_factor = std::exp(-params_.damping * h);
   const float edge_alpha = params_.edge_compliance / (h * h);
@@ -229,7 +234,12 @@ bool XpbdBody::step(float dt, const StepSettings& s) {
   // x - x is 0 for every finite x and NaN for NaN or infinity, so one sum checks the whole state.
   float probe = 0.0f;
   for (size_t i = 0; i < pos_.size(); ++i) probe += (pos_[i] - pos_[i]) + (vel_[i] - vel_[i]);
-  if (probe == 0.0f) return true;
+  if (probe == 0.0f) {
+    // Kept from the end of the last verified step (not its start), so even positions corrupted
+    // between steps through the shared buffer never become the shape we fall back to.
+    std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
+    return true;
+  }
   diverged_ = true;
   std::copy(last_good_pos_.begin(), last_good_pos_.end(), pos_.begin());
   prev_ = pos_;

@@ -45,7 +45,7 @@ class XpbdBody {
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
   // Returns false if the state turned non-finite in this call: the body is then restored to its
-  // positions at the start of the call, its velocities zeroed, and frozen until reset().
+  // positions at the end of the last good step, its velocities zeroed, and frozen until reset().
   bool step(float dt, const StepSettings& settings);
 
   void reset();                              // back to the creation state; releases any grab
@@ -72,6 +72,7 @@ class XpbdBody {
   uint32_t surface_triangle_count() const { return uint32_t(surface_.size() / 3); }
   float* positions() { return pos_.data(); }
   const float* positions() const { return pos_.data(); }
+  float* velocities() { return vel_.data(); }  // m/s; writable for tests and tools
   const float* velocities() const { return vel_.data(); }
   const uint32_t* surface_triangles() const { return surface_.data(); }
   const uint32_t* tets() const { return tet_ids_.data(); }  // in solve order
