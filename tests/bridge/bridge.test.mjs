@@ -1,0 +1,141 @@
+// The JS bridge (web/src/softbody.js) against the built wasm module, in node.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import test from 'node:test';
+
+import { ErrorCode, Param, SoftbodyError } from '../../web/src/softbody.js';
+import { load } from './load.mjs';
+
+const sb = await load();
+
+test('a box is created, falls under gravity and lands on the ground', () => {
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [3, 3, 3], size: [1, 1, 1], center: [0, 2, 0] });
+  assert.equal(body.vertexCount, 64);
+  assert.equal(body.tetCount, 6 * 27);
+  assert.equal(body.positions.length, 3 * 64);
+  assert.equal(body.triangles.length, 3 * body.triangleCount);
+  assert.ok(body.triangles.every((i) => i < body.vertexCount));
+  const y0 = body.stats().center[1];
+  for (let i = 0; i < 12; i++) world.step(1 / 60);
+  // Free fall for 0.2 s: y drops by g t^2 / 2 = 0.196 m (XPBD's implicit Euler: g h^2 n(n+1)/2 per substep, within 1 %)
+  const dropped = y0 - body.stats().center[1];
+  assert.ok(Math.abs(dropped - 0.5 * 9.81 * 0.2 ** 2) < 0.01 * 0.196 + 0.002, `dropped ${dropped}`);
+  for (let i = 0; i < 120; i++) world.step(1 / 60);
+  const s = body.stats();
+  assert.ok(s.minY >= 0, 'never below the ground');
+  assert.ok(s.minY < 1e-3, 'resting on it');
+  assert.ok(s.finite);
+  world.destroy();
+});
+
+test('positions are a live zero-copy view: a step changes the same array', () => {
+  const world = sb.createWorld();
+  const body = world.addBall({ radius: 0.5, cells: 6, center: [0, 3, 0] });
+  const view = body.positions;
+  const before = view[1];
+  world.step(1 / 60);
+  assert.equal(body.positions, view, 'same view while memory did not grow');
+  assert.ok(view[1] < before, 'the step wrote into the view');
+  world.destroy();
+});
+
+test('views follow memory growth: adding bodies until wasm memory grows keeps positions correct', () => {
+  const world = sb.createWorld();
+  const first = world.addBox({ cells: [4, 4, 4], size: [1, 1, 1], center: [0, 5, 0] });
+  for (let i = 0; i < 10; i++) world.step(1 / 60);
+  const oldView = first.positions;
+  const oldBuffer = sb.buffer;
+  const expected = Float32Array.from(oldView);
+  let added = 0;
+  while (sb.buffer === oldBuffer) {
+    world.addBox({ cells: [24, 24, 24], size: [1, 1, 1], center: [10, 5, 0] }); // ~83k tets each
+    added++;
+    assert.ok(added < 100, 'memory never grew');
+  }
+  assert.equal(oldView.length, 0, 'the old view was detached by the growth');
+  const fresh = first.positions;
+  assert.notEqual(fresh, oldView);
+  assert.equal(fresh.buffer, sb.buffer);
+  assert.deepEqual(Array.from(fresh), Array.from(expected), 'same positions through the new view');
+  world.step(1 / 60);
+  assert.ok(first.positions[1] < expected[1], 'and it keeps simulating');
+  world.destroy();
+});
+
+test('C API errors arrive in JS as SoftbodyError with the C message and leave the body untouched', () => {
+  const world = sb.createWorld();
+  const body = world.addBox();
+  const before = Float32Array.from(body.positions);
+  const cases = [
+    [() => world.step(0), ErrorCode.OUT_OF_RANGE, /dt must be in/],
+    [() => world.step(NaN), ErrorCode.NOT_FINITE, /dt/],
+    [() => world.setSubsteps(0), ErrorCode.OUT_OF_RANGE, /substeps must be in \[1, 200\]/],
+    [() => body.setParam('edgeCompliance', -1), ErrorCode.OUT_OF_RANGE, /edge compliance/],
+    [() => body.setParam('density', Infinity), ErrorCode.NOT_FINITE, /density/],
+    [() => body.setParam('stiffness', 1), ErrorCode.UNKNOWN_PARAM, /unknown parameter/],
+    [() => body.grabMove(0, 1, 0), ErrorCode.NOT_GRABBING, /not grabbed/],
+    [() => body.grabBegin(body.vertexCount, 0, 1, 0), ErrorCode.INDEX_OUT_OF_RANGE, /out of range/],
+    [() => world.addBox({ cells: [0, 1, 1] }), ErrorCode.BAD_COUNT, /cells/],
+    [() => world.addTets([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 2, 1, 3]), ErrorCode.INVERTED_TET, /negative volume/],
+    [() => world.addTets([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, NaN], [0, 1, 2, 3]), ErrorCode.NOT_FINITE, /vertex 3/],
+    [() => world.addTets([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 1, 2, 9]), ErrorCode.INDEX_OUT_OF_RANGE, /tet 0/],
+  ];
+  for (const [call, code, message] of cases) {
+    assert.throws(call, (e) => e instanceof SoftbodyError && e.code === code && message.test(e.message));
+  }
+  assert.deepEqual(Array.from(body.positions), Array.from(before));
+  assert.equal(world.bodyCount, 1, 'no half-made bodies');
+  assert.equal(body.getParam('edgeCompliance'), 0, 'parameter unchanged');
+  world.destroy();
+});
+
+test('destroyed bodies and worlds are refused, not reached', () => {
+  const world = sb.createWorld();
+  const body = world.addBox();
+  body.destroy();
+  assert.throws(() => body.stats(), (e) => e.code === ErrorCode.INVALID_BODY);
+  world.destroy();
+  assert.throws(() => world.step(1 / 60), (e) => e.code === ErrorCode.INVALID_WORLD && /not a live world/.test(e.message));
+});
+
+test('parameters round-trip with their documented names', () => {
+  const world = sb.createWorld();
+  const body = world.addBox();
+  const values = { edgeCompliance: 1e-4, volumeCompliance: 2e-6, density: 500, damping: 1.5, restitution: 0.7, friction: 0.9, grabCompliance: 1e-3 };
+  body.setParams(values);
+  for (const [name, v] of Object.entries(values)) assert.ok(Math.abs(body.getParam(name) - v) <= Math.abs(v) * 1e-7, name);
+  assert.deepEqual(Object.keys(Param).sort(), Object.keys(values).sort());
+  assert.ok(Math.abs(body.stats().mass - 500) < 1e-3, 'density sets the mass: 500 kg/m^3 x 1 m^3');
+  world.destroy();
+});
+
+test('grab and throw from JS: the body follows the pointer and flies on after release', () => {
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [3, 3, 3], size: [0.6, 0.6, 0.6], center: [0, 0.3, 0] });
+  body.setParams({ edgeCompliance: 1e-4, damping: 0.5 });
+  const v = body.nearestVertex(0, 0.6, 0);
+  const p = body.positions;
+  const target = [p[3 * v], p[3 * v + 1], p[3 * v + 2]];
+  body.grabBegin(v, ...target);
+  assert.equal(body.stats().grabbedVertex, v);
+  for (let f = 0; f < 40; f++) {
+    target[1] += 0.03;
+    target[0] += 0.05; // 3 m/s sideways
+    body.grabMove(...target);
+    world.step(1 / 60);
+  }
+  assert.ok(Math.abs(body.positions[3 * v + 1] - target[1]) < 1e-4, 'kinematic grab is on target');
+  body.grabEnd(3, 1.8, 0);
+  const x0 = body.stats().center[0];
+  for (let f = 0; f < 10; f++) world.step(1 / 60);
+  assert.ok(body.stats().center[0] > x0 + 0.2, 'thrown sideways');
+  world.destroy();
+});
+
+test('every function declared in softbody.h is exported by the module', () => {
+  const header = readFileSync(new URL('../../emscripten/softbody.h', import.meta.url), 'utf8');
+  const names = [...header.matchAll(/[ *](sb_[a-z_]+)\(/g)].map((m) => m[1]);
+  assert.ok(names.length > 30);
+  for (const n of names) assert.equal(typeof sb.M[`_${n}`], 'function', n);
+});
