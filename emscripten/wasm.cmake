@@ -30,3 +30,6 @@ add_custom_command(TARGET softbody_wasm POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E copy_if_different
     $<TARGET_FILE_DIR:softbody_wasm>/softbody.mjs $<TARGET_FILE_DIR:softbody_wasm>/softbody.wasm
     ${CMAKE_CURRENT_SOURCE_DIR}/web/src/wasm/)
+
+# The export list is read from the header at configure time: re-configure when the header changes.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/emscripten/softbody.h)

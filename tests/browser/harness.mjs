@@ -1,0 +1,71 @@
+// Shared set-up for the page tests: a Vite dev server on a free port serving web/, one headless
+// Chromium (Debian's, WebGL through SwiftShader), and pages that record console and page errors.
+// Not a test file itself (node --test only runs *.test.mjs).
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'vite';
+import { chromium } from 'playwright-core';
+
+const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+export const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url)); // git-ignored screenshots
+
+// Flags from TOOLCHAIN.md section 7: no GPU, no background network chatter.
+const CHROMIUM_ARGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const VIEWPORT = { width: 480, height: 360 };
+export const FRAME_TIMEOUT = 60_000; // ms; SwiftShader renders ~5-20 fps, so wait on frame counts
+
+export async function startServer() {
+  const server = await createServer({
+    root: WEB_ROOT,
+    configFile: false,
+    logLevel: 'error',
+    clearScreen: false,
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    // No dependency pre-bundling: three and lil-gui are plain ES modules, and the optimizer can
+    // finish after the first load and reload the page under a running test.
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  await server.listen();
+  const url = server.resolvedUrls.local[0];
+  if (!url) throw new Error('vite dev server has no local URL');
+  return { server, url };
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+// Opens the demo in a fresh context and waits until it has rendered `frames` frames.
+// problems collects page errors and console errors (the page itself reports C API errors as
+// warnings plus a toast, so any console error is a real failure).
+export async function openDemo(browser, url, { frames = 5, query = '?test', hasTouch = false } = {}) {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, hasTouch });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  await page.goto(url + query);
+  await page.waitForFunction(() => window.app?.ready === true, null, { timeout: FRAME_TIMEOUT });
+  await waitFrames(page, frames);
+  return { page, context, problems };
+}
+
+// Waits until app.frames exceeds `count` (absolute).
+export async function waitFrames(page, count) {
+  await page.waitForFunction((n) => window.app.frames > n, count, { timeout: FRAME_TIMEOUT, polling: 50 });
+}
+
+// Waits `count` more frames from now.
+export async function waitMoreFrames(page, count) {
+  const now = await page.evaluate(() => window.app.frames);
+  await waitFrames(page, now + count);
+}

@@ -1,0 +1,105 @@
+// softbody demo page: wires the parts together and runs the animation loop.
+//
+// Query parameters (for tests and slow machines):
+//   ?test  SwiftShader-friendly rendering: no MSAA, pixel ratio 1, 512 px shadow map, no
+//          environment map. The physics is identical.
+//
+// window.app (see test_hook.js) exposes frames, ready, errors, stats() and helpers for the tests.
+import './style.css';
+import wasmUrl from './wasm/softbody.wasm?url';
+import { loadSoftbody } from './softbody.js';
+import { Alerts } from './alerts.js';
+import { BodyMesh } from './body_mesh.js';
+import { Grabber } from './grabber.js';
+import { createPanel } from './panel.js';
+import { Readout } from './readout.js';
+import { Simulation } from './simulation.js';
+import { createStage } from './stage.js';
+import { exposeTestHook } from './test_hook.js';
+
+const lowCost = new URLSearchParams(window.location.search).has('test');
+const alerts = new Alerts(document.getElementById('toasts'), document.getElementById('exploded'));
+const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
+
+// Runs fn; a thrown error (usually a SoftbodyError with the C API's message) goes to a toast.
+function guard(fn) {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    alerts.error(error);
+    return false;
+  }
+}
+
+async function init() {
+  const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
+  const stage = createStage(document.getElementById('stage'), { lowCost });
+  const bodyMesh = new BodyMesh(stage.scene);
+  let grabber = null;
+  const sim = new Simulation(softbody, {
+    onBodyChange: (body) => {
+      grabber?.cancel(); // the held particle belonged to the old body
+      bodyMesh.bind(body);
+    },
+  });
+  grabber = new Grabber({
+    canvas: stage.canvas,
+    camera: stage.camera,
+    controls: stage.controls,
+    scene: stage.scene,
+    bodyMesh,
+    getBody: () => sim.body,
+    getTime: () => sim.world.time,
+    onError: (error) => alerts.error(error),
+  });
+  const panel = createPanel({
+    sim,
+    guard,
+    view: bodyMesh,
+    actions: {
+      togglePause: (paused) => (sim.paused = paused),
+      step: () => {
+        sim.paused = true;
+        panel.sync();
+        sim.requestStep();
+      },
+      reset: () => {
+        grabber.cancel(); // reset clears the grab on the C side too
+        sim.reset();
+      },
+      squash: () => sim.squash(),
+    },
+  });
+  const readout = new Readout(document.getElementById('readout'));
+  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel });
+
+  function frame(now) {
+    requestAnimationFrame(frame);
+    // Nothing here may stop the loop: errors are shown and the next frame runs.
+    let stepMs = null;
+    guard(() => {
+      grabber.update();
+      if (sim.advance()) stepMs = sim.stepMs;
+    });
+    guard(() => {
+      const stats = sim.body.stats();
+      alerts.exploded = !stats.finite;
+      bodyMesh.update();
+      grabber.updateBead();
+      stage.follow(stats.center);
+      stage.render();
+      readout.frame(now, { stepMs, body: sim.body, stats });
+    });
+    app.frames += 1;
+  }
+  requestAnimationFrame(frame);
+  document.body.classList.add('ready');
+  app.ready = true;
+}
+
+init().catch((error) => {
+  // Loading failed (no WebGL, missing wasm build...): say so in the page.
+  alerts.error(error);
+  document.body.classList.add('failed');
+});

@@ -1,0 +1,55 @@
+// The small numbers in the corner: frame rate, physics time per frame, mesh size, volume.
+// Averages over half a second and touches the DOM only then, so it costs nothing per frame.
+
+const WINDOW_MS = 500;
+
+export class Readout {
+  constructor(element) {
+    this.element = element;
+    this.fields = {};
+    for (const [key, label] of [
+      ['fps', 'fps'],
+      ['physics', 'physics'],
+      ['particles', 'particles'],
+      ['tets', 'tets'],
+      ['volume', 'volume'],
+    ]) {
+      const row = document.createElement('div');
+      const name = document.createElement('span');
+      const value = document.createElement('b');
+      name.textContent = label;
+      value.dataset.field = key;
+      row.append(name, value);
+      element.append(row);
+      this.fields[key] = value;
+    }
+    this.windowStart = performance.now();
+    this.frames = 0;
+    this.steps = 0;
+    this.stepMsSum = 0;
+    this.fps = 0;
+    this.physicsMs = null; // ms per step, null while paused
+  }
+
+  // now: rAF timestamp (ms); stepMs: world.step wall time this frame, or null when paused.
+  frame(now, { stepMs, body, stats }) {
+    this.frames += 1;
+    if (stepMs !== null) {
+      this.steps += 1;
+      this.stepMsSum += stepMs;
+    }
+    const elapsed = now - this.windowStart;
+    if (elapsed < WINDOW_MS) return;
+    this.fps = (1000 * this.frames) / elapsed;
+    this.physicsMs = this.steps ? this.stepMsSum / this.steps : null;
+    this.windowStart = now;
+    this.frames = this.steps = this.stepMsSum = 0;
+
+    const f = this.fields;
+    f.fps.textContent = this.fps.toFixed(0);
+    f.physics.textContent = this.physicsMs === null ? 'paused' : `${this.physicsMs.toFixed(2)} ms`;
+    f.particles.textContent = body.vertexCount.toLocaleString('en-US');
+    f.tets.textContent = body.tetCount.toLocaleString('en-US');
+    f.volume.textContent = `${(100 * stats.volumeRatio).toFixed(1)} %`;
+  }
+}

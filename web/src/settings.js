@@ -1,0 +1,47 @@
+// Demo defaults and the slider ranges the panel offers. The C API accepts wider ranges
+// (emscripten/softbody.h); these are the ones that make an interesting demo.
+//
+// Defaults were chosen by dropping a 1 m, 8-cell box from 0.5 m in node (10 substeps, 1/60 s
+// frames) and lifting it by one particle. Behaviour depends on compliance x density: at 1e-4 m/N
+// and 1000 kg/m^3 it lands with a clear jiggle (top +-8 %), settles upright within ~2 s and can
+// be lifted by the grabbed particle. At 5e-4 m/N it looks softer at rest but a grab only pulls
+// a long spike out of the one-tonne body instead of lifting it.
+
+export const DT = 1 / 60; // s per rendered frame, fixed so a run is deterministic for a given input
+
+export const DEFAULTS = Object.freeze({
+  shape: 'box', // 'box' | 'ball'
+  resolution: 8, // box: cells per side; ball: cells across the diameter (rounded up to even)
+  edgeCompliance: 1e-4, // m/N
+  volumeCompliance: 0, // m^5/N, 0 = incompressible
+  density: 1000, // kg/m^3
+  damping: 1, // 1/s
+  restitution: 0.2,
+  friction: 0.5,
+  substeps: 10,
+  gravity: -9.81, // m/s^2 along y
+});
+
+// Parameters that map one-to-one onto Body.setParam names.
+export const BODY_PARAMS = ['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction'];
+
+export const SHAPES = Object.freeze({
+  box: { size: [1, 1, 1], center: [0, 1.0, 0] }, // m; bottom starts 0.5 m above the ground
+  ball: { radius: 0.55, center: [0, 1.05, 0] },
+});
+
+export const SQUASH_FACTOR = 0.3; // the "squash" button flattens to 30 % of the height
+
+// Slider ranges. Log sliders move the exponent (log10 of the value); their leftmost position
+// means exactly 0, which is a meaningful setting (rigid edges, incompressible volume).
+export const RANGES = Object.freeze({
+  resolution: { min: 2, max: 20, step: 1 },
+  edgeCompliance: { log: true, min: -7, max: -1, step: 0.1, unit: 'm/N' },
+  volumeCompliance: { log: true, min: -10, max: -3, step: 0.1, unit: 'm⁵/N' },
+  density: { min: 50, max: 5000, step: 10, unit: 'kg/m³' },
+  damping: { min: 0, max: 10, step: 0.05, unit: '1/s' },
+  restitution: { min: 0, max: 1, step: 0.01 },
+  friction: { min: 0, max: 2, step: 0.01 },
+  substeps: { min: 1, max: 50, step: 1 },
+  gravity: { min: -30, max: 30, step: 0.01, unit: 'm/s²' },
+});

@@ -1,0 +1,73 @@
+// window.app: what the browser tests (tests/browser/) read and drive. Everything here goes
+// through the same objects the user touches; nothing reaches past the bridge.
+import * as THREE from 'three';
+import { BODY_COLOR } from './body_mesh.js';
+
+// A pixel is "body" when red clearly dominates (the coral body, lit or shaded); the sky, ground,
+// grid and shadows are all near-neutral greys.
+function isBodyColour(r, g, b) {
+  return r >= 50 && r > 1.4 * g && r > 1.4 * b;
+}
+
+export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel }) {
+  // CSS pixel position (viewport coordinates) of a world point, for page.mouse.
+  function project([x, y, z]) {
+    const ndc = new THREE.Vector3(x, y, z).project(stage.camera);
+    const rect = stage.canvas.getBoundingClientRect();
+    return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
+  }
+
+  // defineProperties, not Object.assign: assign would freeze the getters' current values.
+  Object.defineProperties(app, Object.getOwnPropertyDescriptors({
+    bodyColor: BODY_COLOR,
+    stage,
+    bodyMesh,
+    meshTriangleCount: () => bodyMesh.mesh.geometry.index.count / 3,
+    get body() {
+      return sim.body;
+    },
+    get world() {
+      return sim.world;
+    },
+    get paused() {
+      return sim.paused;
+    },
+    stats: () => sim.body.stats(),
+    settings: () => ({ ...sim.settings }),
+    particleCount: () => sim.body.vertexCount,
+    tetCount: () => sim.body.tetCount,
+    positions: () => Array.from(sim.body.positions),
+    // The same controllers the user moves (see panel.js), and its buttons by name.
+    set: (key, value) => panel.set(key, value),
+    press: (name) => panel.press(name),
+    openPanel: () => panel.gui.open(),
+    project,
+    // Screen point of the body's centre of mass: a ray through it meets the body's near side.
+    bodyScreenPoint: () => project(sim.body.stats().center),
+    grab: () => ({ dragging: grabber.dragging, vertex: grabber.vertex, lastRelease: grabber.lastRelease ?? null }),
+    // Renders and reads the frame back in the same task (no preserveDrawingBuffer needed) and
+    // counts body-coloured pixels; the box is in CSS pixels from the top left.
+    bodyPixels() {
+      stage.render();
+      const gl = stage.renderer.getContext();
+      const width = gl.drawingBufferWidth;
+      const height = gl.drawingBufferHeight;
+      const rgba = new Uint8Array(width * height * 4);
+      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, rgba);
+      let count = 0;
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const i = 4 * (y * width + x);
+          if (!isBodyColour(rgba[i], rgba[i + 1], rgba[i + 2])) continue;
+          count += 1;
+          const top = height - 1 - y; // readPixels rows start at the bottom
+          x0 = Math.min(x0, x), x1 = Math.max(x1, x), y0 = Math.min(y0, top), y1 = Math.max(y1, top);
+        }
+      }
+      const scale = stage.canvas.getBoundingClientRect().width / width; // device -> CSS pixels
+      const box = count ? { x0: x0 * scale, y0: y0 * scale, x1: x1 * scale, y1: y1 * scale } : null;
+      return { width, height, count, box };
+    },
+  }));
+}
