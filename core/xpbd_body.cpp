@@ -27,6 +27,7 @@ XpbdBody::XpbdBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   inv_mass_.assign(n, 0.0f);
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
+  grabbed_.assign(n, 0);
 
   const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
   tet_ids_ = permute(mesh.tets, tet_order.order, 4);
@@ -57,13 +58,13 @@ void XpbdBody::compute_masses() {
     for (int k = 0; k < 4; ++k) mass_[tet_ids_[4 * t + k]] += quarter;
   }
   for (size_t i = 0; i < mass_.size(); ++i) {
-    const bool held = int32_t(i) == grab_vertex_ && params_.grab_compliance == 0.0f;
-    inv_mass_[i] = (pinned_[i] || held) ? 0.0f : 1.0f / mass_[i];
+    const bool kinematic = grabbed_[i] && params_.grab_compliance == 0.0f;
+    inv_mass_[i] = (pinned_[i] || kinematic) ? 0.0f : 1.0f / mass_[i];
   }
 }
 
 void XpbdBody::set_params(const BodyParams& params) {
-  const bool remass = params.density != params_.density || params.grab_compliance != params_.grab_compliance;
+  const bool remass = params.density != params_.density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
   if (remass) compute_masses();
 }
@@ -81,6 +82,9 @@ void XpbdBody::reset() {
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   diverged_ = false;
   grab_vertex_ = -1;
+  for (uint32_t i : grab_set_) grabbed_[i] = 0;
+  grab_set_.clear();
+  grab_offset_.clear();
   compute_masses();
 }
 
@@ -116,20 +120,38 @@ Vec3 XpbdBody::grab_target(float t) const {
 void XpbdBody::grab_begin(uint32_t vertex, const float target[3]) {
   if (grab_vertex_ >= 0) grab_end(&vel_[3 * grab_vertex_]);
   grab_vertex_ = int32_t(vertex);
+  // Hold every unpinned vertex within grab_radius of the picked one, as a rigid handle: each keeps
+  // its offset to the target. One vertex alone pulls a spike out of a soft, heavy body.
+  const Vec3 center = load3(pos_.data(), vertex);
+  const float r2 = params_.grab_radius * params_.grab_radius;
+  grab_set_.clear();
+  grab_offset_.clear();
+  for (uint32_t i = 0; i < vertex_count(); ++i) {
+    const Vec3 d = load3(pos_.data(), i) - center;
+    if ((i == vertex || length_sq(d) <= r2) && !pinned_[i]) {
+      grab_set_.push_back(i);
+      grab_offset_.push_back(d);
+      grabbed_[i] = 1;
+    }
+  }
   std::copy(target, target + 3, grab_to_);
   std::copy(target, target + 3, grab_from_);
-  compute_masses();  // a kinematic grab makes the particle immovable for the constraints
+  compute_masses();  // a kinematic grab makes the held vertices immovable for the constraints
 }
 
 void XpbdBody::grab_move(const float target[3]) { std::copy(target, target + 3, grab_to_); }
 
 void XpbdBody::grab_end(const float release_velocity[3]) {
   if (grab_vertex_ < 0) return;
-  const uint32_t v = uint32_t(grab_vertex_);
   const Vec3 release = {release_velocity[0], release_velocity[1], release_velocity[2]};
+  for (uint32_t i : grab_set_) {
+    grabbed_[i] = 0;
+    if (!pinned_[i]) store3(vel_.data(), i, release);
+  }
+  grab_set_.clear();
+  grab_offset_.clear();
   grab_vertex_ = -1;
   compute_masses();
-  if (!pinned_[v]) store3(vel_.data(), v, release);
 }
 
 uint32_t XpbdBody::nearest_vertex(const float point[3]) const {
@@ -143,7 +165,7 @@ uint32_t XpbdBody::nearest_vertex(const float point[3]) const {
   return best;
 }
 
-void XpbdBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t) {
+void XpbdBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground) {
   const uint32_t n = vertex_count();
   float* x = pos_.data();
   float* p = prev_.data();
@@ -161,23 +183,31 @@ void XpbdBody::pre_solve(float h, const float gravity[3], float damping_factor, 
     x[3 * i + 1] += v[3 * i + 1] * h;
     x[3 * i + 2] += v[3 * i + 2] * h;
   }
-  if (grab_vertex_ >= 0 && inv_mass_[grab_vertex_] == 0.0f && !pinned_[grab_vertex_]) {
-    // Kinematic grab: the particle is moved along the pointer's path.
-    const uint32_t g = uint32_t(grab_vertex_);
+  if (params_.grab_compliance != 0.0f) return;
+  // Kinematic grab: the held vertices move along the pointer's path, never into the ground.
+  const Vec3 target = grab_target(grab_t);
+  for (size_t k = 0; k < grab_set_.size(); ++k) {
+    const uint32_t g = grab_set_[k];
+    if (pinned_[g]) continue;  // pinned after the grab began: the pin wins
+    Vec3 to = target + grab_offset_[k];
+    if (ground && to.y < 0.0f) to.y = 0.0f;
     store3(p, g, load3(x, g));
-    store3(x, g, grab_target(grab_t));
+    store3(x, g, to);
   }
 }
 
 void XpbdBody::solve_grab(float h, float grab_t) {
-  if (grab_vertex_ < 0) return;
-  const uint32_t g = uint32_t(grab_vertex_);
-  const float w = inv_mass_[g];
-  if (w == 0.0f) return;  // kinematic or pinned: nothing to solve
-  // Zero-length spring to the target, C = |x - target|: x moves by w / (w + alpha~) of the gap.
+  if (params_.grab_compliance == 0.0f) return;  // kinematic: placed in pre_solve
+  // Zero-length spring from each held vertex to its target, C = |x - target|: x moves by
+  // w / (w + alpha~) of the gap.
   const float alpha_tilde = params_.grab_compliance / (h * h);
-  const Vec3 x = load3(pos_.data(), g);
-  store3(pos_.data(), g, x + (grab_target(grab_t) - x) * (w / (w + alpha_tilde)));
+  const Vec3 target = grab_target(grab_t);
+  for (size_t k = 0; k < grab_set_.size(); ++k) {
+    const uint32_t g = grab_set_[k];
+    const float w = inv_mass_[g];
+    const Vec3 x = load3(pos_.data(), g);
+    store3(pos_.data(), g, x + (target + grab_offset_[k] - x) * (w / (w + alpha_tilde)));
+  }
 }
 
 void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
@@ -206,10 +236,8 @@ void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
       v[3 * i + 1] = pre_vy < -rest_threshold ? -params_.restitution * pre_vy : 0.0f;
     }
   }
-  if (grab_vertex_ >= 0 && inv_mass_[grab_vertex_] == 0.0f && !pinned_[grab_vertex_]) {
-    const uint32_t g = uint32_t(grab_vertex_);
-    store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
-  }
+  if (params_.grab_compliance == 0.0f)
+    for (uint32_t g : grab_set_) store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
 }
 
 bool XpbdBody::step(float dt, const StepSettings& s) {
@@ -222,7 +250,7 @@ bool XpbdBody::step(float dt, const StepSettings& s) {
   const float rest_threshold = 2.0f * g * h;
   for (int sub = 0; sub < s.substeps; ++sub) {
     const float grab_t = float(sub + 1) / float(s.substeps);
-    pre_solve(h, s.gravity, damping_factor, grab_t);
+    pre_solve(h, s.gravity, damping_factor, grab_t, s.ground);
     solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha);
     solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha);
     solve_grab(h, grab_t);

@@ -17,7 +17,8 @@ struct BodyParams {
   float damping = 0.0f;            // 1/s; velocities decay as exp(-damping * t), whatever the substeps
   float restitution = 0.2f;        // ground bounce: normal speed after / before, 0..1
   float friction = 0.5f;           // Coulomb coefficient against the ground
-  float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particle follows the pointer kinematically
+  float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particles follow the pointer kinematically
+  float grab_radius = 0.0f;        // m; vertices this close to the picked one are held with it
 };
 
 // Per-frame settings that come from the world.
@@ -55,12 +56,13 @@ class XpbdBody {
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
   void squash(float factor);  // presses to factor x height, widening to keep the volume; stops motion
 
-  // Grabbing: one particle at a time is driven to a target that moves once per frame; the step
-  // interpolates the target across its substeps so the pull is smooth.
+  // Grabbing: one vertex (plus those within grab_radius of it, keeping their offsets) is driven to a
+  // target that moves once per frame; the step interpolates the target across its substeps.
   void grab_begin(uint32_t vertex, const float target[3]);
   void grab_move(const float target[3]);
   void grab_end(const float release_velocity[3]);  // m/s, the pointer's velocity: lets you throw
   int32_t grabbed_vertex() const { return grab_vertex_; }
+  size_t grabbed_count() const { return grab_set_.size(); }
 
   uint32_t nearest_vertex(const float point[3]) const;
   BodyStats stats() const;
@@ -82,7 +84,7 @@ class XpbdBody {
 
  private:
   void compute_masses();
-  void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t);
+  void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
   void post_solve(float h, bool ground, float rest_threshold);
   Vec3 grab_target(float t) const;
@@ -98,13 +100,15 @@ class XpbdBody {
   std::vector<float> tet_rest6_;   // 6 V0, m^3
   // Cold data.
   std::vector<float> rest_pos_, last_good_pos_, mass_;  // mass_ in kg
-  std::vector<uint8_t> pinned_;
+  std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;
   double rest_volume_ = 0.0;  // m^3
   bool diverged_ = false;
   int32_t grab_vertex_ = -1;
   float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m
+  std::vector<uint32_t> grab_set_;  // held vertices (sized at grab_begin, never in the step loop)
+  std::vector<Vec3> grab_offset_;   // their offsets from the picked vertex at grab time, m
 };
 
 }  // namespace sb

@@ -55,6 +55,7 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"restitution", 0.0f, 1.0f, &sb::BodyParams::restitution},
     {"friction", 0.0f, 10.0f, &sb::BodyParams::friction},
     {"grab compliance (m/N)", 0.0f, 10.0f, &sb::BodyParams::grab_compliance},
+    {"grab radius (m)", 0.0f, 10.0f, &sb::BodyParams::grab_radius},
 };
 
 bool check_param(int32_t param) {

@@ -61,8 +61,10 @@ typedef enum sb_param {
   SB_PARAM_DAMPING = 3,           /* 0,     [0, 1000]  1/s     velocity decays as exp(-damping t) */
   SB_PARAM_RESTITUTION = 4,       /* 0.2,   [0, 1]     -       ground bounce */
   SB_PARAM_FRICTION = 5,          /* 0.5,   [0, 10]    -       Coulomb coefficient on the ground */
-  SB_PARAM_GRAB_COMPLIANCE = 6,   /* 0,     [0, 10]    m/N     0 = grabbed vertex follows exactly */
-  SB_PARAM_COUNT = 7
+  SB_PARAM_GRAB_COMPLIANCE = 6,   /* 0,     [0, 10]    m/N     0 = grabbed vertices follow exactly */
+  SB_PARAM_GRAB_RADIUS = 7,       /* 0,     [0, 10]    m       vertices this close to the grabbed one
+                                                                are held with it, keeping their offsets */
+  SB_PARAM_COUNT = 8
 } sb_param;
 
 typedef struct sb_body_stats {

@@ -321,3 +321,36 @@ test('a C API error shows in the page and the page keeps running', async () => {
     await context.close();
   }
 });
+
+test('a body whose state goes non-finite is labelled exploded, frozen, and comes back on reset', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    // Garbage written into the shared position buffer: the only way to make XPBD diverge on
+    // purpose (its projections stay bounded for every parameter the C API accepts).
+    const frozen = await page.evaluate(() => {
+      app.body.positions[1] = NaN;
+      return app.frames;
+    });
+    await waitFrames(page, frozen + 5);
+    const label = page.locator('#exploded');
+    await label.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await label.textContent(), /exploded/);
+    const state = await page.evaluate(() => ({
+      finite: app.stats().finite,
+      allFinite: app.positions().every(Number.isFinite),
+      errors: app.errors.slice(),
+    }));
+    assert.equal(state.finite, false);
+    assert.ok(state.allFinite, 'frozen at its last finite shape, never rendered as NaN');
+    assert.ok(state.errors.some((e) => /SB_ERR_DIVERGED/.test(e) && /non-finite/.test(e)), state.errors.join('\n'));
+    const before = await page.evaluate(() => app.frames);
+    await waitFrames(page, before + 5); // the page keeps running
+    await page.evaluate(() => app.press('reset'));
+    await waitMoreFrames(page, 3);
+    await label.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.equal(await page.evaluate(() => app.stats().finite), true);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -96,6 +96,7 @@ export function createPanel({ sim, guard, actions, view }) {
   addLog(body, 'volumeCompliance', 'volume compliance');
   addLinear(body, 'density', 'density');
   addLinear(body, 'damping', 'damping');
+  addLinear(body, 'grabRadius', 'grab radius');
 
   const world = gui.addFolder('Ground & world');
   addLinear(world, 'restitution', 'restitution');

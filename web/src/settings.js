@@ -16,6 +16,7 @@ export const DEFAULTS = Object.freeze({
   volumeCompliance: 0, // m^5/N, 0 = incompressible
   density: 1000, // kg/m^3
   damping: 1, // 1/s
+  grabRadius: 0.15, // m: the pointer holds a patch, not a single particle (which pulls spikes)
   restitution: 0.2,
   friction: 0.5,
   substeps: 10,
@@ -23,7 +24,7 @@ export const DEFAULTS = Object.freeze({
 });
 
 // Parameters that map one-to-one onto Body.setParam names.
-export const BODY_PARAMS = ['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction'];
+export const BODY_PARAMS = ['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'grabRadius'];
 
 export const SHAPES = Object.freeze({
   box: { size: [1, 1, 1], center: [0, 1.0, 0] }, // m; bottom starts 0.5 m above the ground
@@ -40,6 +41,7 @@ export const RANGES = Object.freeze({
   volumeCompliance: { log: true, min: -10, max: -3, step: 0.1, unit: 'm⁵/N' },
   density: { min: 50, max: 5000, step: 10, unit: 'kg/m³' },
   damping: { min: 0, max: 10, step: 0.05, unit: '1/s' },
+  grabRadius: { min: 0, max: 0.5, step: 0.01, unit: 'm' },
   restitution: { min: 0, max: 1, step: 0.01 },
   friction: { min: 0, max: 2, step: 0.01 },
   substeps: { min: 1, max: 50, step: 1 },

@@ -15,6 +15,7 @@ export const Param = Object.freeze({
   restitution: 4,
   friction: 5,
   grabCompliance: 6, // m/N
+  grabRadius: 7, // m: vertices this close to the grabbed one are held with it
 });
 
 export const ErrorCode = Object.freeze({
