@@ -7,7 +7,7 @@ BodyHandle World::add_body(const TetMesh& mesh, const BodyParams& params) {
   while (index < slots_.size() && slots_[index].body) ++index;
   if (index == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[index];
-  slot.body = std::make_unique<XpbdBody>(mesh, params);
+  slot.body = std::make_unique<SoftBody>(mesh, params);
   return {uint32_t(index), slot.generation};
 }
 
@@ -19,7 +19,7 @@ bool World::remove_body(BodyHandle h) {
   return true;
 }
 
-XpbdBody* World::body(BodyHandle h) {
+SoftBody* World::body(BodyHandle h) {
   if (h.index >= slots_.size()) return nullptr;
   Slot& slot = slots_[h.index];
   return slot.generation == h.generation ? slot.body.get() : nullptr;
@@ -34,7 +34,7 @@ size_t World::body_count() const {
 int World::step(float dt, BodyHandle* first_diverged) {
   int diverged = 0;
   for (uint32_t i = 0; i < slots_.size(); ++i) {
-    XpbdBody* b = slots_[i].body.get();
+    SoftBody* b = slots_[i].body.get();
     if (!b || b->step(dt, settings)) continue;
     if (diverged++ == 0 && first_diverged) *first_diverged = {i, slots_[i].generation};
   }

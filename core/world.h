@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "xpbd_body.h"
+#include "soft_body.h"
 
 namespace sb {
 
@@ -21,7 +21,7 @@ class World {
   // Takes a validated mesh; the body's buffers never move while it lives.
   BodyHandle add_body(const TetMesh& mesh, const BodyParams& params);
   bool remove_body(BodyHandle h);
-  XpbdBody* body(BodyHandle h);  // null for a stale or unknown handle
+  SoftBody* body(BodyHandle h);  // null for a stale or unknown handle
   size_t body_count() const;
 
   // Steps every live body one frame. Returns how many bodies diverged (went non-finite) in this
@@ -34,7 +34,7 @@ class World {
 
  private:
   struct Slot {
-    std::unique_ptr<XpbdBody> body;
+    std::unique_ptr<SoftBody> body;
     uint32_t generation = 1;
   };
   std::vector<Slot> slots_;

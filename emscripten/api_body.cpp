@@ -64,7 +64,7 @@ bool check_param(int32_t param) {
   return false;
 }
 
-bool check_vertex(const sb::XpbdBody* b, int32_t vertex) {
+bool check_vertex(const sb::SoftBody* b, int32_t vertex) {
   if (vertex >= 0 && uint32_t(vertex) < b->vertex_count()) return true;
   fail(SB_ERR_INDEX_OUT_OF_RANGE, "vertex %d is out of range [0, %u)", vertex, b->vertex_count());
   return false;
@@ -129,7 +129,7 @@ int32_t sb_body_destroy(sb_world world, sb_body body) {
 
 int32_t sb_body_reset(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b) return sb_last_error_code();
   b->reset();
   return SB_OK;
@@ -137,7 +137,7 @@ int32_t sb_body_reset(sb_world world, sb_body body) {
 
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b || !check_param(param)) return sb_last_error_code();
   const ParamInfo& info = kParams[param];
   if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
@@ -149,14 +149,14 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
 
 float sb_body_get_param(sb_world world, sb_body body, int32_t param) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b || !check_param(param)) return NAN;
   return b->params().*kParams[param].field;
 }
 
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b || !check_vertex(b, vertex)) return sb_last_error_code();
   if (pinned != 0 && pinned != 1) return fail(SB_ERR_OUT_OF_RANGE, "pinned must be 0 or 1, got %d", pinned);
   b->set_pinned(uint32_t(vertex), pinned == 1);
@@ -165,7 +165,7 @@ int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned
 
 int32_t sb_body_squash(sb_world world, sb_body body, float factor) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b || !check_range(factor, 0.05f, 1.0f, "squash factor")) return sb_last_error_code();
   b->squash(factor);
   return SB_OK;
@@ -173,55 +173,55 @@ int32_t sb_body_squash(sb_world world, sb_body body, float factor) {
 
 float* sb_body_positions(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? b->positions() : nullptr;
 }
 
 int32_t sb_body_vertex_count(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? int32_t(b->vertex_count()) : sb_last_error_code();
 }
 
 const uint32_t* sb_body_triangles(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? b->surface_triangles() : nullptr;
 }
 
 int32_t sb_body_triangle_count(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? int32_t(b->surface_triangle_count()) : sb_last_error_code();
 }
 
 const uint32_t* sb_body_tets(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? b->tets() : nullptr;
 }
 
 int32_t sb_body_tet_count(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? int32_t(b->tet_count()) : sb_last_error_code();
 }
 
 const uint32_t* sb_body_edges(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? b->edges() : nullptr;
 }
 
 int32_t sb_body_edge_count(sb_world world, sb_body body) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   return b ? int32_t(b->edge_count()) : sb_last_error_code();
 }
 
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b) return sb_last_error_code();
   if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
   const sb::BodyStats s = b->stats();
@@ -241,7 +241,7 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
 
 int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, float z) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b || !check_point(x, y, z, "point (m)")) return sb_last_error_code();
   const float p[3] = {x, y, z};
   return int32_t(b->nearest_vertex(p));
@@ -250,7 +250,7 @@ int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, f
 int32_t sb_body_grab_begin(sb_world world, sb_body body, int32_t vertex, float x, float y, float z) {
   clear_error();
   sb::World* w = nullptr;
-  sb::XpbdBody* b = find_body(world, body, &w);
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b || !check_vertex(b, vertex) || !check_point(x, y, z, "grab target (m)")) return sb_last_error_code();
   if (b->diverged()) return fail(SB_ERR_DIVERGED, "body %d diverged; reset it before grabbing", body);
   float target[3] = {x, y, z};
@@ -262,7 +262,7 @@ int32_t sb_body_grab_begin(sb_world world, sb_body body, int32_t vertex, float x
 int32_t sb_body_grab_move(sb_world world, sb_body body, float x, float y, float z) {
   clear_error();
   sb::World* w = nullptr;
-  sb::XpbdBody* b = find_body(world, body, &w);
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b || !check_point(x, y, z, "grab target (m)")) return sb_last_error_code();
   if (b->grabbed_vertex() < 0) return fail(SB_ERR_NOT_GRABBING, "body %d is not grabbed; call sb_body_grab_begin", body);
   float target[3] = {x, y, z};
@@ -273,7 +273,7 @@ int32_t sb_body_grab_move(sb_world world, sb_body body, float x, float y, float 
 
 int32_t sb_body_grab_end(sb_world world, sb_body body, float vx, float vy, float vz) {
   clear_error();
-  sb::XpbdBody* b = find_body(world, body);
+  sb::SoftBody* b = find_body(world, body);
   if (!b) return sb_last_error_code();
   if (!check_range(vx, -SB_MAX_SPEED, SB_MAX_SPEED, "release velocity x (m/s)") ||
       !check_range(vy, -SB_MAX_SPEED, SB_MAX_SPEED, "release velocity y (m/s)") ||

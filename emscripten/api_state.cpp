@@ -52,10 +52,10 @@ sb::World* find_world(sb_world handle) {
   return g_worlds[index].world.get();
 }
 
-sb::XpbdBody* find_body(sb_world world, sb_body body, sb::World** world_out) {
+sb::SoftBody* find_body(sb_world world, sb_body body, sb::World** world_out) {
   sb::World* w = find_world(world);
   if (!w) return nullptr;
-  sb::XpbdBody* b = body > 0 ? w->body(decode_body(body)) : nullptr;
+  sb::SoftBody* b = body > 0 ? w->body(decode_body(body)) : nullptr;
   if (!b) {
     fail(SB_ERR_INVALID_BODY, "body handle %d is not a live body of world %d (never created, or destroyed)",
          body, world);

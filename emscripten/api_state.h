@@ -16,7 +16,7 @@ int32_t code();         // the last failure's code, SB_OK after success
 
 // Resolve handles; on failure the error is already recorded and null is returned.
 sb::World* find_world(sb_world handle);
-sb::XpbdBody* find_body(sb_world world, sb_body body, sb::World** world_out = nullptr);
+sb::SoftBody* find_body(sb_world world, sb_body body, sb::World** world_out = nullptr);
 
 sb_world add_world();  // a handle, or a negative sb_error
 bool remove_world(sb_world handle);

@@ -12,7 +12,7 @@
 //   InitializeUpdateContext sets mSubStepDeltaTime = inDeltaTime / mNumIterations, and every
 //   iteration integrates velocities and positions over that dt/N (IntegratePositions), projects the
 //   constraints once, then applies collisions and sets v = (x - x_prev) / (dt/N)
-//   (ApplyCollisionConstraintsAndUpdateVelocities) -- the same loop as our XpbdBody::step;
+//   (ApplyCollisionConstraintsAndUpdateVelocities) -- the same loop as our SoftBody::step;
 // - ground: a large static box whose top face is y = 0 (ours has the plane y = 0 built in);
 //   Jolt collides soft-body *vertices* with other bodies (Shape::CollideSoftBodyVertices, once per
 //   step, then the contact planes are enforced every iteration). Faces are only used for pressure,

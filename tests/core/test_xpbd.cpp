@@ -25,7 +25,7 @@ void run(World& w, int frames) {
 }
 
 // Mean y of the given vertices: the tip of a cantilever.
-double mean_y(const XpbdBody& b, const std::vector<uint32_t>& ids) {
+double mean_y(const SoftBody& b, const std::vector<uint32_t>& ids) {
   double sum = 0.0;
   for (uint32_t i : ids) sum += b.positions()[3 * i + 1];
   return sum / double(ids.size());
@@ -37,7 +37,7 @@ TEST_CASE("vertex masses add up to density x volume") {
   World w;
   BodyParams p;
   p.density = 250.0f;  // kg/m^3
-  XpbdBody* b = w.body(w.add_body(make_box(3, 4, 5, 1.0f, 2.0f, 0.5f, 0, 2, 0), p));
+  SoftBody* b = w.body(w.add_body(make_box(3, 4, 5, 1.0f, 2.0f, 0.5f, 0, 2, 0), p));
   CHECK(b->stats().mass == doctest::Approx(250.0 * 1.0 * 2.0 * 0.5).epsilon(1e-5));
   b->set_params([&] { BodyParams q = p; q.density = 1000.0f; return q; }());
   CHECK(b->stats().mass == doctest::Approx(1000.0).epsilon(1e-5));
@@ -48,7 +48,7 @@ TEST_CASE("a body resting on the ground keeps its volume within 1 % for 10 s (ze
   BodyParams p;
   p.edge_compliance = 1e-4f;  // soft enough to sag visibly under its own weight
   p.damping = 1.0f;
-  XpbdBody* b = w.body(w.add_body(make_box(4, 4, 4, 1, 1, 1, 0, 0.51f, 0), p));
+  SoftBody* b = w.body(w.add_body(make_box(4, 4, 4, 1, 1, 1, 0, 0.51f, 0), p));
   double worst = 0.0;
   for (int f = 0; f < 600; ++f) {
     REQUIRE(w.step(kDt, nullptr) == 0);
@@ -71,7 +71,7 @@ TEST_CASE("without gravity or contacts linear momentum is conserved and the cent
     BodyParams p;
     p.edge_compliance = 1e-4f;
     p.volume_compliance = 1e-5f;
-    XpbdBody* b = w.body(w.add_body(make_box(4, 3, 5, 1, 0.8f, 1.2f, 0, 0, 0), p));
+    SoftBody* b = w.body(w.add_body(make_box(4, 3, 5, 1, 0.8f, 1.2f, 0, 0, 0), p));
     // Uneven deformation and a spread of velocities: internal forces are busy, but they are internal.
     float* x = b->positions();
     float* v = b->velocities();
@@ -107,7 +107,7 @@ TEST_CASE("a compressed single tet recovers its rest volume") {
   p.damping = 2.0f;  // 1/s, so it settles instead of ringing
   const std::vector<float> tet = {0, 0, 0, 0.1f, 0, 0, 0, 0.1f, 0, 0, 0, 0.1f};
   TetMesh mesh{tet, {0, 1, 2, 3}};
-  XpbdBody* b = w.body(w.add_body(mesh, p));
+  SoftBody* b = w.body(w.add_body(mesh, p));
   for (int i = 0; i < 4; ++i) b->positions()[3 * i + 2] *= 0.4f;  // flatten to 40 % of its volume
   REQUIRE(b->stats().volume_ratio == doctest::Approx(0.4).epsilon(1e-4));
   run(w, 120);
@@ -125,7 +125,7 @@ TEST_CASE("a cantilever sags less as its compliance drops, monotonically") {
     p.volume_compliance = compliance;
     p.damping = 3.0f;  // 1/s: settles within the 4 s below
     p.density = 200.0f;
-    XpbdBody* b = w.body(w.add_body(make_box(8, 2, 2, 2.0f, 0.5f, 0.5f, 1.0f, 3.0f, 0.0f), p));
+    SoftBody* b = w.body(w.add_body(make_box(8, 2, 2, 2.0f, 0.5f, 0.5f, 1.0f, 3.0f, 0.0f), p));
     std::vector<uint32_t> tip;
     for (uint32_t i = 0; i < b->vertex_count(); ++i) {
       if (b->positions()[3 * i] < 1e-4f) b->set_pinned(i, true);  // clamp the x = 0 end
@@ -146,7 +146,7 @@ TEST_CASE("grab pulls the body toward the target, and release throws it") {
   BodyParams p;
   p.edge_compliance = 1e-4f;
   p.damping = 1.0f;
-  XpbdBody* b = w.body(w.add_body(make_box(4, 4, 4, 1, 1, 1, 0, 0.5f, 0), p));
+  SoftBody* b = w.body(w.add_body(make_box(4, 4, 4, 1, 1, 1, 0, 0.5f, 0), p));
   run(w, 30);
   const float top[3] = {0.0f, 1.0f, 0.0f};
   const uint32_t v = b->nearest_vertex(top);
@@ -183,7 +183,7 @@ TEST_CASE("the ground is never penetrated, even by a fast body") {
     BodyParams p;
     p.edge_compliance = 1e-4f;
     p.restitution = restitution;
-    XpbdBody* b = w.body(w.add_body(make_ball(0.5f, 6, 0, 1.0f, 0), p));
+    SoftBody* b = w.body(w.add_body(make_ball(0.5f, 6, 0, 1.0f, 0), p));
     for (uint32_t i = 0; i < b->vertex_count(); ++i) b->velocities()[3 * i + 1] = -30.0f;  // m/s
     for (int f = 0; f < 180; ++f) {
       REQUIRE(w.step(kDt, nullptr) == 0);
@@ -202,7 +202,7 @@ TEST_CASE("damping is a rate per second, independent of the substep count") {
     w.settings.substeps = substeps;
     BodyParams p;
     p.damping = 0.5f;  // 1/s
-    XpbdBody* b = w.body(w.add_body(make_box(2, 2, 2, 1, 1, 1, 0, 0, 0), p));
+    SoftBody* b = w.body(w.add_body(make_box(2, 2, 2, 1, 1, 1, 0, 0, 0), p));
     for (uint32_t i = 0; i < b->vertex_count(); ++i) b->velocities()[3 * i] = 2.0f;
     run(w, 60);
     speeds[k++] = b->velocities()[0];
@@ -220,7 +220,7 @@ TEST_CASE("Coulomb friction: a sliding box stops after v^2 / (2 mu g); without f
     BodyParams p;
     p.friction = mu;
     p.restitution = 0.0f;
-    XpbdBody* b = w.body(w.add_body(make_box(4, 2, 4, 1.0f, 0.25f, 1.0f, 0, 0.125f, 0), p));
+    SoftBody* b = w.body(w.add_body(make_box(4, 2, 4, 1.0f, 0.25f, 1.0f, 0, 0.125f, 0), p));
     run(w, 10);  // settle onto the ground
     const double x0 = b->stats().center[0];
     for (uint32_t i = 0; i < b->vertex_count(); ++i) b->velocities()[3 * i] = v0;
@@ -245,7 +245,7 @@ TEST_CASE("restitution reflects the normal velocity of a vertex that hits the gr
     p.restitution = e;
     // A flat-lying tet: three vertices 1 mm above the ground, falling at 2 m/s.
     TetMesh mesh{{0, 0.001f, 0, 0.1f, 0.001f, 0, 0, 0.001f, 0.1f, 0, 0.101f, 0}, {0, 1, 3, 2}};
-    XpbdBody* b = w.body(w.add_body(mesh, p));
+    SoftBody* b = w.body(w.add_body(mesh, p));
     for (uint32_t i = 0; i < 4; ++i) b->velocities()[3 * i + 1] = -2.0f;
     REQUIRE(w.step(kDt, nullptr) == 0);
     const double incoming = 2.0 + 9.81 * kDt;  // m/s, gravity of this step included
@@ -258,7 +258,7 @@ TEST_CASE("restitution reflects the normal velocity of a vertex that hits the gr
 TEST_CASE("a state that goes non-finite is reported, frozen at its last finite shape, and reset clears it") {
   World w;
   BodyHandle h = w.add_body(make_box(2, 2, 2, 1, 1, 1, 0, 2, 0), BodyParams{});
-  XpbdBody* b = w.body(h);
+  SoftBody* b = w.body(h);
   run(w, 5);
   std::vector<float> good(b->positions(), b->positions() + 3 * b->vertex_count());
   b->velocities()[4] = NAN;
@@ -281,7 +281,7 @@ TEST_CASE("stepping is deterministic: two runs give bit-identical states") {
     World w;
     BodyParams p;
     p.edge_compliance = 3e-4f;
-    XpbdBody* b = w.body(w.add_body(make_ball(0.4f, 6, 0.1f, 1.0f, 0), p));
+    SoftBody* b = w.body(w.add_body(make_ball(0.4f, 6, 0.1f, 1.0f, 0), p));
     run(w, 90);
     hash = 1469598103934665603ull;  // FNV-1a over the position bytes
     const unsigned char* bytes = reinterpret_cast<const unsigned char*>(b->positions());
@@ -299,7 +299,7 @@ TEST_CASE("a grab radius holds a patch rigidly and lifts a soft body with far le
     p.edge_compliance = 3e-4f;  // soft: one held vertex pulls a spike
     p.damping = 2.0f;
     p.grab_radius = radius;
-    XpbdBody* b = w.body(w.add_body(make_box(6, 6, 6, 1, 1, 1, 0, 0.5f, 0), p));
+    SoftBody* b = w.body(w.add_body(make_box(6, 6, 6, 1, 1, 1, 0, 0.5f, 0), p));
     const float top[3] = {0.0f, 1.0f, 0.0f};
     const uint32_t v = b->nearest_vertex(top);
     float target[3] = {b->positions()[3 * v], b->positions()[3 * v + 1], b->positions()[3 * v + 2]};

@@ -1,4 +1,4 @@
-#include "xpbd_body.h"
+#include "soft_body.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@ static std::vector<T> permute(const std::vector<T>& src, const std::vector<uint3
   return out;
 }
 
-XpbdBody::XpbdBody(const TetMesh& mesh, const BodyParams& params) : params_(params) {
+SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(params) {
   const uint32_t n = uint32_t(mesh.positions.size() / 3);
   const uint32_t tet_count = uint32_t(mesh.tets.size() / 4);
   pos_ = mesh.positions;
@@ -51,7 +51,7 @@ XpbdBody::XpbdBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   compute_masses();
 }
 
-void XpbdBody::compute_masses() {
+void SoftBody::compute_masses() {
   std::fill(mass_.begin(), mass_.end(), 0.0f);
   for (size_t t = 0; t < tet_rest6_.size(); ++t) {
     const float quarter = params_.density * tet_rest6_[t] / 6.0f / 4.0f;  // kg
@@ -63,19 +63,19 @@ void XpbdBody::compute_masses() {
   }
 }
 
-void XpbdBody::set_params(const BodyParams& params) {
+void SoftBody::set_params(const BodyParams& params) {
   const bool remass = params.density != params_.density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
   if (remass) compute_masses();
 }
 
-void XpbdBody::set_pinned(uint32_t vertex, bool pinned) {
+void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
   pinned_[vertex] = pinned ? 1 : 0;
   compute_masses();
   if (pinned) store3(vel_.data(), vertex, {0, 0, 0});
 }
 
-void XpbdBody::reset() {
+void SoftBody::reset() {
   pos_ = rest_pos_;
   last_good_pos_ = rest_pos_;
   prev_ = rest_pos_;
@@ -88,7 +88,7 @@ void XpbdBody::reset() {
   compute_masses();
 }
 
-void XpbdBody::squash(float factor) {
+void SoftBody::squash(float factor) {
   // Volume-preserving: heights shrink by factor about the lowest point, widths grow by 1/sqrt(factor)
   // about the centroid, so an incompressible body is squashed without an infinite-energy state.
   const uint32_t n = vertex_count();
@@ -112,12 +112,12 @@ void XpbdBody::squash(float factor) {
   std::fill(vel_.begin(), vel_.end(), 0.0f);
 }
 
-Vec3 XpbdBody::grab_target(float t) const {
+Vec3 SoftBody::grab_target(float t) const {
   return {grab_from_[0] + (grab_to_[0] - grab_from_[0]) * t, grab_from_[1] + (grab_to_[1] - grab_from_[1]) * t,
           grab_from_[2] + (grab_to_[2] - grab_from_[2]) * t};
 }
 
-void XpbdBody::grab_begin(uint32_t vertex, const float target[3]) {
+void SoftBody::grab_begin(uint32_t vertex, const float target[3]) {
   if (grab_vertex_ >= 0) grab_end(&vel_[3 * grab_vertex_]);
   grab_vertex_ = int32_t(vertex);
   // Hold every unpinned vertex within grab_radius of the picked one, as a rigid handle: each keeps
@@ -139,9 +139,9 @@ void XpbdBody::grab_begin(uint32_t vertex, const float target[3]) {
   compute_masses();  // a kinematic grab makes the held vertices immovable for the constraints
 }
 
-void XpbdBody::grab_move(const float target[3]) { std::copy(target, target + 3, grab_to_); }
+void SoftBody::grab_move(const float target[3]) { std::copy(target, target + 3, grab_to_); }
 
-void XpbdBody::grab_end(const float release_velocity[3]) {
+void SoftBody::grab_end(const float release_velocity[3]) {
   if (grab_vertex_ < 0) return;
   const Vec3 release = {release_velocity[0], release_velocity[1], release_velocity[2]};
   for (uint32_t i : grab_set_) {
@@ -154,7 +154,7 @@ void XpbdBody::grab_end(const float release_velocity[3]) {
   compute_masses();
 }
 
-uint32_t XpbdBody::nearest_vertex(const float point[3]) const {
+uint32_t SoftBody::nearest_vertex(const float point[3]) const {
   const Vec3 p = {point[0], point[1], point[2]};
   uint32_t best = 0;
   float best_d = INFINITY;
@@ -165,7 +165,7 @@ uint32_t XpbdBody::nearest_vertex(const float point[3]) const {
   return best;
 }
 
-void XpbdBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground) {
+void SoftBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground) {
   const uint32_t n = vertex_count();
   float* x = pos_.data();
   float* p = prev_.data();
@@ -196,7 +196,7 @@ void XpbdBody::pre_solve(float h, const float gravity[3], float damping_factor, 
   }
 }
 
-void XpbdBody::solve_grab(float h, float grab_t) {
+void SoftBody::solve_grab(float h, float grab_t) {
   if (params_.grab_compliance == 0.0f) return;  // kinematic: placed in pre_solve
   // Zero-length spring from each held vertex to its target, C = |x - target|: x moves by
   // w / (w + alpha~) of the gap.
@@ -210,7 +210,7 @@ void XpbdBody::solve_grab(float h, float grab_t) {
   }
 }
 
-void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
+void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
   const uint32_t n = vertex_count();
   const float inv_h = 1.0f / h;
   const float* x = pos_.data();
@@ -240,7 +240,7 @@ void XpbdBody::post_solve(float h, bool ground, float rest_threshold) {
     for (uint32_t g : grab_set_) store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
 }
 
-bool XpbdBody::step(float dt, const StepSettings& s) {
+bool SoftBody::step(float dt, const StepSettings& s) {
   if (diverged_) return true;  // already reported; frozen until reset
   const float h = dt / float(s.substeps);
   const float damping_factor = std::exp(-params_.damping * h);
@@ -275,7 +275,7 @@ bool XpbdBody::step(float dt, const StepSettings& s) {
   return false;
 }
 
-BodyStats XpbdBody::stats() const {
+BodyStats SoftBody::stats() const {
   BodyStats st;
   st.finite = !diverged_;
   const uint32_t n = vertex_count();

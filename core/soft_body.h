@@ -39,10 +39,10 @@ struct BodyStats {
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
 };
 
-class XpbdBody {
+class SoftBody {
  public:
   // `mesh` must pass check_tet_mesh. Allocates everything the step loop will ever need.
-  XpbdBody(const TetMesh& mesh, const BodyParams& params);
+  SoftBody(const TetMesh& mesh, const BodyParams& params);
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
   // Returns false if the state turned non-finite in this call: the body is then restored to its
