@@ -38,7 +38,10 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
     rest_volume_ += tet_rest6_[t] / 6.0;
   }
 
-  const std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
+  std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
+  edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
+  point_mass_ = mesh.point_masses;
+  point_mass_.resize(n, 0.0f);
   const uint32_t edge_count = uint32_t(edges.size() / 2);
   const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
   edge_ids_ = permute(edges, edge_order.order, 2);
@@ -52,21 +55,54 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
 }
 
 void SoftBody::compute_masses() {
-  std::fill(mass_.begin(), mass_.end(), 0.0f);
+  std::copy(point_mass_.begin(), point_mass_.end(), mass_.begin());
   for (size_t t = 0; t < tet_rest6_.size(); ++t) {
     const float quarter = params_.density * tet_rest6_[t] / 6.0f / 4.0f;  // kg
     for (int k = 0; k < 4; ++k) mass_[tet_ids_[4 * t + k]] += quarter;
   }
   for (size_t i = 0; i < mass_.size(); ++i) {
-    const bool kinematic = grabbed_[i] && params_.grab_compliance == 0.0f;
+    // Force-based solvers hold grabbed particles kinematically whatever the grab compliance.
+    const bool kinematic = grabbed_[i] && (params_.grab_compliance == 0.0f || is_force_based(solver_));
     inv_mass_[i] = (pinned_[i] || kinematic) ? 0.0f : 1.0f / mass_[i];
   }
 }
 
-void SoftBody::set_params(const BodyParams& params) {
+bool SoftBody::set_params(const BodyParams& params) {
+  if (is_force_based(solver_) && (params.edge_compliance == 0.0f || (tet_count() && params.volume_compliance == 0.0f)))
+    return false;
   const bool remass = params.density != params_.density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
   if (remass) compute_masses();
+  return true;
+}
+
+bool SoftBody::set_solver(Solver solver) {
+  if (is_force_based(solver) && (params_.edge_compliance == 0.0f || (tet_count() && params_.volume_compliance == 0.0f)))
+    return false;
+  solver_ = solver;
+  if (is_force_based(solver)) scratch_.resize(vertex_count());  // also restarts Verlet's history
+  else scratch_ = IntegratorScratch{};
+  last_cg_ = CgReport{};
+  compute_masses();  // grabs are kinematic under force-based solvers
+  return true;
+}
+
+ForceModel SoftBody::force_model(const float gravity[3]) const {
+  ForceModel m;
+  m.particle_count = vertex_count();
+  m.mass = mass_.data();
+  m.inv_mass = inv_mass_.data();
+  m.edges = edge_ids_.data();
+  m.edge_rest = edge_rest_.data();
+  m.edge_count = edge_count();
+  m.edge_stiffness = params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
+  m.edge_damping = params_.spring_damping;
+  m.tets = tet_ids_.data();
+  m.tet_rest6 = tet_rest6_.data();
+  m.tet_count = tet_count();
+  m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
+  for (int k = 0; k < 3; ++k) m.gravity[k] = gravity[k];
+  return m;
 }
 
 void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
@@ -78,6 +114,7 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
 void SoftBody::reset() {
   pos_ = rest_pos_;
   last_good_pos_ = rest_pos_;
+  scratch_.verlet_started = false;
   prev_ = rest_pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   diverged_ = false;
@@ -240,22 +277,82 @@ void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
     for (uint32_t g : grab_set_) store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
 }
 
+void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
+  const bool pbd = solver_ == Solver::Pbd;
+  // PBD ignores compliance: hard constraints scaled by a per-iteration stiffness, so its effective
+  // stiffness depends on the substep count. XPBD's alpha~ = alpha / h^2 removes that dependence.
+  const float edge_alpha = pbd ? 0.0f : params_.edge_compliance / (h * h);
+  const float volume_alpha = pbd ? 0.0f : params_.volume_compliance / (h * h);
+  const float scale = pbd ? params_.pbd_stiffness : 1.0f;
+  const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
+  const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
+  const float grab_t = float(sub + 1) / float(s.substeps);
+  pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
+  if (gamma == 0.0f && scale == 1.0f)
+    solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha);
+  else
+    solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
+                       edge_count(), edge_alpha, gamma, scale);
+  solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale);
+  solve_grab(h, grab_t);
+  if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
+  post_solve(h, s.ground, 2.0f * g * h);
+}
+
+void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
+  const ForceModel m = force_model(s.gravity);
+  float* x = pos_.data();
+  float* v = vel_.data();
+  switch (solver_) {
+    case Solver::ExplicitEuler: explicit_euler(m, x, v, h, scratch_); break;
+    case Solver::SemiImplicitEuler: semi_implicit_euler(m, x, v, h, scratch_); break;
+    case Solver::Verlet: position_verlet(m, x, v, h, scratch_); break;
+    case Solver::Midpoint: midpoint(m, x, v, h, scratch_); break;
+    case Solver::Heun: heun(m, x, v, h, scratch_); break;
+    case Solver::Rk4: rk4(m, x, v, h, scratch_); break;
+    case Solver::ImplicitEuler: last_cg_ = implicit_euler(m, x, v, h, scratch_); break;
+    default: break;
+  }
+  const uint32_t n = vertex_count();
+  const float air = std::exp(-params_.damping * h);
+  const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
+  for (uint32_t i = 0; i < n; ++i) {
+    if (inv_mass_[i] == 0.0f) continue;
+    for (int k = 0; k < 3; ++k) v[3 * i + k] *= air;
+    if (!s.ground || x[3 * i + 1] >= 0.0f) continue;
+    // Ground contact at velocity level: project onto y = 0, reflect the approach speed by the
+    // restitution (resting below 2|g|h, as in the XPBD loop), and let Coulomb friction remove up to
+    // friction * (normal velocity change) of the sliding velocity.
+    x[3 * i + 1] = 0.0f;
+    const float vn = v[3 * i + 1];
+    if (vn >= 0.0f) continue;
+    const float after = vn < -2.0f * g * h ? -params_.restitution * vn : 0.0f;
+    v[3 * i + 1] = after;
+    const float vt = std::sqrt(v[3 * i] * v[3 * i] + v[3 * i + 2] * v[3 * i + 2]);
+    if (vt > 0.0f) {
+      const float keep = std::max(0.0f, 1.0f - params_.friction * (after - vn) / vt);
+      v[3 * i] *= keep;
+      v[3 * i + 2] *= keep;
+    }
+  }
+  // Grabbed particles are kinematic here: they jump to the pointer's path with its velocity.
+  const Vec3 target = grab_target(float(sub + 1) / float(s.substeps));
+  for (size_t k = 0; k < grab_set_.size(); ++k) {
+    const uint32_t i = grab_set_[k];
+    if (pinned_[i]) continue;
+    Vec3 to = target + grab_offset_[k];
+    if (s.ground && to.y < 0.0f) to.y = 0.0f;
+    store3(v, i, (to - load3(x, i)) * (1.0f / h));
+    store3(x, i, to);
+  }
+}
+
 bool SoftBody::step(float dt, const StepSettings& s) {
   if (diverged_) return true;  // already reported; frozen until reset
   const float h = dt / float(s.substeps);
-  const float damping_factor = std::exp(-params_.damping * h);
-  const float edge_alpha = params_.edge_compliance / (h * h);
-  const float volume_alpha = params_.volume_compliance / (h * h);
-  const float g = std::sqrt(s.gravity[0] * s.gravity[0] + s.gravity[1] * s.gravity[1] + s.gravity[2] * s.gravity[2]);
-  const float rest_threshold = 2.0f * g * h;
   for (int sub = 0; sub < s.substeps; ++sub) {
-    const float grab_t = float(sub + 1) / float(s.substeps);
-    pre_solve(h, s.gravity, damping_factor, grab_t, s.ground);
-    solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha);
-    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha);
-    solve_grab(h, grab_t);
-    if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
-    post_solve(h, s.ground, rest_threshold);
+    if (is_force_based(solver_)) force_based_substep(h, s, sub);
+    else position_based_substep(h, s, sub);
   }
   std::copy(grab_to_, grab_to_ + 3, grab_from_);
 
@@ -275,7 +372,7 @@ bool SoftBody::step(float dt, const StepSettings& s) {
   return false;
 }
 
-BodyStats SoftBody::stats() const {
+BodyStats SoftBody::stats(const float gravity[3]) const {
   BodyStats st;
   st.finite = !diverged_;
   const uint32_t n = vertex_count();
@@ -288,7 +385,9 @@ BodyStats SoftBody::stats() const {
     st.min_y = std::min(st.min_y, double(x.y));
     st.center[0] += m * x.x, st.center[1] += m * x.y, st.center[2] += m * x.z;
     st.momentum[0] += m * v.x, st.momentum[1] += m * v.y, st.momentum[2] += m * v.z;
+    st.potential_energy -= m * (gravity[0] * x.x + gravity[1] * x.y + gravity[2] * x.z);
   }
+  st.elastic_energy = elastic_energy(force_model(gravity), pos_.data());
   if (st.mass > 0)
     for (double& c : st.center) c /= st.mass;
   double volume = 0.0;

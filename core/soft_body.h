@@ -1,9 +1,11 @@
-// A tetrahedral soft body simulated with XPBD: particles, constraints and the substep loop.
+// A tetrahedral soft body: particles, constraints, and the solvers that advance them: XPBD and PBD
+// (position-based, the substep loop here) or a force-based integrator (integrators.h) on the same model.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "integrators.h"
 #include "tet_mesh.h"
 #include "vec3.h"
 
@@ -19,7 +21,25 @@ struct BodyParams {
   float friction = 0.5f;           // Coulomb coefficient against the ground
   float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particles follow the pointer kinematically
   float grab_radius = 0.0f;        // m; vertices this close to the picked one are held with it
+  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping)
+  float pbd_stiffness = 1.0f;      // PBD only: fraction of each correction applied, 0..1 (per iteration!)
 };
+
+// How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
+// the force model of spring_forces.h with stiffness k = 1/compliance, so all simulate the same physics.
+enum class Solver : int32_t {
+  Xpbd = 0,
+  Pbd = 1,
+  ExplicitEuler = 2,
+  SemiImplicitEuler = 3,
+  Verlet = 4,
+  Midpoint = 5,
+  Heun = 6,
+  Rk4 = 7,
+  ImplicitEuler = 8,
+};
+constexpr int32_t kSolverCount = 9;
+inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::Pbd; }
 
 // Per-frame settings that come from the world.
 struct StepSettings {
@@ -36,6 +56,8 @@ struct BodyStats {
   double max_edge_strain = 0.0; // max |l - l0| / l0 over edges
   double center[3] = {0, 0, 0};   // centre of mass, m
   double momentum[3] = {0, 0, 0}; // kg m/s
+  double elastic_energy = 0.0;    // J, springs + volume terms at k = 1/compliance (0 for compliance 0)
+  double potential_energy = 0.0;  // J, gravitational, relative to y = 0
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
 };
 
@@ -50,7 +72,14 @@ class SoftBody {
   bool step(float dt, const StepSettings& settings);
 
   void reset();                              // back to the creation state; releases any grab
-  void set_params(const BodyParams& params);  // density changes recompute masses
+  // Switches the solver (allocating its buffers here, not in step). Force-based solvers need finite
+  // stiffness: returns false, changing nothing, if edge compliance is 0 or (with tets) volume compliance is.
+  bool set_solver(Solver solver);
+  Solver solver() const { return solver_; }
+  const CgReport& last_cg() const { return last_cg_; }  // implicit Euler's last linear solve
+  // Density changes recompute masses. Returns false, changing nothing, if a force-based solver is
+  // active and a compliance would become 0 (infinite stiffness has no force form).
+  bool set_params(const BodyParams& params);
   const BodyParams& params() const { return params_; }
   void set_pinned(uint32_t vertex, bool pinned);
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
@@ -65,7 +94,11 @@ class SoftBody {
   size_t grabbed_count() const { return grab_set_.size(); }
 
   uint32_t nearest_vertex(const float point[3]) const;
-  BodyStats stats() const;
+  BodyStats stats(const float gravity[3]) const;  // potential energy measured in this gravity
+  BodyStats stats() const {
+    const float none[3] = {0, 0, 0};
+    return stats(none);
+  }
   bool diverged() const { return diverged_; }
 
   uint32_t vertex_count() const { return uint32_t(inv_mass_.size()); }
@@ -87,6 +120,9 @@ class SoftBody {
   void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
   void post_solve(float h, bool ground, float rest_threshold);
+  void position_based_substep(float h, const StepSettings& s, int sub);
+  void force_based_substep(float h, const StepSettings& s, int sub);
+  ForceModel force_model(const float gravity[3]) const;
   Vec3 grab_target(float t) const;
 
   BodyParams params_;
@@ -99,12 +135,15 @@ class SoftBody {
   std::vector<uint32_t> tet_ids_;
   std::vector<float> tet_rest6_;   // 6 V0, m^3
   // Cold data.
-  std::vector<float> rest_pos_, last_good_pos_, mass_;  // mass_ in kg
+  std::vector<float> rest_pos_, last_good_pos_, mass_, point_mass_;  // masses in kg
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;
   double rest_volume_ = 0.0;  // m^3
   bool diverged_ = false;
+  Solver solver_ = Solver::Xpbd;
+  IntegratorScratch scratch_;
+  CgReport last_cg_;
   int32_t grab_vertex_ = -1;
   float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m
   std::vector<uint32_t> grab_set_;  // held vertices (sized at grab_begin, never in the step loop)

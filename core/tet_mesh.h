@@ -10,6 +10,10 @@ namespace sb {
 struct TetMesh {
   std::vector<float> positions;  // xyz per vertex, m
   std::vector<uint32_t> tets;    // 4 vertex indices per tet, positively oriented (see tet_volume6)
+  // Optional, for bodies that are not (only) tets (ropes, spring lattices): extra springs as vertex
+  // pairs, and point masses in kg added to each vertex's share of the tets (both empty for tet meshes).
+  std::vector<uint32_t> springs;
+  std::vector<float> point_masses;
 };
 
 // Why a mesh was rejected. `index` in MeshCheck says which vertex or tet.

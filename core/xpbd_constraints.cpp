@@ -22,8 +22,29 @@ void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, co
   }
 }
 
+void solve_edges_damped(float* pos, const float* prev, const float* inv_mass, const uint32_t* edge_ids,
+                        const float* rest_length, uint32_t edge_count, float alpha_tilde, float gamma,
+                        float scale) {
+  for (uint32_t e = 0; e < edge_count; ++e) {
+    const uint32_t a = edge_ids[2 * e], b = edge_ids[2 * e + 1];
+    const float wa = inv_mass[a], wb = inv_mass[b];
+    const float w = wa + wb;
+    if (w == 0.0f) continue;
+    const Vec3 xa = load3(pos, a), xb = load3(pos, b);
+    const Vec3 d = xa - xb;
+    const float len = length(d);
+    if (len == 0.0f) continue;  // no direction to push along; the volume constraints separate them
+    const float C = len - rest_length[e];
+    // gamma * dC/dt * h: the constraint's change over this substep, grad C . (x - prev)
+    const float damp = gamma * dot(d, (xa - load3(prev, a)) - (xb - load3(prev, b))) / len;
+    const float s = scale * (-C - damp) / (((1.0f + gamma) * w + alpha_tilde) * len);  // delta_lambda / |d|
+    store3(pos, a, xa + d * (s * wa));
+    store3(pos, b, xb - d * (s * wb));
+  }
+}
+
 void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, const float* rest_volume6,
-                   uint32_t tet_count, float alpha_tilde) {
+                   uint32_t tet_count, float alpha_tilde, float scale) {
   for (uint32_t t = 0; t < tet_count; ++t) {
     const uint32_t* id = tet_ids + 4 * t;
     const float w0 = inv_mass[id[0]], w1 = inv_mass[id[1]], w2 = inv_mass[id[2]], w3 = inv_mass[id[3]];
@@ -36,7 +57,7 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
     const float w = w0 * length_sq(g0) + w1 * length_sq(g1) + w2 * length_sq(g2) + w3 * length_sq(g3);
     if (w == 0.0f) continue;
     const float C = dot(g3, e3) - rest_volume6[t];  // 6V - 6V0
-    const float s = -C / (w + alpha_tilde);         // delta_lambda
+    const float s = scale * -C / (w + alpha_tilde);  // delta_lambda
     store3(pos, id[0], x0 + g0 * (s * w0));
     store3(pos, id[1], x1 + g1 * (s * w1));
     store3(pos, id[2], x2 + g2 * (s * w2));

@@ -56,6 +56,8 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"friction", 0.0f, 10.0f, &sb::BodyParams::friction},
     {"grab compliance (m/N)", 0.0f, 10.0f, &sb::BodyParams::grab_compliance},
     {"grab radius (m)", 0.0f, 10.0f, &sb::BodyParams::grab_radius},
+    {"spring damping (N s/m)", 0.0f, 1e4f, &sb::BodyParams::spring_damping},
+    {"PBD stiffness", 0.0f, 1.0f, &sb::BodyParams::pbd_stiffness},
 };
 
 bool check_param(int32_t param) {
@@ -143,7 +145,9 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
   if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
   sb::BodyParams p = b->params();
   p.*info.field = value;
-  b->set_params(p);
+  if (!b->set_params(p))
+    return fail(SB_ERR_NEEDS_COMPLIANCE, "%s cannot be 0 under a force-based solver (stiffness = 1/compliance); "
+                "switch to XPBD or PBD first", info.name);
   return SB_OK;
 }
 
@@ -161,6 +165,24 @@ int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned
   if (pinned != 0 && pinned != 1) return fail(SB_ERR_OUT_OF_RANGE, "pinned must be 0 or 1, got %d", pinned);
   b->set_pinned(uint32_t(vertex), pinned == 1);
   return SB_OK;
+}
+
+int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (solver < 0 || solver >= sb::kSolverCount)
+    return fail(SB_ERR_UNKNOWN_SOLVER, "solver %d is not an sb_solver (0..%d)", solver, sb::kSolverCount - 1);
+  if (!b->set_solver(sb::Solver(solver)))
+    return fail(SB_ERR_NEEDS_COMPLIANCE,
+                "force-based solvers need edge and volume compliance > 0 (stiffness = 1/compliance); set them first");
+  return SB_OK;
+}
+
+int32_t sb_body_get_solver(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  return b ? int32_t(b->solver()) : sb_last_error_code();
 }
 
 int32_t sb_body_squash(sb_world world, sb_body body, float factor) {
@@ -221,10 +243,11 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   clear_error();
-  sb::SoftBody* b = find_body(world, body);
+  sb::World* w = nullptr;
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b) return sb_last_error_code();
   if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
-  const sb::BodyStats s = b->stats();
+  const sb::BodyStats s = b->stats(w->settings.gravity);
   out->volume_ratio = float(s.volume_ratio);
   out->kinetic_energy = float(s.kinetic_energy);
   out->mass = float(s.mass);
@@ -236,6 +259,10 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   }
   out->finite = s.finite ? 1 : 0;
   out->grabbed_vertex = b->grabbed_vertex();
+  out->elastic_energy = float(s.elastic_energy);
+  out->potential_energy = float(s.potential_energy);
+  out->solver = int32_t(b->solver());
+  out->cg_iterations = b->solver() == sb::Solver::ImplicitEuler ? b->last_cg().iterations : 0;
   return SB_OK;
 }
 

@@ -27,6 +27,8 @@ const char* sb_error_name(int32_t code) {
     case SB_ERR_LIMIT: return "SB_ERR_LIMIT";
     case SB_ERR_DIVERGED: return "SB_ERR_DIVERGED";
     case SB_ERR_NOT_GRABBING: return "SB_ERR_NOT_GRABBING";
+    case SB_ERR_UNKNOWN_SOLVER: return "SB_ERR_UNKNOWN_SOLVER";
+    case SB_ERR_NEEDS_COMPLIANCE: return "SB_ERR_NEEDS_COMPLIANCE";
     default: return "SB_ERR_UNKNOWN_CODE";
   }
 }

@@ -38,7 +38,9 @@ typedef enum sb_error {
   SB_ERR_UNKNOWN_PARAM = -11,      /* not an sb_param value */
   SB_ERR_LIMIT = -12,              /* too many worlds or bodies alive */
   SB_ERR_DIVERGED = -13,           /* a body's state went non-finite; it is frozen until reset */
-  SB_ERR_NOT_GRABBING = -14        /* grab_move/grab_end without grab_begin */
+  SB_ERR_NOT_GRABBING = -14,       /* grab_move/grab_end without grab_begin */
+  SB_ERR_UNKNOWN_SOLVER = -15,     /* not an sb_solver value */
+  SB_ERR_NEEDS_COMPLIANCE = -16    /* force-based solvers need compliance > 0 (finite stiffness 1/compliance) */
 } sb_error;
 
 /* Limits. */
@@ -64,8 +66,27 @@ typedef enum sb_param {
   SB_PARAM_GRAB_COMPLIANCE = 6,   /* 0,     [0, 10]    m/N     0 = grabbed vertices follow exactly */
   SB_PARAM_GRAB_RADIUS = 7,       /* 0,     [0, 10]    m       vertices this close to the grabbed one
                                                                 are held with it, keeping their offsets */
-  SB_PARAM_COUNT = 8
+  SB_PARAM_SPRING_DAMPING = 8,    /* 0,     [0, 1e4]   N s/m   c of f = -c dl/dt along each edge (XPBD:
+                                                                constraint damping, the same physics) */
+  SB_PARAM_PBD_STIFFNESS = 9,     /* 1,     [0, 1]     -       PBD only: fraction of each correction */
+  SB_PARAM_COUNT = 10
 } sb_param;
+
+/* How a body is advanced. XPBD and PBD are position based; the others integrate the forces of the
+ * same model (springs k = 1/edge compliance, volume terms kV = 1/volume compliance, spring damping,
+ * gravity), so all simulate the same physics. Default SB_SOLVER_XPBD. */
+typedef enum sb_solver {
+  SB_SOLVER_XPBD = 0,
+  SB_SOLVER_PBD = 1,                 /* stiffness from SB_PARAM_PBD_STIFFNESS, depends on substeps */
+  SB_SOLVER_EXPLICIT_EULER = 2,
+  SB_SOLVER_SEMI_IMPLICIT_EULER = 3, /* symplectic Euler */
+  SB_SOLVER_VERLET = 4,              /* position (Stoermer) Verlet */
+  SB_SOLVER_MIDPOINT = 5,            /* explicit midpoint, RK2 */
+  SB_SOLVER_HEUN = 6,
+  SB_SOLVER_RK4 = 7,
+  SB_SOLVER_IMPLICIT_EULER = 8,      /* one Newton step, matrix-free CG: tol 1e-5, at most 200 iterations */
+  SB_SOLVER_COUNT = 9
+} sb_solver;
 
 typedef struct sb_body_stats {
   float volume_ratio;    /* current / rest volume */
@@ -77,6 +98,10 @@ typedef struct sb_body_stats {
   float momentum[3];     /* kg m/s */
   int32_t finite;        /* 1, or 0 once the state went non-finite (frozen at its last finite shape) */
   int32_t grabbed_vertex; /* -1 when nothing is held */
+  float elastic_energy;    /* J, springs + volume terms at k = 1/compliance (0 for compliance 0) */
+  float potential_energy;  /* J, gravity, relative to y = 0 */
+  int32_t solver;          /* sb_solver */
+  int32_t cg_iterations;   /* implicit Euler: iterations of the last linear solve, else 0 */
 } sb_body_stats;
 
 /* Errors */
@@ -113,6 +138,11 @@ int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears d
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value);
 float sb_body_get_param(sb_world world, sb_body body, int32_t param);
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned); /* pinned: 0 or 1 */
+/* Switches the solver, keeping positions and velocities. Force-based solvers need edge (and, with
+ * tets, volume) compliance > 0: SB_ERR_NEEDS_COMPLIANCE otherwise, and setting a compliance to 0
+ * while one is active fails the same way. */
+int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver);
+int32_t sb_body_get_solver(sb_world world, sb_body body);
 /* Presses the body to factor in [0.05, 1] of its height (about its lowest vertex), widening it by
  * 1/sqrt(factor) so the volume is kept, and stops all motion. The elastic edges spring it back. */
 int32_t sb_body_squash(sb_world world, sb_body body, float factor);

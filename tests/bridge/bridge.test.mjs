@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 
-import { ErrorCode, Param, SoftbodyError } from '../../web/src/softbody.js';
+import { ErrorCode, Param, Solver, SoftbodyError } from '../../web/src/softbody.js';
 import { load } from './load.mjs';
 
 const sb = await load();
@@ -102,7 +102,7 @@ test('destroyed bodies and worlds are refused, not reached', () => {
 test('parameters round-trip with their documented names', () => {
   const world = sb.createWorld();
   const body = world.addBox();
-  const values = { edgeCompliance: 1e-4, volumeCompliance: 2e-6, density: 500, damping: 1.5, restitution: 0.7, friction: 0.9, grabCompliance: 1e-3, grabRadius: 0.2 };
+  const values = { edgeCompliance: 1e-4, volumeCompliance: 2e-6, density: 500, damping: 1.5, restitution: 0.7, friction: 0.9, grabCompliance: 1e-3, grabRadius: 0.2, springDamping: 3, pbdStiffness: 0.25 };
   body.setParams(values);
   for (const [name, v] of Object.entries(values)) assert.ok(Math.abs(body.getParam(name) - v) <= Math.abs(v) * 1e-7, name);
   assert.deepEqual(Object.keys(Param).sort(), Object.keys(values).sort());
@@ -138,4 +138,26 @@ test('every function declared in softbody.h is exported by the module', () => {
   const names = [...header.matchAll(/[ *](sb_[a-z_]+)\(/g)].map((m) => m[1]);
   assert.ok(names.length > 30);
   for (const n of names) assert.equal(typeof sb.M[`_${n}`], 'function', n);
+});
+
+test('solvers switch by name, refuse infinite stiffness with the C message, and report energies', () => {
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [3, 3, 3], size: [0.6, 0.6, 0.6], center: [0, 1, 0] });
+  assert.throws(() => body.setSolver('rk4'), (e) => e.code === ErrorCode.NEEDS_COMPLIANCE && /compliance > 0/.test(e.message));
+  assert.throws(() => body.setSolver('leapfrog'), (e) => e.code === ErrorCode.UNKNOWN_SOLVER);
+  body.setParams({ edgeCompliance: 1e-3, volumeCompliance: 1e-5 });
+  for (const name of Object.keys(Solver)) {
+    body.reset();
+    body.setSolver(name);
+    assert.equal(body.solver, name);
+    world.step(1 / 60);
+    const s = body.stats();
+    assert.equal(s.solver, name);
+    assert.ok(s.finite, name);
+    // Gravity relative to y = 0: 216 kg at ~1 m, within float32 of m g y.
+    assert.ok(Math.abs(s.potentialEnergy - s.mass * 9.81 * s.center[1]) < 1e-3 * s.potentialEnergy, name);
+    assert.ok(s.elasticEnergy >= 0, name);
+    assert.equal(s.cgIterations > 0, name === 'implicitEuler', name);
+  }
+  world.destroy();
 });

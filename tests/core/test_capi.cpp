@@ -291,3 +291,54 @@ TEST_CASE("limits: worlds are capped and the cap is reported") {
   for (sb_world x : worlds) sb_world_destroy(x);
   CHECK(sb_world_create() > 0);
 }
+
+TEST_CASE_FIXTURE(Fixture, "solvers: unknown values and infinite stiffness are refused, the switch keeps the state") {
+  CHECK_FAILS(sb_body_set_solver(w, b, -1), SB_ERR_UNKNOWN_SOLVER);
+  CHECK_FAILS(sb_body_set_solver(w, b, SB_SOLVER_COUNT), SB_ERR_UNKNOWN_SOLVER);
+  CHECK_FAILS(sb_body_set_solver(w, b, SB_SOLVER_RK4), SB_ERR_NEEDS_COMPLIANCE);  // defaults are 0
+  CHECK(g_message.find("compliance") != std::string::npos);
+  CHECK(sb_body_get_solver(w, b) == SB_SOLVER_XPBD);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-6f) == SB_OK);
+  const Snapshot before = snapshot(w, b);
+  REQUIRE(sb_body_set_solver(w, b, SB_SOLVER_IMPLICIT_EULER) == SB_OK);
+  CHECK(snapshot(w, b) == before);  // switching moves nothing
+  CHECK(sb_body_get_solver(w, b) == SB_SOLVER_IMPLICIT_EULER);
+  CHECK_FAILS(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 0.0f), SB_ERR_NEEDS_COMPLIANCE);
+  CHECK_FAILS(sb_body_set_param(w, b, SB_PARAM_PBD_STIFFNESS, 1.5f), SB_ERR_OUT_OF_RANGE);
+  CHECK_FAILS(sb_body_set_param(w, b, SB_PARAM_SPRING_DAMPING, NAN), SB_ERR_NOT_FINITE);
+  REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.solver == SB_SOLVER_IMPLICIT_EULER);
+  CHECK(st.cg_iterations > 0);
+  CHECK(st.cg_iterations < 200);
+  // Gravitational energy relative to y = 0: m g (centre height), 1000 kg at about 1 m.
+  CHECK(st.potential_energy == doctest::Approx(1000.0 * 9.81 * st.center[1]).epsilon(1e-3));
+  CHECK(st.elastic_energy >= 0.0f);
+  REQUIRE(sb_body_set_solver(w, b, SB_SOLVER_XPBD) == SB_OK);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 0.0f) == SB_OK);  // rigid is fine for XPBD
+}
+
+TEST_CASE("every solver runs through the C API and reports the same physical model's energy") {
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_box(w, 3, 3, 3, 0.6f, 0.6f, 0.6f, 0, 1.0f, 0);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-3f) == SB_OK);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-5f) == SB_OK);
+  REQUIRE(sb_body_squash(w, b, 0.8f) == SB_OK);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  const float squashed_energy = st.elastic_energy;
+  CHECK(squashed_energy > 0.0f);  // the squash stretched the springs: stored energy, J
+  for (int32_t s = 0; s < SB_SOLVER_COUNT; ++s) {
+    CAPTURE(s);
+    REQUIRE(sb_body_reset(w, b) == SB_OK);
+    REQUIRE(sb_body_set_solver(w, b, s) == SB_OK);
+    REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+    REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+    CHECK(st.solver == s);
+    CHECK(st.finite == 1);
+    CHECK(st.momentum[1] < 0.0f);  // falling
+  }
+  sb_world_destroy(w);
+}

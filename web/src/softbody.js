@@ -16,6 +16,8 @@ export const Param = Object.freeze({
   friction: 5,
   grabCompliance: 6, // m/N
   grabRadius: 7, // m: vertices this close to the grabbed one are held with it
+  springDamping: 8, // N s/m along each edge
+  pbdStiffness: 9, // PBD only, 0..1
 });
 
 export const ErrorCode = Object.freeze({
@@ -34,6 +36,21 @@ export const ErrorCode = Object.freeze({
   LIMIT: -12,
   DIVERGED: -13,
   NOT_GRABBING: -14,
+  UNKNOWN_SOLVER: -15,
+  NEEDS_COMPLIANCE: -16,
+});
+
+// sb_solver: how a body is advanced (all simulate the same model, see emscripten/softbody.h).
+export const Solver = Object.freeze({
+  xpbd: 0,
+  pbd: 1,
+  explicitEuler: 2,
+  semiImplicitEuler: 3,
+  verlet: 4,
+  midpoint: 5,
+  heun: 6,
+  rk4: 7,
+  implicitEuler: 8,
 });
 
 export class SoftbodyError extends Error {
@@ -45,7 +62,7 @@ export class SoftbodyError extends Error {
   }
 }
 
-const STATS_BYTES = 13 * 4; // sizeof(sb_body_stats): 11 float32 + 2 int32
+const STATS_BYTES = 17 * 4; // sizeof(sb_body_stats): 11 float32, 2 int32, 2 float32, 2 int32
 
 // options: { wasmBinary } in node (the module is built for web+worker), or { locateFile } in a page.
 export async function loadSoftbody(options = {}) {
@@ -226,6 +243,16 @@ export class Body {
     for (const [name, value] of Object.entries(params)) this.setParam(name, value);
   }
 
+  // name: a key of Solver ('xpbd', 'rk4', ...).
+  setSolver(name) {
+    if (!(name in Solver)) throw new SoftbodyError(ErrorCode.UNKNOWN_SOLVER, 'SB_ERR_UNKNOWN_SOLVER', `unknown solver "${name}"`);
+    this._call('_sb_body_set_solver', Solver[name]);
+  }
+  get solver() {
+    const id = this._call('_sb_body_get_solver');
+    return Object.keys(Solver).find((k) => Solver[k] === id);
+  }
+
   pin(vertex, pinned = true) {
     this._call('_sb_body_pin', vertex, pinned ? 1 : 0);
   }
@@ -252,7 +279,8 @@ export class Body {
     const M = this.sb.M;
     this._call('_sb_body_get_stats', this.sb._stats);
     const f = new Float32Array(this.sb.buffer, this.sb._stats, 11);
-    const i = new Int32Array(this.sb.buffer, this.sb._stats + 44, 2);
+    const i = new Int32Array(this.sb.buffer, this.sb._stats + 44, 6);
+    const energies = new Float32Array(this.sb.buffer, this.sb._stats + 52, 2);
     return {
       volumeRatio: f[0],
       kineticEnergy: f[1], // J
@@ -263,6 +291,10 @@ export class Body {
       momentum: [f[8], f[9], f[10]], // kg m/s
       finite: i[0] === 1,
       grabbedVertex: i[1],
+      elasticEnergy: energies[0], // J
+      potentialEnergy: energies[1], // J, gravity relative to y = 0
+      solver: Object.keys(Solver).find((k) => Solver[k] === i[4]),
+      cgIterations: i[5],
     };
   }
 

@@ -1,0 +1,112 @@
+#include "spring_forces.h"
+
+#include <algorithm>
+
+#include "vec3.h"
+
+namespace sb {
+
+namespace {
+
+// Gradients of C = 6V of one tet (see xpbd_constraints.h) and C itself.
+struct TetGradients {
+  Vec3 g[4];
+  float vol6;
+};
+
+TetGradients tet_gradients(const float* x, const uint32_t* id) {
+  const Vec3 x0 = load3(x, id[0]);
+  const Vec3 e1 = load3(x, id[1]) - x0, e2 = load3(x, id[2]) - x0, e3 = load3(x, id[3]) - x0;
+  TetGradients t;
+  t.g[1] = cross(e2, e3);
+  t.g[2] = cross(e3, e1);
+  t.g[3] = cross(e1, e2);
+  t.g[0] = (t.g[1] + t.g[2] + t.g[3]) * -1.0f;
+  t.vol6 = dot(t.g[3], e3);
+  return t;
+}
+
+void add3(float* a, uint32_t i, Vec3 v) { store3(a, i, load3(a, i) + v); }
+
+}  // namespace
+
+void compute_forces(const ForceModel& m, const float* x, const float* v, float* f) {
+  for (uint32_t i = 0; i < m.particle_count; ++i)
+    store3(f, i, Vec3{m.gravity[0], m.gravity[1], m.gravity[2]} * m.mass[i]);
+  if (m.edge_stiffness > 0.0f || m.edge_damping > 0.0f)
+    for (uint32_t e = 0; e < m.edge_count; ++e) {
+      const uint32_t a = m.edges[2 * e], b = m.edges[2 * e + 1];
+      const Vec3 d = load3(x, a) - load3(x, b);
+      const float len = length(d);
+      if (len == 0.0f) continue;
+      const Vec3 n = d * (1.0f / len);
+      const float closing = dot(load3(v, a) - load3(v, b), n);  // m/s, > 0 when separating
+      const Vec3 fa = n * (-m.edge_stiffness * (len - m.edge_rest[e]) - m.edge_damping * closing);
+      add3(f, a, fa);
+      add3(f, b, fa * -1.0f);
+    }
+  if (m.volume_stiffness > 0.0f)
+    for (uint32_t t = 0; t < m.tet_count; ++t) {
+      const uint32_t* id = m.tets + 4 * t;
+      const TetGradients tg = tet_gradients(x, id);
+      const float s = -m.volume_stiffness * (tg.vol6 - m.tet_rest6[t]);  // -kV C
+      for (int k = 0; k < 4; ++k) add3(f, id[k], tg.g[k] * s);
+    }
+}
+
+void force_jacobian_product(const ForceModel& m, const float* x, const float* p, float kx, float kv, float* out) {
+  std::fill(out, out + 3 * size_t(m.particle_count), 0.0f);
+  for (uint32_t e = 0; e < m.edge_count; ++e) {
+    const uint32_t a = m.edges[2 * e], b = m.edges[2 * e + 1];
+    const Vec3 d = load3(x, a) - load3(x, b);
+    const float len = length(d);
+    if (len == 0.0f) continue;
+    const Vec3 n = d * (1.0f / len);
+    const Vec3 dp = load3(p, a) - load3(p, b);
+    const float c = std::max(0.0f, 1.0f - m.edge_rest[e] / len);
+    // kx * (-k [n n^T (1 - c) + c I]) dp + kv * (-cd n n^T) dp
+    const Vec3 fa = (n * ((1.0f - c) * dot(n, dp)) + dp * c) * (-kx * m.edge_stiffness) +
+                    n * (-kv * m.edge_damping * dot(n, dp));
+    add3(out, a, fa);
+    add3(out, b, fa * -1.0f);
+  }
+  if (m.volume_stiffness > 0.0f)
+    for (uint32_t t = 0; t < m.tet_count; ++t) {
+      const uint32_t* id = m.tets + 4 * t;
+      const TetGradients tg = tet_gradients(x, id);
+      float gp = 0.0f;  // grad C . p
+      for (int k = 0; k < 4; ++k) gp += dot(tg.g[k], load3(p, id[k]));
+      for (int k = 0; k < 4; ++k) add3(out, id[k], tg.g[k] * (-kx * m.volume_stiffness * gp));
+    }
+}
+
+void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag) {
+  for (uint32_t i = 0; i < m.particle_count; ++i) diag[i] = m.mass[i];
+  for (uint32_t e = 0; e < m.edge_count; ++e) {
+    // Each spring adds at most k (longitudinal) to a 3x3 diagonal block; use the block's mean.
+    const float add = (kx * m.edge_stiffness + kv * m.edge_damping) / 3.0f;
+    diag[m.edges[2 * e]] += add;
+    diag[m.edges[2 * e + 1]] += add;
+  }
+  if (m.volume_stiffness > 0.0f)
+    for (uint32_t t = 0; t < m.tet_count; ++t) {
+      const TetGradients tg = tet_gradients(x, m.tets + 4 * t);
+      for (int k = 0; k < 4; ++k) diag[m.tets[4 * t + k]] += kx * m.volume_stiffness * length_sq(tg.g[k]) / 3.0f;
+    }
+}
+
+double elastic_energy(const ForceModel& m, const float* x) {
+  double u = 0.0;
+  for (uint32_t e = 0; e < m.edge_count; ++e) {
+    const double s = double(length(load3(x, m.edges[2 * e]) - load3(x, m.edges[2 * e + 1]))) - m.edge_rest[e];
+    u += 0.5 * m.edge_stiffness * s * s;
+  }
+  if (m.volume_stiffness > 0.0f)
+    for (uint32_t t = 0; t < m.tet_count; ++t) {
+      const double c = double(tet_gradients(x, m.tets + 4 * t).vol6) - m.tet_rest6[t];
+      u += 0.5 * m.volume_stiffness * c * c;
+    }
+  return u;
+}
+
+}  // namespace sb

@@ -1,0 +1,42 @@
+// The elastic model every force-based integrator simulates, and which XPBD solves with compliance
+// alpha = 1/k: a spring per edge, U = k/2 (l - l0)^2, a volume term per tet, U = kV/2 (6V - 6V0)^2,
+// spring damping along each edge, f = -c ((va - vb) . n) n, and gravity.
+// Works on the same structure-of-arrays buffers as the XPBD solver.
+#pragma once
+#include <cstdint>
+
+namespace sb {
+
+struct ForceModel {
+  uint32_t particle_count = 0;
+  const float* mass = nullptr;      // kg per particle
+  const float* inv_mass = nullptr;  // 1/kg, 0 = pinned (forces on it are ignored)
+  const uint32_t* edges = nullptr;  // 2 ids per spring
+  const float* edge_rest = nullptr; // m
+  uint32_t edge_count = 0;
+  float edge_stiffness = 0.0f;      // k, N/m (0 = no springs)
+  float edge_damping = 0.0f;        // c, N s/m along each spring
+  const uint32_t* tets = nullptr;   // 4 ids per tet, positively oriented
+  const float* tet_rest6 = nullptr; // 6 V0, m^3
+  uint32_t tet_count = 0;
+  float volume_stiffness = 0.0f;    // kV, N/m^5 (0 = no volume term)
+  float gravity[3] = {0, 0, 0};     // m/s^2
+};
+
+// f = m g + spring + damping + volume forces, N, written into f (3 per particle).
+void compute_forces(const ForceModel& m, const float* x, const float* v, float* f);
+
+// Products with the force Jacobians, for implicit Euler's matrix-free CG:
+// out = (df/dx) p_x + (df/dv) p_v scaled as out = kx * (df/dx) p + kv * (df/dv) p.
+// df/dx of a spring is -k [n n^T + max(0, 1 - l0/l)(I - n n^T)]: the transverse term is clamped at 0
+// for compressed springs so the system stays positive definite (Baraff & Witkin 1998, Choi & Ko 2002).
+// The volume term uses the Gauss-Newton part -kV g g^T (the C * Hessian(C) term is dropped, same reason).
+void force_jacobian_product(const ForceModel& m, const float* x, const float* p, float kx, float kv, float* out);
+
+// Jacobi preconditioner: diagonal of M - kv df/dv - kx df/dx (with the same approximations), kg.
+void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag);
+
+// Elastic energy of springs and volume terms, J (gravity not included).
+double elastic_energy(const ForceModel& m, const float* x);
+
+}  // namespace sb
