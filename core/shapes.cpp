@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace sb {
 
@@ -96,6 +98,78 @@ TetMesh make_ball(float radius, int cells, float center_x, float center_y, float
     for (int k = 0; k < 3; ++k) mesh.positions[v + k] = float(center[k] + radius * r * s[k]);
   }
   return mesh;
+}
+
+namespace {
+
+// Unique sorted vertex pairs of a pair list, as a flat spring list.
+std::vector<uint32_t> unique_pairs(std::vector<uint64_t> keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<uint32_t> out;
+  out.reserve(2 * keys.size());
+  for (uint64_t k : keys) out.insert(out.end(), {uint32_t(k >> 32), uint32_t(k & 0xffffffffu)});
+  return out;
+}
+
+uint64_t pair_key(uint32_t a, uint32_t b) { return a < b ? uint64_t(a) << 32 | b : uint64_t(b) << 32 | a; }
+
+}  // namespace
+
+TetMesh make_rope(int segments, float length, float radius, float anchor_x, float anchor_y, float anchor_z) {
+  TetMesh rope;
+  const float share = float(M_PI) * radius * radius * length / float(segments + 1);  // m^3 per particle
+  for (int i = 0; i <= segments; ++i) {
+    rope.positions.insert(rope.positions.end(), {anchor_x + length * float(i) / float(segments), anchor_y, anchor_z});
+    rope.point_volumes.push_back(share);
+    if (i > 0) rope.springs.insert(rope.springs.end(), {uint32_t(i - 1), uint32_t(i)});
+  }
+  return rope;
+}
+
+TetMesh make_jelly(int cells, float size, float center_x, float center_y, float center_z) {
+  // The box lattice gives the particles (same numbering) and, through its tets, the outer surface.
+  const TetMesh box = make_box(cells, cells, cells, size, size, size, center_x, center_y, center_z);
+  TetMesh jelly;
+  jelly.positions = box.positions;
+  jelly.surface = boundary_triangles(box.tets.data(), int64_t(box.tets.size() / 4));
+  const uint32_t s = uint32_t(cells + 1);
+  auto id = [s](int i, int j, int k) { return uint32_t(i) + s * (uint32_t(j) + s * uint32_t(k)); };
+  std::vector<uint64_t> keys;
+  for (int k = 0; k < cells; ++k)
+    for (int j = 0; j < cells; ++j)
+      for (int i = 0; i < cells; ++i)
+        // every pair of the cell's 8 corners: 12 edges, 12 face diagonals, 4 body diagonals
+        for (int a = 0; a < 8; ++a)
+          for (int b = a + 1; b < 8; ++b)
+            keys.push_back(pair_key(id(i + (a & 1), j + (a >> 1 & 1), k + (a >> 2 & 1)),
+                                    id(i + (b & 1), j + (b >> 1 & 1), k + (b >> 2 & 1))));
+  jelly.springs = unique_pairs(std::move(keys));
+  jelly.point_volumes.assign(jelly.positions.size() / 3, size * size * size / float(jelly.positions.size() / 3));
+  return jelly;
+}
+
+TetMesh make_pressure_ball(float radius, int cells, float center_x, float center_y, float center_z) {
+  const TetMesh ball = make_ball(radius, cells, center_x, center_y, center_z);
+  const std::vector<uint32_t> surface = boundary_triangles(ball.tets.data(), int64_t(ball.tets.size() / 4));
+  std::vector<int64_t> remap(ball.positions.size() / 3, -1);
+  TetMesh out;
+  for (uint32_t v : surface)
+    if (remap[v] < 0) {
+      remap[v] = int64_t(out.positions.size() / 3);
+      out.positions.insert(out.positions.end(), {ball.positions[3 * v], ball.positions[3 * v + 1], ball.positions[3 * v + 2]});
+    }
+  std::vector<uint64_t> keys;
+  for (size_t t = 0; t < surface.size(); t += 3) {
+    uint32_t tri[3];
+    for (int k = 0; k < 3; ++k) tri[k] = uint32_t(remap[surface[t + k]]);
+    out.surface.insert(out.surface.end(), tri, tri + 3);
+    for (int k = 0; k < 3; ++k) keys.push_back(pair_key(tri[k], tri[(k + 1) % 3]));
+  }
+  out.springs = unique_pairs(std::move(keys));
+  const float sphere = 4.0f / 3.0f * float(M_PI) * radius * radius * radius;
+  out.point_volumes.assign(out.positions.size() / 3, sphere / float(out.positions.size() / 3));
+  return out;
 }
 
 }  // namespace sb

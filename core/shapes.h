@@ -15,4 +15,18 @@ TetMesh make_box(int nx, int ny, int nz, float size_x, float size_y, float size_
 // even), radius in m.
 TetMesh make_ball(float radius, int cells, float center_x, float center_y, float center_z);
 
+// Scenes without tets (seeds 002 and 003), simulated through springs only:
+
+// A rope of `segments` springs starting at the anchor and running along +x (vertex 0 is the anchor;
+// pin it). Each vertex's volume share is that of a rope of the given radius, m.
+TetMesh make_rope(int segments, float length, float radius, float anchor_x, float anchor_y, float anchor_z);
+
+// A jelly cube: a cells^3 lattice of particles joined by springs along every cell edge, both face
+// diagonals and all four body diagonals (no tets), with its outer faces as the surface.
+TetMesh make_jelly(int cells, float size, float center_x, float center_y, float center_z);
+
+// A pressure ball: the surface of make_ball only (its interior vertices dropped), springs along the
+// surface edges; an ideal gas inside (BodyParams::pressure) keeps it inflated.
+TetMesh make_pressure_ball(float radius, int cells, float center_x, float center_y, float center_z);
+
 }  // namespace sb

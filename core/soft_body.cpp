@@ -24,6 +24,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   rest_pos_ = pos_;
   last_good_pos_ = pos_;
   vel_.assign(pos_.size(), 0.0f);
+  scratch_force_.assign(pos_.size(), 0.0f);
   inv_mass_.assign(n, 0.0f);
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
@@ -40,8 +41,8 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
 
   std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
   edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
-  point_mass_ = mesh.point_masses;
-  point_mass_.resize(n, 0.0f);
+  point_volume_ = mesh.point_volumes;
+  point_volume_.resize(n, 0.0f);
   const uint32_t edge_count = uint32_t(edges.size() / 2);
   const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
   edge_ids_ = permute(edges, edge_order.order, 2);
@@ -50,12 +51,14 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   for (uint32_t e = 0; e < edge_count; ++e)
     edge_rest_[e] = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
 
-  surface_ = boundary_triangles(mesh.tets.data(), tet_count);
+  surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
+  // Bodies without tets measure their volume through the closed surface (ropes have neither).
+  if (tet_count == 0) rest_volume_ = enclosed_volume(pos_.data(), surface_.data(), surface_triangle_count());
   compute_masses();
 }
 
 void SoftBody::compute_masses() {
-  std::copy(point_mass_.begin(), point_mass_.end(), mass_.begin());
+  for (size_t i = 0; i < mass_.size(); ++i) mass_[i] = params_.density * point_volume_[i];
   for (size_t t = 0; t < tet_rest6_.size(); ++t) {
     const float quarter = params_.density * tet_rest6_[t] / 6.0f / 4.0f;  // kg
     for (int k = 0; k < 4; ++k) mass_[tet_ids_[4 * t + k]] += quarter;
@@ -102,6 +105,10 @@ ForceModel SoftBody::force_model(const float gravity[3]) const {
   m.tet_count = tet_count();
   m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
   for (int k = 0; k < 3; ++k) m.gravity[k] = gravity[k];
+  m.surface = surface_.data();
+  m.surface_count = surface_triangle_count();
+  m.pressure_nrt = params_.pressure;
+  m.rest_volume = rest_volume_;
   return m;
 }
 
@@ -287,6 +294,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
   const float grab_t = float(sub + 1) / float(s.substeps);
+  if (params_.pressure > 0.0f) apply_pressure(h);
   pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
   if (gamma == 0.0f && scale == 1.0f)
     solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha);
@@ -297,6 +305,18 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   solve_grab(h, grab_t);
   if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
   post_solve(h, s.ground, 2.0f * g * h);
+}
+
+// Gas pressure is not a constraint: XPBD applies it as an external force, v += h f / m, before the
+// prediction (Mueller's "pressure" of balloons is a volume constraint instead; a force keeps the model
+// identical to the force-based integrators').
+void SoftBody::apply_pressure(float h) {
+  const float none[3] = {0, 0, 0};
+  const ForceModel m = force_model(none);
+  std::fill(scratch_force_.begin(), scratch_force_.end(), 0.0f);
+  add_pressure_forces(m, pos_.data(), scratch_force_.data());
+  for (uint32_t i = 0; i < vertex_count(); ++i)
+    for (int k = 0; k < 3; ++k) vel_[3 * i + k] += h * inv_mass_[i] * scratch_force_[3 * i + k];
 }
 
 void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
@@ -392,6 +412,7 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
     for (double& c : st.center) c /= st.mass;
   double volume = 0.0;
   for (uint32_t t = 0; t < tet_count(); ++t) volume += tet_volume6(pos_.data(), &tet_ids_[4 * t]) / 6.0;
+  if (tet_count() == 0) volume = enclosed_volume(pos_.data(), surface_.data(), surface_triangle_count());
   st.volume_ratio = rest_volume_ > 0 ? volume / rest_volume_ : 1.0;
   for (uint32_t e = 0; e < edge_count(); ++e) {
     const float len = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));

@@ -23,6 +23,7 @@ struct BodyParams {
   float grab_radius = 0.0f;        // m; vertices this close to the picked one are held with it
   float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping)
   float pbd_stiffness = 1.0f;      // PBD only: fraction of each correction applied, 0..1 (per iteration!)
+  float pressure = 0.0f;           // nRT of a gas inside the surface, J (p = nRT / V); 0 = none
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -120,6 +121,7 @@ class SoftBody {
   void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
   void post_solve(float h, bool ground, float rest_threshold);
+  void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
@@ -128,6 +130,7 @@ class SoftBody {
   BodyParams params_;
   // Hot particle state, structure of arrays. pos_ is the buffer the renderer reads.
   std::vector<float> pos_, prev_, vel_;  // xyz per particle: m, m, m/s
+  std::vector<float> scratch_force_;     // N per particle, for the pressure under XPBD/PBD
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   // Hot constraint data, in colour order (see constraint_order.h).
   std::vector<uint32_t> edge_ids_;
@@ -135,7 +138,7 @@ class SoftBody {
   std::vector<uint32_t> tet_ids_;
   std::vector<float> tet_rest6_;   // 6 V0, m^3
   // Cold data.
-  std::vector<float> rest_pos_, last_good_pos_, mass_, point_mass_;  // masses in kg
+  std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;

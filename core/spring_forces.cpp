@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "tet_mesh.h"
 #include "vec3.h"
+#include <cmath>
 
 namespace sb {
 
@@ -52,6 +54,21 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
       const float s = -m.volume_stiffness * (tg.vol6 - m.tet_rest6[t]);  // -kV C
       for (int k = 0; k < 4; ++k) add3(f, id[k], tg.g[k] * s);
     }
+  add_pressure_forces(m, x, f);
+}
+
+void add_pressure_forces(const ForceModel& m, const float* x, float* f) {
+  if (m.pressure_nrt <= 0.0f || m.surface_count == 0) return;
+  const double volume = enclosed_volume(x, m.surface, m.surface_count);
+  if (!(volume > 0.0)) return;  // turned inside out: no meaningful pressure
+  const float p = float(m.pressure_nrt / volume);  // Pa
+  for (uint32_t t = 0; t < m.surface_count; ++t) {
+    const uint32_t* id = m.surface + 3 * t;
+    const Vec3 a = load3(x, id[0]);
+    // p x (area vector) / 3 per corner; (b - a) x (c - a) / 2 is the outward area vector
+    const Vec3 share = cross(load3(x, id[1]) - a, load3(x, id[2]) - a) * (p / 6.0f);
+    for (int k = 0; k < 3; ++k) add3(f, id[k], share);
+  }
 }
 
 void force_jacobian_product(const ForceModel& m, const float* x, const float* p, float kx, float kv, float* out) {
@@ -106,6 +123,10 @@ double elastic_energy(const ForceModel& m, const float* x) {
       const double c = double(tet_gradients(x, m.tets + 4 * t).vol6) - m.tet_rest6[t];
       u += 0.5 * m.volume_stiffness * c * c;
     }
+  if (m.pressure_nrt > 0.0f && m.surface_count && m.rest_volume > 0.0) {
+    const double volume = enclosed_volume(x, m.surface, m.surface_count);
+    if (volume > 0.0) u -= m.pressure_nrt * std::log(volume / m.rest_volume);
+  }
   return u;
 }
 

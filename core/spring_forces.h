@@ -1,6 +1,8 @@
 // The elastic model every force-based integrator simulates, and which XPBD solves with compliance
 // alpha = 1/k: a spring per edge, U = k/2 (l - l0)^2, a volume term per tet, U = kV/2 (6V - 6V0)^2,
-// spring damping along each edge, f = -c ((va - vb) . n) n, and gravity.
+// spring damping along each edge, f = -c ((va - vb) . n) n, gravity, and for closed surfaces an
+// ideal gas inside: p = nRT / V pushes every face outward with p x area (seed 003's pressure body),
+// U = -nRT ln(V / V0).
 // Works on the same structure-of-arrays buffers as the XPBD solver.
 #pragma once
 #include <cstdint>
@@ -20,6 +22,10 @@ struct ForceModel {
   const float* tet_rest6 = nullptr; // 6 V0, m^3
   uint32_t tet_count = 0;
   float volume_stiffness = 0.0f;    // kV, N/m^5 (0 = no volume term)
+  const uint32_t* surface = nullptr;  // outward triangles, 3 ids each
+  uint32_t surface_count = 0;
+  float pressure_nrt = 0.0f;        // nRT of the enclosed gas, J (0 = no pressure)
+  double rest_volume = 0.0;         // V0 enclosed by the surface, m^3
   float gravity[3] = {0, 0, 0};     // m/s^2
 };
 
@@ -36,7 +42,11 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
 // Jacobi preconditioner: diagonal of M - kv df/dv - kx df/dx (with the same approximations), kg.
 void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag);
 
-// Elastic energy of springs and volume terms, J (gravity not included).
+// Adds the gas pressure's force on each surface vertex, N, to f (the caller's buffer).
+void add_pressure_forces(const ForceModel& m, const float* x, float* f);
+
+// Elastic energy of springs, volume terms and gas, J (gravity not included). The pressure force
+// is treated explicitly by every solver (it is left out of implicit Euler's Jacobian).
 double elastic_energy(const ForceModel& m, const float* x);
 
 }  // namespace sb

@@ -82,6 +82,20 @@ std::vector<uint32_t> unique_edges(const uint32_t* tets, int64_t tet_count) {
   return edges;
 }
 
+double enclosed_volume(const float* p, const uint32_t* tris, uint32_t triangle_count) {
+  double v = 0.0;
+  for (uint32_t t = 0; t < triangle_count; ++t) {
+    const float* a = p + 3 * tris[3 * t];
+    const float* b = p + 3 * tris[3 * t + 1];
+    const float* c = p + 3 * tris[3 * t + 2];
+    // a . (b x c) / 6: the signed volume of the tet (origin, a, b, c)
+    v += (double(a[0]) * (double(b[1]) * c[2] - double(b[2]) * c[1]) +
+          double(a[1]) * (double(b[2]) * c[0] - double(b[0]) * c[2]) +
+          double(a[2]) * (double(b[0]) * c[1] - double(b[1]) * c[0])) / 6.0;
+  }
+  return v;
+}
+
 std::vector<uint32_t> boundary_triangles(const uint32_t* tets, int64_t tet_count) {
   // For a positively oriented tet (a,b,c,d) these faces have outward normals.
   static const int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};

@@ -10,10 +10,13 @@ namespace sb {
 struct TetMesh {
   std::vector<float> positions;  // xyz per vertex, m
   std::vector<uint32_t> tets;    // 4 vertex indices per tet, positively oriented (see tet_volume6)
-  // Optional, for bodies that are not (only) tets (ropes, spring lattices): extra springs as vertex
-  // pairs, and point masses in kg added to each vertex's share of the tets (both empty for tet meshes).
+  // Optional, for bodies that are not (only) tets (ropes, spring lattices, pressure balls): extra
+  // springs as vertex pairs; each vertex's share of the body's volume in m^3, added to its share of
+  // the tets (mass = density x share); and the render/pressure surface, outward triangles, when it
+  // is not the boundary of the tets. All empty for plain tet meshes.
   std::vector<uint32_t> springs;
-  std::vector<float> point_masses;
+  std::vector<float> point_volumes;
+  std::vector<uint32_t> surface;
 };
 
 // Why a mesh was rejected. `index` in MeshCheck says which vertex or tet.
@@ -45,6 +48,9 @@ MeshCheck check_tet_mesh(const float* positions, int64_t vertex_count, const uin
 
 // Every unique tet edge once, as vertex pairs (a < b), sorted.
 std::vector<uint32_t> unique_edges(const uint32_t* tets, int64_t tet_count);
+
+// Volume enclosed by outward triangles (divergence theorem), m^3; 0 for an empty list.
+double enclosed_volume(const float* positions, const uint32_t* triangles, uint32_t triangle_count);
 
 // Faces used by exactly one tet, wound counter-clockwise seen from outside (outward normals).
 std::vector<uint32_t> boundary_triangles(const uint32_t* tets, int64_t tet_count);

@@ -58,6 +58,7 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"grab radius (m)", 0.0f, 10.0f, &sb::BodyParams::grab_radius},
     {"spring damping (N s/m)", 0.0f, 1e4f, &sb::BodyParams::spring_damping},
     {"PBD stiffness", 0.0f, 1.0f, &sb::BodyParams::pbd_stiffness},
+    {"pressure nRT (J)", 0.0f, 1e7f, &sb::BodyParams::pressure},
 };
 
 bool check_param(int32_t param) {
@@ -119,6 +120,43 @@ sb_body sb_body_create_ball(sb_world world, float radius, int32_t cells, float c
   if (!check_range(radius, 1e-4f, 1000.0f, "ball radius (m)") || !check_point(center_x, center_y, center_z, "ball centre (m)"))
     return sb_last_error_code();
   return add_mesh(w, sb::make_ball(radius, cells, center_x, center_y, center_z));
+}
+
+sb_body sb_body_create_rope(sb_world world, int32_t segments, float length, float anchor_x, float anchor_y,
+                            float anchor_z) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (segments < 1 || segments > 10000)
+    return fail(SB_ERR_BAD_COUNT, "rope segments must be in [1, 10000], got %d", segments);
+  if (!check_range(length, 1e-3f, 1000.0f, "rope length (m)") || !check_point(anchor_x, anchor_y, anchor_z, "rope anchor (m)"))
+    return sb_last_error_code();
+  const int32_t handle = add_mesh(w, sb::make_rope(segments, length, 0.02f, anchor_x, anchor_y, anchor_z));
+  if (handle > 0) w->body(decode_body(handle))->set_pinned(0, true);
+  return handle;
+}
+
+sb_body sb_body_create_jelly(sb_world world, int32_t cells, float size, float center_x, float center_y,
+                             float center_z) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (cells < 1 || cells > 64) return fail(SB_ERR_BAD_COUNT, "jelly cells must be in [1, 64], got %d", cells);
+  if (!check_range(size, 1e-4f, 1000.0f, "jelly size (m)") || !check_point(center_x, center_y, center_z, "jelly centre (m)"))
+    return sb_last_error_code();
+  return add_mesh(w, sb::make_jelly(cells, size, center_x, center_y, center_z));
+}
+
+sb_body sb_body_create_pressure_ball(sb_world world, float radius, int32_t cells, float center_x, float center_y,
+                                     float center_z) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (cells < 2 || cells > 64) return fail(SB_ERR_BAD_COUNT, "pressure ball cells must be in [2, 64], got %d", cells);
+  if (!check_range(radius, 1e-4f, 1000.0f, "pressure ball radius (m)") ||
+      !check_point(center_x, center_y, center_z, "pressure ball centre (m)"))
+    return sb_last_error_code();
+  return add_mesh(w, sb::make_pressure_ball(radius, cells, center_x, center_y, center_z));
 }
 
 int32_t sb_body_destroy(sb_world world, sb_body body) {

@@ -69,7 +69,9 @@ typedef enum sb_param {
   SB_PARAM_SPRING_DAMPING = 8,    /* 0,     [0, 1e4]   N s/m   c of f = -c dl/dt along each edge (XPBD:
                                                                 constraint damping, the same physics) */
   SB_PARAM_PBD_STIFFNESS = 9,     /* 1,     [0, 1]     -       PBD only: fraction of each correction */
-  SB_PARAM_COUNT = 10
+  SB_PARAM_PRESSURE = 10,         /* 0,     [0, 1e7]   J       nRT of a gas inside the surface: p = nRT / V
+                                                                pushes every face out (pressure balls) */
+  SB_PARAM_COUNT = 11
 } sb_param;
 
 /* How a body is advanced. XPBD and PBD are position based; the others integrate the forces of the
@@ -132,6 +134,16 @@ sb_body sb_body_create_box(sb_world world, int32_t nx, int32_t ny, int32_t nz, f
 /* radius in (0, 1000] m, cells across the diameter in [2, 64] (rounded up to even). */
 sb_body sb_body_create_ball(sb_world world, float radius, int32_t cells, float center_x, float center_y,
                             float center_z);
+/* Scenes without tets, simulated through springs only (every solver works on them):
+ * a rope of `segments` in [1, 10000] springs from the anchor along +x, radius 0.02 m, anchor pinned; */
+sb_body sb_body_create_rope(sb_world world, int32_t segments, float length, float anchor_x, float anchor_y,
+                            float anchor_z);
+/* a jelly cube: cells^3 lattice (cells in [1, 64]) with springs on cell edges, face and body diagonals; */
+sb_body sb_body_create_jelly(sb_world world, int32_t cells, float size, float center_x, float center_y,
+                             float center_z);
+/* a pressure ball: surface springs only (cells as for the ball), inflated by SB_PARAM_PRESSURE. */
+sb_body sb_body_create_pressure_ball(sb_world world, float radius, int32_t cells, float center_x, float center_y,
+                                     float center_z);
 int32_t sb_body_destroy(sb_world world, sb_body body);
 int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears divergence and grabs */
 

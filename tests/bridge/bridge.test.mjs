@@ -102,7 +102,7 @@ test('destroyed bodies and worlds are refused, not reached', () => {
 test('parameters round-trip with their documented names', () => {
   const world = sb.createWorld();
   const body = world.addBox();
-  const values = { edgeCompliance: 1e-4, volumeCompliance: 2e-6, density: 500, damping: 1.5, restitution: 0.7, friction: 0.9, grabCompliance: 1e-3, grabRadius: 0.2, springDamping: 3, pbdStiffness: 0.25 };
+  const values = { edgeCompliance: 1e-4, volumeCompliance: 2e-6, density: 500, damping: 1.5, restitution: 0.7, friction: 0.9, grabCompliance: 1e-3, grabRadius: 0.2, springDamping: 3, pbdStiffness: 0.25, pressure: 100 };
   body.setParams(values);
   for (const [name, v] of Object.entries(values)) assert.ok(Math.abs(body.getParam(name) - v) <= Math.abs(v) * 1e-7, name);
   assert.deepEqual(Object.keys(Param).sort(), Object.keys(values).sort());
@@ -159,5 +159,24 @@ test('solvers switch by name, refuse infinite stiffness with the C message, and 
     assert.ok(s.elasticEnergy >= 0, name);
     assert.equal(s.cgIterations > 0, name === 'implicitEuler', name);
   }
+  world.destroy();
+});
+
+test('rope, jelly and pressure ball from JS: counts, views and a step', () => {
+  const world = sb.createWorld();
+  const rope = world.addRope({ segments: 12, length: 1.2, anchor: [0, 2, 0] });
+  assert.equal(rope.vertexCount, 13);
+  assert.equal(rope.edges.length, 24);
+  assert.equal(rope.triangleCount, 0);
+  const jelly = world.addJelly({ cells: 3, size: 0.6, center: [2, 1, 0] });
+  assert.equal(jelly.tetCount, 0);
+  assert.equal(jelly.triangleCount, 6 * 9 * 2);
+  const ball = world.addPressureBall({ radius: 0.4, cells: 6, center: [-2, 1, 0], pressure: 500 });
+  assert.equal(ball.getParam('pressure'), 500);
+  assert.throws(() => world.addPressureBall({ pressure: -1 }), (e) => e.code === ErrorCode.OUT_OF_RANGE);
+  assert.equal(world.bodyCount, 3, 'the refused ball was not left behind');
+  for (let i = 0; i < 30; i++) world.step(1 / 60);
+  assert.equal(rope.positions[1], 2, 'anchor pinned');
+  assert.ok(rope.positions[3 * 12 + 1] < 1.9, 'the free end swung down');
   world.destroy();
 });

@@ -193,7 +193,7 @@ TEST_CASE_FIXTURE(Fixture, "body parameters: unknown, non-finite and out of rang
     CHECK_FAILS(sb_body_set_param(w, b, param, NAN), SB_ERR_NOT_FINITE);
     CHECK_FAILS(sb_body_set_param(w, b, param, INFINITY), SB_ERR_NOT_FINITE);
     CHECK_FAILS(sb_body_set_param(w, b, param, -1.0f), SB_ERR_OUT_OF_RANGE);  // negative compliance etc.
-    CHECK_FAILS(sb_body_set_param(w, b, param, 1e6f), SB_ERR_OUT_OF_RANGE);
+    CHECK_FAILS(sb_body_set_param(w, b, param, 1e8f), SB_ERR_OUT_OF_RANGE);
   }
   CHECK(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-3f) == SB_OK);
   CHECK(sb_body_get_param(w, b, SB_PARAM_EDGE_COMPLIANCE) == 1e-3f);
@@ -341,4 +341,31 @@ TEST_CASE("every solver runs through the C API and reports the same physical mod
     CHECK(st.momentum[1] < 0.0f);  // falling
   }
   sb_world_destroy(w);
+}
+
+TEST_CASE_FIXTURE(Fixture, "rope, jelly and pressure ball: created through the C API, bad sizes refused") {
+  const sb_body rope = sb_body_create_rope(w, 10, 1.0f, 0, 2, 0);
+  REQUIRE(rope > 0);
+  CHECK(sb_body_vertex_count(w, rope) == 11);
+  CHECK(sb_body_edge_count(w, rope) == 10);
+  CHECK(sb_body_tet_count(w, rope) == 0);
+  CHECK(sb_body_triangle_count(w, rope) == 0);
+  REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  CHECK(sb_body_positions(w, rope)[1] == 2.0f);  // the anchor is pinned
+  REQUIRE(sb_body_set_param(w, rope, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
+  CHECK(sb_body_set_solver(w, rope, SB_SOLVER_RK4) == SB_OK);  // no tets: no volume compliance needed
+  const sb_body jelly = sb_body_create_jelly(w, 2, 0.5f, 2, 1, 0);
+  REQUIRE(jelly > 0);
+  CHECK(sb_body_triangle_count(w, jelly) == 6 * 2 * 2 * 2);
+  const sb_body ball = sb_body_create_pressure_ball(w, 0.4f, 6, -2, 1, 0);
+  REQUIRE(ball > 0);
+  CHECK(sb_body_tet_count(w, ball) == 0);
+  CHECK(sb_body_set_param(w, ball, SB_PARAM_PRESSURE, 1000.0f) == SB_OK);
+  CHECK_FAILS(sb_body_set_param(w, ball, SB_PARAM_PRESSURE, -1.0f), SB_ERR_OUT_OF_RANGE);
+  CHECK_FAILS(sb_body_create_rope(w, 0, 1.0f, 0, 2, 0), SB_ERR_BAD_COUNT);
+  CHECK_FAILS(sb_body_create_rope(w, 10, NAN, 0, 2, 0), SB_ERR_NOT_FINITE);
+  CHECK_FAILS(sb_body_create_jelly(w, 65, 1.0f, 0, 1, 0), SB_ERR_BAD_COUNT);
+  CHECK_FAILS(sb_body_create_jelly(w, 2, -1.0f, 0, 1, 0), SB_ERR_OUT_OF_RANGE);
+  CHECK_FAILS(sb_body_create_pressure_ball(w, 0.5f, 1, 0, 1, 0), SB_ERR_BAD_COUNT);
+  CHECK_FAILS(sb_body_create_pressure_ball(w, 0.5f, 8, 0, INFINITY, 0), SB_ERR_NOT_FINITE);
 }

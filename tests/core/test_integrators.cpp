@@ -34,7 +34,7 @@ struct Oscillator {
     // The anchor sits at x = -l0 so the particle moves about 0, where float32 spacing is finest.
     mesh.positions = {-kRest, 0, 0, 0, 0, 0};
     mesh.springs = {0, 1};
-    mesh.point_masses = {1.0f, kMass};
+    mesh.point_volumes = {1e-3f, kMass / 1000.0f};  // m^3 at the default 1000 kg/m^3
     BodyParams p;
     p.edge_compliance = 1.0f / kStiffness;
     body = world.body(world.add_body(mesh, p));
@@ -170,7 +170,7 @@ TEST_CASE("PBD's stiffness depends on the substep count, XPBD's does not (static
     TetMesh mesh;  // a 1 kg weight hanging from a pinned point on a 100 N/m spring: sag m g / k = 9.8 cm
     mesh.positions = {0, 2, 0, 0, 1, 0};
     mesh.springs = {0, 1};
-    mesh.point_masses = {1.0f, 1.0f};
+    mesh.point_volumes = {1e-3f, 1e-3f};  // 1 kg each at 1000 kg/m^3
     BodyParams p;
     p.edge_compliance = 0.01f;  // m/N
     p.pbd_stiffness = 0.5f;

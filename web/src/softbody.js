@@ -18,6 +18,7 @@ export const Param = Object.freeze({
   grabRadius: 7, // m: vertices this close to the grabbed one are held with it
   springDamping: 8, // N s/m along each edge
   pbdStiffness: 9, // PBD only, 0..1
+  pressure: 10, // nRT of the gas inside a closed surface, J
 });
 
 export const ErrorCode = Object.freeze({
@@ -151,6 +152,28 @@ export class World {
 
   addBall({ radius = 0.5, cells = 8, center = [0, 1, 0] } = {}) {
     return this._adopt(this.sb.M._sb_body_create_ball(this.handle, radius, cells, ...center));
+  }
+
+  // A rope of springs from a pinned anchor along +x (no tets, no triangles: render its edges).
+  addRope({ segments = 20, length = 1, anchor = [0, 1.5, 0] } = {}) {
+    return this._adopt(this.sb.M._sb_body_create_rope(this.handle, segments, length, ...anchor));
+  }
+
+  // A cells^3 particle lattice with cross springs (no tets); triangles are its outer faces.
+  addJelly({ cells = 4, size = 1, center = [0, 1, 0] } = {}) {
+    return this._adopt(this.sb.M._sb_body_create_jelly(this.handle, cells, size, ...center));
+  }
+
+  // Surface springs only, inflated by an ideal gas: set the 'pressure' parameter (nRT, J).
+  addPressureBall({ radius = 0.5, cells = 8, center = [0, 1, 0], pressure = 0 } = {}) {
+    const body = this._adopt(this.sb.M._sb_body_create_pressure_ball(this.handle, radius, cells, ...center));
+    try {
+      if (pressure) body.setParam('pressure', pressure);
+    } catch (error) {
+      body.destroy(); // no half-made bodies
+      throw error;
+    }
+    return body;
   }
 
   // vertices: xyz floats (m); tets: 4 indices each, positively oriented. Both are copied.
