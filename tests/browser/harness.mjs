@@ -42,11 +42,12 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-// Opens the demo in a fresh context and waits until it has rendered `frames` frames.
+// Opens a page (the demo unless `query` names another, e.g. 'compare.html?test') in a fresh
+// context and waits until it has rendered `frames` frames.
 // problems collects page errors and console errors (the page itself reports C API errors as
 // warnings plus a toast, so any console error is a real failure).
-export async function openDemo(browser, url, { frames = 5, query = '?test', hasTouch = false } = {}) {
-  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, hasTouch });
+export async function openDemo(browser, url, { frames = 5, query = '?test', hasTouch = false, viewport = VIEWPORT } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

@@ -5,7 +5,7 @@ const TOAST_MS = 8000; // long enough to read a two-line message
 const MAX_TOASTS = 3;
 
 export class Alerts {
-  constructor(toastContainer, explodedLabel) {
+  constructor(toastContainer, explodedLabel = null) {
     this.container = toastContainer;
     this.explodedLabel = explodedLabel;
     this.messages = []; // every message shown, oldest first (the test hook exposes it)
@@ -57,8 +57,9 @@ export class Alerts {
     element.remove();
   }
 
+  // The page-wide "exploded" label, if the page has one (the comparison page labels each view).
   set exploded(on) {
-    if (this.explodedLabel.hidden === !on) return;
+    if (!this.explodedLabel || this.explodedLabel.hidden === !on) return;
     this.explodedLabel.hidden = !on;
   }
 }

@@ -6,9 +6,11 @@ import * as THREE from 'three';
 export const BODY_COLOR = 0xff5a3c; // coral: reads well against the cool grey ground
 
 export class BodyMesh {
-  constructor(scene) {
+  // options.color: the body's colour (the comparison page gives each view its own).
+  constructor(scene, { color = BODY_COLOR } = {}) {
+    this.scene = scene;
     this.material = new THREE.MeshPhysicalMaterial({
-      color: BODY_COLOR,
+      color,
       roughness: 0.42,
       metalness: 0,
       clearcoat: 0.7, // a wet, jelly-like gloss over the diffuse colour
@@ -54,6 +56,19 @@ export class BodyMesh {
     geometry.computeVertexNormals();
     geometry.computeBoundingSphere();
     geometry.computeBoundingBox();
+  }
+
+  // What to show or hide as a whole (the strand mesh has the same property).
+  get object() {
+    return this.mesh;
+  }
+
+  // Removes the mesh from the scene and frees its GPU buffers.
+  dispose() {
+    this.scene.remove(this.mesh);
+    this.mesh.geometry.dispose();
+    this.material.dispose();
+    this.body = null;
   }
 
   set wireframe(on) {

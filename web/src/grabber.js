@@ -2,6 +2,10 @@
 // nearest particle, drag it on a camera-facing plane, release to throw it with the pointer's
 // recent velocity. Orbit controls are switched off while a particle is held.
 //
+// By default the whole canvas shows one body (the demo). A page that draws several views into one
+// canvas (the comparison page) passes pick(event): which part of the canvas is under the pointer,
+// what to raycast there and which body (or body-like group, see compare/fair_grab.js) to drive.
+//
 // The release velocity is measured on the simulation clock (one sample per frame, 1/60 s apart),
 // not on wall time: at 60 fps the two agree, and on a slow machine the body keeps the speed it
 // was actually being moved at in the simulation. It also keeps a run deterministic per input.
@@ -13,15 +17,15 @@ const MAX_COORDINATE = 1000; // m; a ray almost parallel to the drag plane meets
 
 export class Grabber {
   // getBody() returns the current body, getTime() the simulated time (s); onError(error) shows a
-  // failed C call.
-  constructor({ canvas, camera, controls, scene, bodyMesh, getBody, getTime, onError }) {
+  // failed C call. pick(event) returns { rect, object, body } for the view under the pointer (rect:
+  // the client rectangle the camera projects into; object: what to raycast), or null for none.
+  constructor({ canvas, camera, controls, scene, bodyMesh, getBody, getTime, onError, pick }) {
     this.canvas = canvas;
     this.camera = camera;
     this.controls = controls;
-    this.bodyMesh = bodyMesh;
-    this.getBody = getBody;
     this.getTime = getTime;
     this.onError = onError;
+    this.pick = pick ?? ((_event) => ({ rect: canvas.getBoundingClientRect(), object: bodyMesh.mesh, body: getBody() }));
 
     this.raycaster = new THREE.Raycaster();
     this.plane = new THREE.Plane();
@@ -31,6 +35,8 @@ export class Grabber {
     this.samples = []; // { t: simulated s, p: m } targets, one per frame, for the release velocity
     this.pointerId = null;
     this.vertex = -1;
+    this.body = null; // what the held particle belongs to, from the press until the release
+    this.rect = null; // the client rectangle of the view the press was in
     this.orbiting = false;
 
     // A small bead on the held particle shows what is being pulled.
@@ -55,8 +61,7 @@ export class Grabber {
     return this.pointerId !== null;
   }
 
-  _ray(event) {
-    const rect = this.canvas.getBoundingClientRect();
+  _ray(event, rect) {
     const ndc = new THREE.Vector2(
       ((event.clientX - rect.left) / rect.width) * 2 - 1,
       -((event.clientY - rect.top) / rect.height) * 2 + 1,
@@ -65,17 +70,22 @@ export class Grabber {
     return this.raycaster.ray;
   }
 
+  // { view, hit } for a pointer over a body, else null.
   _hit(event) {
-    this._ray(event);
-    return this.raycaster.intersectObject(this.bodyMesh.mesh, false)[0] ?? null;
+    const view = this.pick(event);
+    if (!view) return null;
+    this._ray(event, view.rect);
+    const hit = this.raycaster.intersectObject(view.object, false)[0];
+    return hit ? { view, hit } : null;
   }
 
   _down(event) {
     if (this.dragging || this.orbiting || !event.isPrimary) return;
     if (event.pointerType === 'mouse' && event.button !== 0) return;
-    const hit = this._hit(event);
-    if (!hit) return; // empty space: the press belongs to the orbit controls
-    const body = this.getBody();
+    const found = this._hit(event);
+    if (!found) return; // empty space: the press belongs to the orbit controls
+    const { view, hit } = found;
+    const body = view.body;
     try {
       const vertex = body.nearestVertex(hit.point.x, hit.point.y, hit.point.z);
       const p = body.positions;
@@ -91,6 +101,8 @@ export class Grabber {
     const normal = this.camera.getWorldDirection(new THREE.Vector3());
     this.plane.setFromNormalAndCoplanarPoint(normal, hit.point);
     this.pointerId = event.pointerId;
+    this.body = body;
+    this.rect = view.rect;
     this.samples = [];
     this._sample(this.target);
     this.controls.enabled = false;
@@ -101,7 +113,7 @@ export class Grabber {
 
   // The pointer's point on the drag plane, shifted by the grab offset; null if the ray misses.
   _targetFor(event) {
-    const onPlane = this._ray(event).intersectPlane(this.plane, new THREE.Vector3());
+    const onPlane = this._ray(event, this.rect).intersectPlane(this.plane, new THREE.Vector3());
     if (!onPlane) return null;
     onPlane.add(this.offset);
     onPlane.clampScalar(-MAX_COORDINATE, MAX_COORDINATE);
@@ -168,7 +180,7 @@ export class Grabber {
       v = this._releaseVelocity(this.getTime());
     }
     try {
-      this.getBody().grabEnd(v.x, v.y, v.z);
+      this.body.grabEnd(v.x, v.y, v.z);
     } catch (error) {
       this.onError(error);
     }
@@ -182,6 +194,8 @@ export class Grabber {
     }
     this.pointerId = null;
     this.vertex = -1;
+    this.body = null;
+    this.rect = null;
     this.pending = false;
     this.samples = [];
     this.controls.enabled = true;
@@ -203,7 +217,7 @@ export class Grabber {
     if (!this.pending) return;
     this.pending = false;
     try {
-      this.getBody().grabMove(this.target.x, this.target.y, this.target.z);
+      this.body.grabMove(this.target.x, this.target.y, this.target.z);
     } catch (error) {
       this.onError(error);
       this._finish();
@@ -213,7 +227,7 @@ export class Grabber {
   // After the step: keep the bead on the held particle.
   updateBead() {
     if (!this.dragging) return;
-    const p = this.getBody().positions;
+    const p = this.body.positions;
     this.bead.position.set(p[3 * this.vertex], p[3 * this.vertex + 1], p[3 * this.vertex + 2]);
   }
 }

@@ -2,6 +2,7 @@
 // guard(); a value the C API rejects is reported and the controller snaps back to what the body
 // still holds. set()/press() drive the same controllers for the test hook.
 import GUI from 'lil-gui';
+import { addLogSlider } from './log_slider.js';
 import { RANGES } from './settings.js';
 
 // 2 significant digits in scientific form for the compliance read-outs, "0" for exactly zero.
@@ -37,43 +38,26 @@ export function createPanel({ sim, guard, actions, view }) {
     return addSetting(folder, key, unit ? `${label} (${unit})` : label, min, max, step);
   }
 
-  // Compliances span orders of magnitude: the slider moves log10 of the value, the number field
-  // shows the real value (read-only, typing an exponent there would be confusing). The leftmost
-  // position is exactly 0.
+  // Compliances span orders of magnitude: a log slider (log_slider.js) whose leftmost position is
+  // exactly 0.
   function addLog(folder, key, label) {
     const { min, max, step, unit } = RANGES[key];
-    const toExponent = (value) => (value > 0 ? Math.min(max, Math.max(min, Math.log10(value))) : min);
-    const toValue = (exponent) => (exponent <= min ? 0 : 10 ** exponent);
-    const proxy = { exponent: toExponent(model[key]) };
-    const controller = folder.add(proxy, 'exponent', min, max, step).name(`${label} (${unit})`);
-    controller.$input.readOnly = true;
-    const plainDisplay = controller.updateDisplay.bind(controller);
-    controller.updateDisplay = () => {
-      plainDisplay();
-      controller.$input.value = formatScientific(model[key]);
-      return controller;
-    };
-    controller.onChange((exponent) => {
-      const value = toValue(exponent);
-      if (guard(() => sim.set(key, value))) {
+    const slider = addLogSlider(folder, {
+      label: `${label} (${unit})`,
+      min,
+      max,
+      step,
+      zeroAtMin: true,
+      format: formatScientific,
+      get: () => model[key],
+      set: (value) => {
+        if (!guard(() => sim.set(key, value))) return false;
         model[key] = value;
-      } else {
-        proxy.exponent = toExponent(sim.settings[key]);
-      }
-      controller.updateDisplay();
+        return true;
+      },
     });
-    controller.updateDisplay();
-    // The test hook passes real values, including ones the slider cannot produce.
-    const set = (value) => {
-      const exponent = value > 0 ? Math.log10(value) : value === 0 ? min : NaN;
-      if (Number.isFinite(exponent)) {
-        controller.setValue(exponent);
-      } else if (guard(() => sim.set(key, value))) {
-        model[key] = value; // negative or NaN: only reachable from code, and the C API refuses it
-      }
-    };
-    controllers.set(key, { controller, set });
-    return controller;
+    controllers.set(key, { controller: slider.controller, set: slider.setValue });
+    return slider.controller;
   }
 
   const run = gui.addFolder('Simulation');

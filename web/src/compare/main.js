@@ -1,0 +1,245 @@
+// The integrator comparison page: the same soft body, from the same start, in 2 to 4 views, each
+// advanced by its own solver; shared controls, fair grabbing, a heads-up line per view and a live
+// energy/volume plot. This file wires the parts together and runs the frame loop.
+//
+// Query parameters: the setup (see setup.js fromSearchParams: scene, res, start, k, c, drag, pbd,
+// g, p, hz, solvers, substeps, views) and preset=<id>; ?test selects cheap rendering (no MSAA,
+// pixel ratio 1, small shadow maps) for software WebGL, with identical physics.
+//
+// window.app (test_hook.js) exposes the comparison, the plot's series and helpers for the tests.
+import '../style.css';
+import './compare.css';
+import wasmUrl from '../wasm/softbody.wasm?url';
+import { loadSoftbody } from '../softbody.js';
+import { Alerts } from '../alerts.js';
+import { Grabber } from '../grabber.js';
+import { Comparison } from './comparison.js';
+import { FairGrab } from './fair_grab.js';
+import { createPanel } from './panel.js';
+import { Plot } from './plot.js';
+import { PRESETS } from './presets.js';
+import { SCENES, availableScenes } from './scenes.js';
+import { SOLVER_LABELS, sameSetup } from './setup.js';
+import { exposeTestHook } from './test_hook.js';
+import { UrlWriter, readUrl } from './url_state.js';
+import { ViewCell } from './view_cell.js';
+import { MultiView } from './views.js';
+
+// One colour per view, for its body, its swatch and its plot line (distinct for colour-blind
+// viewers too: coral, blue, green, purple differ in lightness as well as hue).
+const COLORS = ['#ff5a3c', '#2f6fdf', '#1f9d55', '#8b4fd8'];
+const MIN_CELL_WIDTH = 240; // px: below this the views wrap into two columns, then stack
+
+const DEFAULT_STORY =
+  'The same body from the same start under different integrators. Push the stiffness up and watch ' +
+  'which one gives first — or pick a story above.';
+
+const lowCost = new URLSearchParams(window.location.search).has('test');
+const alerts = new Alerts(document.getElementById('toasts'));
+const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
+
+function guard(fn) {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    alerts.error(error);
+    return false;
+  }
+}
+
+function seriesLabel(index, view) {
+  return `${index + 1} · ${SOLVER_LABELS[view.solver]} @${view.substeps}`;
+}
+
+async function init() {
+  const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
+  const scenes = availableScenes();
+  const initial = readUrl(scenes);
+  for (const note of initial.notes) alerts.error(note);
+
+  const viewsElement = document.getElementById('views');
+  const cellsElement = document.getElementById('cells');
+  const views = new MultiView(viewsElement, { lowCost });
+  const plot = new Plot(document.getElementById('plot'));
+  const urlWriter = new UrlWriter();
+  const story = document.getElementById('story');
+  let cells = [];
+  let panel = null;
+  let grabber = null;
+  let preset = initial.preset;
+  let scene = null;
+
+  const fairGrab = new FairGrab(
+    () => comparison.lanes,
+    (error) => alerts.error(error),
+  );
+
+  function dropGrab() {
+    grabber?.cancel();
+    fairGrab.cancel();
+  }
+
+  // Columns: all views side by side when each gets MIN_CELL_WIDTH, else two columns, else stacked.
+  function layoutColumns() {
+    const n = cells.length;
+    const width = viewsElement.clientWidth;
+    const columns = width >= n * MIN_CELL_WIDTH ? n : width >= 2 * MIN_CELL_WIDTH ? 2 : 1;
+    cellsElement.style.setProperty('--columns', String(columns));
+    cellsElement.style.setProperty('--rows', String(Math.ceil(n / columns)));
+  }
+  new ResizeObserver(layoutColumns).observe(viewsElement);
+
+  function rebuilt(lanes) {
+    dropGrab();
+    if (cells.length !== lanes.length) {
+      for (const cell of cells) cell.dispose();
+      cells = lanes.map(
+        (_, i) =>
+          new ViewCell(cellsElement, i, COLORS[i], {
+            solver: (name) => guard(() => comparison.setView(i, { solver: name })),
+            substeps: (n) => guard(() => comparison.setView(i, { substeps: n })),
+          }),
+      );
+      layoutColumns();
+    }
+    const setup = comparison.setup;
+    cells.forEach((cell, i) => cell.sync(setup.views[i]));
+    views.setViews(lanes.map((lane, i) => ({ element: cells[i].element, body: lane.body, color: COLORS[i] })));
+    if (setup.scene !== scene) {
+      scene = setup.scene;
+      views.lookAt(SCENES[scene].target);
+    }
+    plot.setSeries(setup.views.map((view, i) => ({ label: seriesLabel(i, view), color: COLORS[i] })));
+  }
+
+  function changed(setup) {
+    if (preset && !sameSetup(preset.setup, setup)) preset = null;
+    story.textContent = preset ? preset.story : DEFAULT_STORY;
+    for (const button of document.querySelectorAll('[data-preset]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.preset === preset?.id));
+    }
+    setup.views.forEach((view, i) => {
+      cells[i]?.sync(view);
+      plot.setLabel(i, seriesLabel(i, view));
+    });
+    panel?.sync();
+    urlWriter.write(setup, preset);
+  }
+
+  const comparison = new Comparison(softbody, null, {
+    rebuilt,
+    restarted: () => {
+      dropGrab();
+      plot.clear();
+    },
+    changed,
+    error: (error) => alerts.error(error),
+  });
+  try {
+    comparison.load(initial.setup);
+  } catch (error) {
+    // A URL setup the C API refused (should not happen: setup.js keeps values in range).
+    alerts.error(error);
+    preset = null;
+    comparison.load(readUrl([]).setup);
+  }
+
+  // Preset buttons.
+  const presetBar = document.getElementById('presets');
+  for (const p of PRESETS) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.preset = p.id;
+    button.textContent = p.title;
+    button.title = p.story;
+    button.addEventListener('click', () => {
+      const previous = preset;
+      preset = p;
+      if (!guard(() => comparison.load(p.setup))) preset = previous;
+      changed(comparison.setup);
+    });
+    presetBar.append(button);
+  }
+  changed(comparison.setup);
+
+  grabber = new Grabber({
+    canvas: views.canvas,
+    camera: views.camera,
+    controls: views.controls,
+    scene: views.scene,
+    getTime: () => comparison.time,
+    onError: (error) => alerts.error(error),
+    // The press picks the view; the grab then goes to every view through FairGrab.
+    pick: (event) => {
+      const view = views.viewAt(event.clientX, event.clientY);
+      if (!view || comparison.lanes[view.index].exploded) return null;
+      fairGrab.focus(view.index);
+      return { rect: view.rect, object: view.object, body: fairGrab };
+    },
+  });
+
+  panel = createPanel(document.getElementById('controls'), {
+    comparison,
+    guard,
+    scenes,
+    actions: {
+      pause: (paused) => (comparison.paused = paused),
+      step: () => {
+        comparison.paused = true;
+        panel.syncPaused(true);
+        comparison.requestStep();
+      },
+      reset: () => {
+        dropGrab(); // reset clears the grab on the C side too
+        comparison.restart();
+      },
+      // Resolves when copied; the panel then says so on the button.
+      copyLink: () => {
+        urlWriter.flush();
+        return navigator.clipboard.writeText(window.location.href).catch(() => {
+          alerts.error(new Error('could not copy to the clipboard; the address bar has the link'));
+          throw new Error('not copied');
+        });
+      },
+    },
+  });
+  exposeTestHook(app, { comparison, views, plot, panel, grabber, fairGrab, cells: () => cells, urlWriter });
+
+  const bead = { mesh: grabber.bead, vertex: -1 };
+  function frame(now) {
+    requestAnimationFrame(frame);
+    // Nothing here may stop the loop: errors are shown and the next frame runs.
+    let stepped = false;
+    guard(() => {
+      grabber.update();
+      stepped = comparison.advance();
+    });
+    guard(() => {
+      const lanes = comparison.lanes;
+      if (stepped) {
+        plot.beginSample(comparison.time);
+        for (let i = 0; i < lanes.length; i++) {
+          const lane = lanes[i];
+          // The frame a view explodes is still drawn (the line shoots off the top), unless its
+          // state went non-finite (the C side then restored an older shape: not a sample).
+          const live = !lane.exploded || (lane.explodedAt === comparison.time && lane.stats.finite);
+          plot.sample(i, live ? lane.energy : NaN, live ? lane.stats.volumeRatio : NaN, Boolean(lane.exploded));
+        }
+      }
+      for (let i = 0; i < lanes.length; i++) cells[i].frame(now, lanes[i], stepped);
+      bead.vertex = grabber.dragging ? grabber.vertex : -1;
+      views.render(lanes, bead.vertex >= 0 ? bead : null);
+      plot.draw();
+    });
+    app.frames += 1;
+  }
+  requestAnimationFrame(frame);
+  document.body.classList.add('ready');
+  app.ready = true;
+}
+
+init().catch((error) => {
+  alerts.error(error);
+  document.body.classList.add('failed');
+});

@@ -1,0 +1,50 @@
+// The scenes a comparison can run, each built the same way in every view's world. A scene's
+// `resolution` is the shared detail slider (RANGES.resolution, 2..10) mapped onto its own unit.
+// Scenes that need a newer bridge are offered only when the bridge has their World method.
+// params: body parameters the scene sets before the shared ones (lane.js).
+import { World } from '../softbody.js';
+
+export const SCENES = Object.freeze({
+  box: {
+    label: 'jelly box (tets)',
+    // cells per side; 1 m cube, bottom 0.5 m above the ground
+    build: (world, resolution) => world.addBox({ cells: [resolution, resolution, resolution], size: [1, 1, 1], center: [0, 1, 0] }),
+    target: [0, 0.55, 0],
+  },
+  ball: {
+    label: 'jelly ball (tets)',
+    // cells across the diameter (the C API rounds odd counts up)
+    build: (world, resolution) => world.addBall({ radius: 0.55, cells: resolution, center: [0, 1.05, 0] }),
+    target: [0, 0.55, 0],
+  },
+  jelly: {
+    label: 'spring lattice (no tets)',
+    needs: 'addJelly',
+    build: (world, resolution) => world.addJelly({ cells: resolution, size: 1, center: [0, 1, 0] }),
+    target: [0, 0.55, 0],
+  },
+  pressureBall: {
+    label: 'pressure ball (skin + gas)',
+    needs: 'addPressureBall',
+    usesPressure: true,
+    // the skin's cells as for the ball; at least 4 so the surface is round
+    build: (world, resolution) => world.addPressureBall({ radius: 0.55, cells: Math.max(4, resolution), center: [0, 1.05, 0] }),
+    target: [0, 0.55, 0],
+  },
+  rope: {
+    label: 'rope (springs, pinned end)',
+    needs: 'addRope',
+    // 4 segments per resolution step; starts horizontal from its pinned end and swings down.
+    // A heavy chain (19.6 kg): at the rope's own 1000 kg/m^3 (1.5 kg, 75 g per particle) the
+    // shared spring damping of tens of N s/m alone makes every explicit scheme unstable (c h / m > 1),
+    // so the scenes would not be comparable on one set of parameters.
+    params: { density: 13000 },
+    build: (world, resolution) => world.addRope({ segments: 4 * resolution, length: 1.2, anchor: [-0.6, 1.7, 0] }),
+    target: [-0.1, 1.0, 0],
+  },
+});
+
+// Names of the scenes this bridge can build, in menu order.
+export function availableScenes() {
+  return Object.keys(SCENES).filter((name) => !SCENES[name].needs || typeof World.prototype[SCENES[name].needs] === 'function');
+}

@@ -1,0 +1,136 @@
+// One view's chrome, laid over its part of the shared canvas: the solver menu and substep field,
+// the heads-up line (physics ms per frame, total energy, volume, max edge strain, state) and the
+// EXPLODED label. Numbers are averaged over half a second and written to the DOM only then; the
+// state changes at once.
+import { RANGES, SOLVER_LABELS, SOLVERS } from './setup.js';
+
+const WINDOW_MS = 500;
+
+function formatEnergy(joules) {
+  if (!Number.isFinite(joules)) return '—';
+  const abs = Math.abs(joules);
+  if (abs >= 1e6) return `${(joules / 1e6).toFixed(2)} MJ`;
+  if (abs >= 1e3) return `${(joules / 1e3).toFixed(2)} kJ`;
+  return `${joules.toFixed(0)} J`;
+}
+
+function percent(ratio) {
+  return Number.isFinite(ratio) ? `${(100 * ratio).toFixed(1)} %` : '—';
+}
+
+export class ViewCell {
+  // handlers: { solver(name) -> bool, substeps(n) -> bool }: apply a change, false if refused
+  // (the control then snaps back to the lane's value, which it reads on the next sync()).
+  constructor(parent, index, color, handlers) {
+    this.index = index;
+    const cell = (this.element = document.createElement('article'));
+    cell.className = 'cell';
+    cell.dataset.view = String(index);
+    cell.style.setProperty('--view-color', color);
+
+    const head = document.createElement('header');
+    head.className = 'cell-head';
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.textContent = String(index + 1);
+    const solver = (this.solverSelect = document.createElement('select'));
+    solver.className = 'solver';
+    solver.setAttribute('aria-label', `view ${index + 1} solver`);
+    for (const name of SOLVERS) solver.add(new Option(SOLVER_LABELS[name], name));
+    const substepsLabel = document.createElement('label');
+    substepsLabel.className = 'substeps';
+    substepsLabel.textContent = 'substeps ';
+    const substeps = (this.substepsInput = document.createElement('input'));
+    substeps.type = 'number';
+    substeps.min = String(RANGES.substeps.min);
+    substeps.max = String(RANGES.substeps.max);
+    substeps.step = '1';
+    substeps.setAttribute('aria-label', `view ${index + 1} substeps`);
+    substepsLabel.append(substeps);
+    head.append(swatch, solver, substepsLabel);
+
+    const hud = document.createElement('div');
+    hud.className = 'hud';
+    this.fields = {};
+    for (const [key, label] of [
+      ['ms', 'physics'],
+      ['energy', 'E'],
+      ['volume', 'V'],
+      ['strain', 'max strain'],
+      ['state', ''],
+    ]) {
+      const item = document.createElement('span');
+      item.className = `hud-${key}`;
+      if (label) item.append(`${label} `);
+      const value = document.createElement('b');
+      value.dataset.field = key;
+      item.append(value);
+      hud.append(item);
+      this.fields[key] = value;
+    }
+
+    const label = (this.explodedLabel = document.createElement('div'));
+    label.className = 'cell-exploded';
+    label.hidden = true;
+    label.setAttribute('role', 'status');
+
+    cell.append(head, hud, label);
+    parent.append(cell);
+
+    this.view = null;
+    solver.addEventListener('change', () => {
+      if (!handlers.solver(solver.value)) this.sync(this.view);
+    });
+    substeps.addEventListener('change', () => {
+      if (!handlers.substeps(Number(substeps.value))) this.sync(this.view);
+    });
+
+    this.windowStart = performance.now();
+    this.steps = 0;
+    this.stepMsSum = 0;
+    this.exploded = null;
+  }
+
+  // Shows a view's { solver, substeps } (after a preset, the URL, or a refused change).
+  sync(view) {
+    this.view = { ...view };
+    this.solverSelect.value = view.solver;
+    this.substepsInput.value = String(view.substeps);
+  }
+
+  // Once per frame after the step. lane: the view's Lane; stepped: whether it advanced this frame.
+  frame(now, lane, stepped) {
+    if (lane.exploded !== this.exploded) {
+      this.exploded = lane.exploded;
+      this.element.classList.toggle('is-exploded', Boolean(lane.exploded));
+      this.explodedLabel.hidden = !lane.exploded;
+      if (lane.exploded) {
+        this.explodedLabel.replaceChildren();
+        const title = document.createElement('strong');
+        title.textContent = `EXPLODED at ${lane.explodedAt.toFixed(2)} s`;
+        const detail = document.createElement('small');
+        detail.textContent = `${lane.exploded} · frozen at its last sane shape (${lane.saneAt.toFixed(2)} s) · reset to restart`;
+        this.explodedLabel.append(title, detail);
+      }
+      this.fields.state.textContent = lane.exploded ? 'EXPLODED' : 'stable';
+    }
+    if (stepped && !lane.exploded) {
+      this.steps += 1;
+      this.stepMsSum += lane.stepMs;
+    }
+    if (now - this.windowStart < WINDOW_MS && this.fields.energy.textContent) return;
+    this.windowStart = now;
+    const f = this.fields;
+    f.ms.textContent = this.steps ? `${(this.stepMsSum / this.steps).toFixed(2)} ms` : lane.exploded ? 'stopped' : 'paused';
+    f.energy.textContent = Number.isFinite(lane.energy) ? formatEnergy(lane.energy) : 'non-finite';
+    f.volume.textContent = percent(lane.stats.volumeRatio);
+    f.strain.textContent = percent(lane.stats.maxEdgeStrain);
+    f.state.textContent = lane.exploded ? 'EXPLODED' : 'stable';
+    this.steps = 0;
+    this.stepMsSum = 0;
+  }
+
+  dispose() {
+    this.element.remove();
+  }
+}

@@ -1,0 +1,107 @@
+// All views in ONE WebGL canvas: the shared scenery is rendered once per view into that view's
+// rectangle (viewport + scissor), showing only that view's body, with one camera and one set of
+// orbit controls, so orbiting moves every view together.
+//
+// Why one renderer rather than a canvas per view: one WebGL context holds the scenery, shaders and
+// shadow map once (browsers also cap live contexts at about 16), there is no per-canvas camera
+// syncing to get wrong, and the layout stays plain DOM: each view's cell is a grid element laid over
+// the canvas, and its rectangle is read back when rendering. The shadow map is redrawn per view
+// (each has its own body), which is what a canvas per view would cost too.
+import * as THREE from 'three';
+import { BodyMesh } from '../body_mesh.js';
+import { createCameraRig } from '../camera_rig.js';
+import { createScenery } from '../scenery.js';
+import { StrandMesh } from '../strand_mesh.js';
+
+export class MultiView {
+  // container: the element the canvas fills (the cells are laid over it by CSS).
+  constructor(container, { lowCost = false } = {}) {
+    this.lowCost = lowCost;
+    const renderer = (this.renderer = new THREE.WebGLRenderer({ antialias: !lowCost, powerPreference: 'high-performance' }));
+    renderer.setPixelRatio(lowCost ? 1 : Math.min(window.devicePixelRatio, 2));
+    renderer.setScissorTest(true);
+    this.canvas = renderer.domElement;
+    this.canvas.className = 'views-canvas';
+    container.prepend(this.canvas);
+    const scenery = createScenery(renderer, { lowCost });
+    this.scene = scenery.scene;
+    this.follow = scenery.follow;
+    this.rig = createCameraRig(this.canvas);
+    this.camera = this.rig.camera;
+    this.controls = this.rig.controls;
+    this.views = []; // [{ element, mesh }]
+    this.container = container;
+    new ResizeObserver(() => this._resize()).observe(container);
+    this._resize();
+  }
+
+  _resize() {
+    if (!this.lowCost) this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.setSize(this.container.clientWidth, this.container.clientHeight, false);
+  }
+
+  // One entry per view: { element (its cell), body, color }. Replaces the previous meshes.
+  setViews(list) {
+    for (const view of this.views) view.mesh.dispose();
+    this.views = list.map(({ element, body, color }) => {
+      const mesh = body.triangleCount > 0 ? new BodyMesh(this.scene, { color }) : new StrandMesh(this.scene, { color });
+      mesh.bind(body);
+      return { element, mesh };
+    });
+  }
+
+  // Points the camera at a scene's subject.
+  lookAt(target) {
+    this.controls.target.set(...target);
+    this.controls.update();
+  }
+
+  // The view under a client point: { index, rect (client rectangle), object (to raycast) } or null.
+  viewAt(clientX, clientY) {
+    for (let i = 0; i < this.views.length; i++) {
+      const rect = this.views[i].element.getBoundingClientRect();
+      if (clientX >= rect.left && clientX < rect.right && clientY >= rect.top && clientY < rect.bottom) {
+        return { index: i, rect, object: this.views[i].mesh.mesh };
+      }
+    }
+    return null;
+  }
+
+  // Client coordinates of a world point in view i (for the test hook).
+  project(index, [x, y, z]) {
+    const rect = this.views[index].element.getBoundingClientRect();
+    this.rig.fit(rect.width / rect.height);
+    const ndc = new THREE.Vector3(x, y, z).project(this.camera);
+    return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
+  }
+
+  // After the step: uploads every body's positions, then draws each view into its cell. lanes: the
+  // comparison's lanes, in view order (the key light follows each one's centre of mass); bead:
+  // { mesh, vertex } while a particle is held (shown on that particle in every view), else null.
+  render(lanes, bead) {
+    this.controls.update();
+    const canvasRect = this.canvas.getBoundingClientRect();
+    const height = canvasRect.height;
+    for (const view of this.views) view.mesh.update();
+    for (const view of this.views) view.mesh.object.visible = false;
+    for (let i = 0; i < this.views.length; i++) {
+      const { element, mesh } = this.views[i];
+      const r = element.getBoundingClientRect();
+      const x = r.left - canvasRect.left;
+      const y = height - (r.bottom - canvasRect.top); // WebGL counts rows from the bottom
+      if (r.width <= 0 || r.height <= 0) continue;
+      this.rig.fit(r.width / r.height);
+      mesh.object.visible = true;
+      this.follow(lanes[i].stats.center);
+      if (bead) {
+        const p = lanes[i].body.positions;
+        bead.mesh.position.set(p[3 * bead.vertex], p[3 * bead.vertex + 1], p[3 * bead.vertex + 2]);
+      }
+      this.renderer.setViewport(x, y, r.width, r.height);
+      this.renderer.setScissor(x, y, r.width, r.height);
+      this.renderer.render(this.scene, this.camera);
+      mesh.object.visible = false;
+    }
+    for (const view of this.views) view.mesh.object.visible = true; // raycasting ignores visibility anyway
+  }
+}
