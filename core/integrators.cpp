@@ -7,7 +7,7 @@ namespace sb {
 
 void IntegratorScratch::resize(uint32_t particles) {
   const size_t n3 = 3 * size_t(particles);
-  for (auto* b : {&x0, &v0, &xt, &vt, &f, &sum_x, &sum_v, &r, &p, &ap, &z, &dv, &x_prev}) b->assign(n3, 0.0f);
+  for (auto* b : {&x0, &v0, &xt, &vt, &f, &sum_x, &sum_v, &r, &p, &ap, &z, &dv, &x_prev, &verlet_v}) b->assign(n3, 0.0f);
   diag_inv.assign(particles, 0.0f);
   verlet_started = false;
 }
@@ -63,6 +63,11 @@ void position_verlet(const ForceModel& m, float* x, float* v, float h, Integrato
   if (!s.verlet_started) {  // x_prev = x0 - h v0 + h^2/2 a0: Taylor start keeps 2nd order
     for (size_t i = 0; i < n3(m); ++i) s.x_prev[i] = x[i] - h * v[i] + 0.5f * h * h * a[i];
     s.verlet_started = true;
+  } else {
+    // Verlet carries its velocity in x - x_prev. Where v was changed since its last step (contacts,
+    // drag, grabbing, the caller), rebuild x_prev from v so the change is not lost.
+    for (size_t i = 0; i < n3(m); ++i)
+      if (v[i] != s.verlet_v[i]) s.x_prev[i] = x[i] - h * v[i];
   }
   for (uint32_t i = 0; i < m.particle_count; ++i) {
     if (m.inv_mass[i] == 0.0f) continue;
@@ -74,6 +79,7 @@ void position_verlet(const ForceModel& m, float* x, float* v, float h, Integrato
       x[j] = next;
     }
   }
+  std::copy(v, v + n3(m), s.verlet_v.begin());
 }
 
 void midpoint(const ForceModel& m, float* x, float* v, float h, IntegratorScratch& s) {

@@ -13,7 +13,7 @@ namespace sb {
 struct IntegratorScratch {
   std::vector<float> x0, v0, xt, vt, f, sum_x, sum_v;  // 3 per particle
   std::vector<float> r, p, ap, z, dv, diag_inv;        // implicit Euler's CG, 3 per particle (diag 1)
-  std::vector<float> x_prev;                            // Verlet's previous positions
+  std::vector<float> x_prev, verlet_v;                  // Verlet's previous positions, the v it last wrote
   bool verlet_started = false;
   void resize(uint32_t particles);
 };

@@ -1,24 +1,50 @@
-// Benchmark: our XPBD solver (native build and wasm build under node) against Jolt Physics' soft
-// body (npm jolt-physics, single-threaded wasm), on box lattices of ~1k, ~10k and ~50k tets resting
-// on the ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance.
+// Benchmark, in two parts.
+//
+// 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
+//    jolt-physics, single-threaded wasm), on box lattices of ~1k, ~10k and ~50k tets resting on the
+//    ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance.
+// 2. What each solver costs: the ~10k-tet box (12x12x12 cells, 10,368 tets) under each of the nine
+//    sb_solver values (XPBD, PBD and the seven force integrators), native and wasm, dt = 1/60 s,
+//    10 substeps, soft enough that every integrator but explicit Euler runs it stably (below).
 //
 //   npm run bench                      human-readable tables on stdout, progress on stderr
 //   npm run -s bench -- --json         one JSON document on stdout (-s keeps npm's banner off it)
-//   node tests/bench/bench.mjs [--json] [--rounds N] [--quick]   (after scripts/setup.sh bench)
+//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers]
+//                                      (after scripts/setup.sh bench)
 //
-// Method. All three builds run in one process tree, interleaved round-robin: for each round, for
-// each mesh, for each build (the build order rotates every round), one batch of frames is timed,
-// one wall-clock sample per frame. The figure per (mesh, build) is the median over all per-frame
-// samples of all rounds; the spread of the per-batch medians is shown next to it. Our wasm build
-// and Jolt run in this node process (performance.now() around world.step / JoltInterface.Step),
-// each mesh in its own world, warmed up once so the body has landed; the native build runs as a
-// child process per batch (build-native/softbody_bench, std::chrono::steady_clock per frame) that
-// warms up the same number of frames before its batch.
-// Projections per second = substeps * (edges + tets) / (seconds per frame).
-import { spawnSync } from 'node:child_process';
+// Method. The builds run in one process tree, interleaved round-robin: for each round, for each
+// mesh (part 1) or solver (part 2), for each build (the build order rotates every round), one batch
+// of frames is timed, one wall-clock sample per frame. The figure per row is the median over all
+// per-frame samples of all rounds; the spread of the per-batch medians is shown next to it. Our wasm
+// build and Jolt run in this node process (performance.now() around world.step / JoltInterface.Step),
+// each mesh / solver in its own world, warmed up once so the body has landed. The native build
+// (build-native/softbody_bench, std::chrono::steady_clock per frame) runs in part 1 as a child
+// process per batch that warms up the same number of frames before its batch; in part 2 as one
+// long-lived child per solver (softbody_bench --serve) that warms up once and then times one batch
+// per request, like the wasm worlds (implicit Euler's warm-up alone would cost seconds per batch).
+// Part 1: projections per second = substeps * (edges + tets) / (seconds per frame).
+//
+// Part 2 scene: the same 12x12x12 lattice of 0.05 m cells as part 1, edge compliance 1e-3 m/N
+// (k = 1000 N/m per spring), volume compliance 2e-8 m^5/N, spring damping 2 N s/m (the value of the
+// core's drop test), density 1000. Why these, from trying them (300-600 frames per solver):
+// - k = 1000 N/m: semi-implicit Euler, Verlet and RK4 run the box stably at h = 1/600 s even
+//   undamped; it still sags visibly (top about 0.57 m of 0.6 m, volume ratio about 0.98).
+// - Explicit midpoint and Heun (RK2) gain energy on undamped oscillations: without spring damping
+//   they explode within half a second; 1-2 N s/m keeps them finite.
+// - A softer volume term (1e-6) gives the box at least two resting shapes (volume ratio ~0.80 and
+//   ~0.96) and which one a solver lands in depends on the solver and the damping (Verlet collapsed
+//   to half its volume at 1 N s/m); at 2e-8 every solver rests at the same shape.
+// With these values every solver but explicit Euler stays finite and rests on the ground at that
+// shape (PBD ignores compliance and stays at 0.998). Explicit Euler explodes within the first
+// frames whatever the spring damping (0-5 N s/m tried): its row reports the frame it exploded at
+// and no time, since a frozen diverged body costs nothing.
+// CG iterations (implicit Euler) are read after each frame, so they are those of its last substep.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ErrorCode, Solver } from '../../web/src/softbody.js';
 import { load } from '../bridge/load.mjs';
 import { JoltBoxScene, loadJolt, vertexInverseMasses } from './jolt_box.mjs';
 
@@ -39,23 +65,54 @@ const MESHES = [
 ];
 const NATIVE = fileURLToPath(new URL('../../build-native/softbody_bench', import.meta.url));
 
+// Part 2: one body per solver, same lattice as part 1's ~10k box (see the header for the values).
+const SOLVER_SCENE = {
+  cells: [12, 12, 12],
+  edgeCompliance: 1e-3, // m/N
+  volumeCompliance: 2e-8, // m^5/N
+  springDamping: 2, // N s/m
+  frames: 20, // per batch; implicit Euler costs ~12x XPBD, so its batches dominate the part's time
+  rounds: 15, // the whole part takes about a minute on 2 shared cores
+};
+const SOLVER_BUILDS = ['native', 'wasm'];
+// Work per substep, as the code does it (core/integrators.cpp): f = one force evaluation (springs,
+// volume terms, damping, gravity), J p = one product with the force Jacobian.
+const SOLVERS = [
+  { key: 'xpbd', label: 'XPBD', work: '1 sweep of edges + tets' },
+  { key: 'pbd', label: 'PBD', work: '1 sweep of edges + tets' },
+  { key: 'explicitEuler', label: 'explicit Euler', work: '1 f' },
+  { key: 'semiImplicitEuler', label: 'semi-implicit Euler', work: '1 f' },
+  { key: 'verlet', label: 'Verlet', work: '1 f' },
+  { key: 'midpoint', label: 'midpoint (RK2)', work: '2 f' },
+  { key: 'heun', label: 'Heun', work: '2 f' },
+  { key: 'rk4', label: 'RK4', work: '4 f' },
+  { key: 'implicitEuler', label: 'implicit Euler', work: '1 f + (CG + 1) J p + diag' },
+].map((s) => ({ ...s, id: Solver[s.key] }));
+
 function parseArgs(argv) {
-  const opts = { json: false, rounds: 15, frameScale: 1 };
+  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers'] };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
-    else if (a === '--quick') {
+    else if (a === '--solver-rounds') opts.solverRounds = Number(argv[++i]);
+    else if (a === '--only') {
+      const part = argv[++i];
+      if (part !== 'jolt' && part !== 'solvers') throw new Error('--only takes jolt or solvers');
+      opts.parts = [part];
+    } else if (a === '--quick') {
       // smoke test: 2 rounds of a quarter of the frames, a few seconds
       opts.rounds = 2;
+      opts.solverRounds = 2;
       opts.frameScale = 0.25;
-    }
-    else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--quick]\n');
+    } else if (a === '--help' || a === '-h') {
+      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
-  if (!Number.isInteger(opts.rounds) || opts.rounds < 1) throw new Error('--rounds needs a positive integer');
+  for (const k of ['rounds', 'solverRounds']) {
+    if (!Number.isInteger(opts[k]) || opts[k] < 1) throw new Error(`--${k === 'rounds' ? 'rounds' : 'solver-rounds'} needs a positive integer`);
+  }
   return opts;
 }
 
@@ -85,11 +142,15 @@ function runNative(mesh, frames) {
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`${NATIVE} ${args.join(' ')} exited with ${r.status}:\n${r.stderr}`);
   const out = JSON.parse(r.stdout);
-  for (const k of ['vertices', 'edges', 'tets']) {
-    if (out[k] !== mesh[k]) throw new Error(`native ${mesh.name}: ${k} = ${out[k]}, wasm has ${mesh[k]}`);
-  }
+  checkCounts(mesh, out, 'native');
   if (!out.finite) throw new Error(`native ${mesh.name}: the body diverged`);
   return out;
+}
+
+function checkCounts(mesh, out, what) {
+  for (const k of ['vertices', 'edges', 'tets']) {
+    if (out[k] !== mesh[k]) throw new Error(`${what} ${mesh.name}: ${k} = ${out[k]}, wasm has ${mesh[k]}`);
+  }
 }
 
 function timeInProcess(step, frames, samples) {
@@ -118,20 +179,21 @@ function checkState(mesh, build, s) {
   for (const p of problems) log(`WARNING ${build} ${mesh.name}: ${p}`);
 }
 
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  if (!existsSync(NATIVE)) throw new Error(`${NATIVE} is missing: run bash scripts/setup.sh bench first`);
-  const started = Date.now();
+function boxGeometry(cells) {
+  const size = cells.map((n) => n * CELL);
+  return { name: `box ${cells.join('x')}`, size, center: [0, DROP + size[1] / 2, 0] };
+}
 
-  const sb = await load();
+// ---- part 1: ours (native, wasm) vs Jolt --------------------------------------------------------
+
+async function runJoltPart(sb, opts, started) {
   const J = await loadJolt();
   const joltFreeBefore = J.JoltInterface.prototype.sGetFreeMemory();
 
   // Build every scene once. The Jolt body is made from our body's own arrays before any step.
   const meshes = [];
   for (const m of MESHES) {
-    const size = m.cells.map((n) => n * CELL);
-    const mesh = { ...m, name: `box ${m.cells.join('x')}`, size, center: [0, DROP + size[1] / 2, 0] };
+    const mesh = { ...m, ...boxGeometry(m.cells) };
     mesh.frames = Math.max(3, Math.round(m.frames * opts.frameScale));
     const ours = createOurs(sb, mesh);
     const b = ours.body;
@@ -185,7 +247,7 @@ async function main() {
         for (const b of BUILDS) checkState(mesh, b, mesh.state[b]);
       }
     }
-    log(`round ${round + 1}/${opts.rounds} done (${fmt((Date.now() - started) / 1000, 1)} s)`);
+    log(`part 1 round ${round + 1}/${opts.rounds} done (${fmt((Date.now() - started) / 1000, 1)} s)`);
   }
 
   // Final state, then free everything.
@@ -235,6 +297,269 @@ async function main() {
   const floorMeshes = ratios.filter((r) => r.tets >= 10000);
   const floor = { required: 'ours wasm at least as fast as Jolt wasm on the ~10k and ~50k boxes',
     met: floorMeshes.every((r) => r.wasmVsJolt >= 1), worstWasmVsJolt: Math.min(...floorMeshes.map((r) => r.wasmVsJolt)) };
+  return { meshes, results, ratios, floor, jolt: `jolt-physics ${joltVersion()} (wasm, single-threaded)` };
+}
+
+// ---- part 2: cost of each solver on the ~10k box -------------------------------------------------
+
+// softbody_bench --serve: warms up once, then answers each "<frames>\n" on stdin with one JSON line.
+class NativeServer {
+  constructor(args) {
+    this.args = args;
+    this.child = spawn(NATIVE, [...args, '--serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.stderr = '';
+    this.lines = [];
+    this.waiting = [];
+    this.closed = null;
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (d) => { this.stderr += d; });
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const w = this.waiting.shift();
+      if (w) w.resolve(line);
+      else this.lines.push(line);
+    });
+    this.child.on('error', (e) => this.fail(e));
+    // 'close' comes after stdout has ended, so every line has been delivered by then.
+    this.child.on('close', (code, signal) => {
+      this.closed = { code, signal };
+      this.fail(new Error(`${NATIVE} ${args.join(' ')} --serve ended (${signal ?? code}) without answering:\n${this.stderr}`));
+    });
+  }
+  fail(error) {
+    this.error = error;
+    for (const w of this.waiting.splice(0)) w.reject(error);
+  }
+  async next() {
+    if (this.lines.length) return JSON.parse(this.lines.shift());
+    if (this.error) throw this.error;
+    return JSON.parse(await new Promise((resolve, reject) => this.waiting.push({ resolve, reject })));
+  }
+  run(frames) {
+    this.child.stdin.write(`${frames}\n`);
+    return this.next();
+  }
+  async close() {
+    this.child.stdin.end();
+    if (!this.closed) await new Promise((resolve) => this.child.once('close', resolve));
+    if (this.closed.code !== 0) throw new Error(`${NATIVE} --serve exited with ${this.closed.signal ?? this.closed.code}:\n${this.stderr}`);
+  }
+}
+
+function solverBodyParams() {
+  return {
+    edgeCompliance: SOLVER_SCENE.edgeCompliance,
+    volumeCompliance: SOLVER_SCENE.volumeCompliance,
+    springDamping: SOLVER_SCENE.springDamping,
+    density: DENSITY,
+  };
+}
+
+// The wasm side of one solver row: its own world, stepped until it diverges (then never again).
+class WasmSolverBody {
+  constructor(sb, geom, solver) {
+    this.solver = solver;
+    this.world = sb.createWorld();
+    this.world.setSubsteps(SUBSTEPS);
+    this.world.setGravity(0, -9.81, 0);
+    this.world.setGround(true);
+    this.body = this.world.addBox({ cells: SOLVER_SCENE.cells, size: geom.size, center: geom.center });
+    this.body.setParams(solverBodyParams()); // compliances first: force solvers refuse compliance 0
+    this.body.setSolver(solver.key);
+    this.stepped = 0;
+    this.divergedAtFrame = 0;
+  }
+  // Steps `frames` frames; with `samples`, times each one (and reads the CG iterations after it).
+  run(frames, samples = null, cg = null) {
+    const implicit = this.solver.id === Solver.implicitEuler;
+    for (let f = 0; f < frames && !this.divergedAtFrame; ++f) {
+      const t0 = performance.now();
+      let diverged = false;
+      try {
+        this.world.step(DT);
+      } catch (e) {
+        if (e.code !== ErrorCode.DIVERGED) throw e;
+        diverged = true;
+      }
+      const t1 = performance.now();
+      ++this.stepped;
+      if (diverged) this.divergedAtFrame = this.stepped;
+      else if (samples) {
+        samples.push(t1 - t0);
+        cg.push(implicit ? this.body.stats().cgIterations : 0);
+      }
+    }
+  }
+  state() {
+    const st = this.body.stats();
+    const p = this.body.positions;
+    let maxY = -Infinity;
+    for (let i = 1; i < p.length; i += 3) maxY = Math.max(maxY, p[i]);
+    return { minY: st.minY, maxY, volumeRatio: st.volumeRatio, kineticEnergy: st.kineticEnergy,
+      finite: st.finite, framesStepped: this.stepped, divergedAtFrame: this.divergedAtFrame };
+  }
+}
+
+const nativeState = (out) => ({ minY: out.minY, maxY: out.maxY, volumeRatio: out.volumeRatio,
+  kineticEnergy: out.kineticEnergy, finite: out.finite, framesStepped: out.framesStepped,
+  divergedAtFrame: out.divergedAtFrame });
+
+function solverStateText(s) {
+  if (s.divergedAtFrame) return `exploded at frame ${s.divergedAtFrame}`;
+  return `lowest y ${fmt(s.minY, 4)} m, top ${fmt(s.maxY, 4)} m, volume ${fmt(s.volumeRatio, 4)}, kinetic ${s.kineticEnergy.toExponential(1)} J`;
+}
+
+// Every solver must be simulating the scene: finite, on the ground, box-shaped. Explicit Euler is
+// expected to explode (it gains energy every step); any other explosion is a warning.
+function checkSolverState(row, build, s, height) {
+  const where = `${build} ${row.name}`;
+  if (s.divergedAtFrame) {
+    if (row.solver.key !== 'explicitEuler') log(`WARNING ${where}: exploded at frame ${s.divergedAtFrame}`);
+    return;
+  }
+  const problems = [];
+  if (!(s.minY > -1e-4 && s.minY < 0.01)) problems.push(`lowest vertex at y = ${s.minY} m, not resting on the ground`);
+  // Loose bounds: in the first rounds the soft box still rings (top 0.54-0.60 m, volume 0.96-1.0).
+  if (!(Math.abs(s.volumeRatio - 1) < 0.1)) problems.push(`volume ratio ${s.volumeRatio}`);
+  if (!(s.maxY > 0.8 * height && s.maxY < 1.1 * height + DROP)) problems.push(`top at y = ${s.maxY} m of a ${height} m box`);
+  for (const p of problems) log(`WARNING ${where}: ${p}`);
+}
+
+async function runSolverPart(sb, opts, started) {
+  const geom = boxGeometry(SOLVER_SCENE.cells);
+  const frames = Math.max(3, Math.round(SOLVER_SCENE.frames * opts.frameScale));
+  const nativeArgs = ['--cells', ...SOLVER_SCENE.cells, '--warmup', WARMUP, '--substeps', SUBSTEPS, '--dt', DT,
+    '--cell-size', CELL, '--drop', DROP, '--edge-compliance', SOLVER_SCENE.edgeCompliance,
+    '--volume-compliance', SOLVER_SCENE.volumeCompliance, '--spring-damping', SOLVER_SCENE.springDamping].map(String);
+
+  // The native servers warm up in parallel while this process warms up the wasm bodies; nothing is
+  // timed until every one of them is ready.
+  const rows = SOLVERS.map((solver) => ({
+    solver,
+    name: `${geom.name} ${solver.key}`,
+    server: new NativeServer([...nativeArgs, '--solver', String(solver.id)]),
+    samples: { native: [], wasm: [] },
+    cg: { native: [], wasm: [] },
+    batchMedians: { native: [], wasm: [] },
+    state: {},
+  }));
+  for (const row of rows) {
+    row.wasm = new WasmSolverBody(sb, geom, row.solver);
+    row.wasm.run(WARMUP);
+    row.state.wasm = row.wasm.state();
+  }
+  const b = rows[0].wasm.body;
+  const mesh = { name: geom.name, vertices: b.vertexCount, edges: b.edgeCount, tets: b.tetCount };
+  for (const row of rows) {
+    const ready = await row.server.next();
+    checkCounts(mesh, ready, `native ${row.solver.label}`);
+    row.state.native = nativeState(ready);
+  }
+  log(`${mesh.name} by solver: ${mesh.vertices} vertices, ${mesh.edges} edges, ${mesh.tets} tets, ${frames} frames per batch, all warmed up (${fmt((Date.now() - started) / 1000, 1)} s)`);
+
+  const runBatch = async (row, build) => {
+    if (row.state[build].divergedAtFrame) return; // frozen: nothing left to time
+    let samples = [];
+    let cg = [];
+    if (build === 'native') {
+      const out = await row.server.run(frames);
+      samples = out.msPerFrame;
+      cg = out.cgIterations;
+      row.state.native = nativeState(out);
+    } else {
+      row.wasm.run(frames, samples, cg);
+      row.state.wasm = row.wasm.state();
+    }
+    row.samples[build].push(...samples);
+    row.cg[build].push(...cg);
+    if (samples.length) row.batchMedians[build].push(median(samples));
+  };
+
+  for (let round = 0; round < opts.solverRounds; ++round) {
+    const order = SOLVER_BUILDS.map((_, i) => SOLVER_BUILDS[(i + round) % SOLVER_BUILDS.length]);
+    for (const row of rows) for (const build of order) await runBatch(row, build);
+    if (round === 0) {
+      for (const row of rows) {
+        log(`sanity ${row.solver.label}: ${SOLVER_BUILDS.map((bd) => `${bd} ${solverStateText(row.state[bd])}`).join(' | ')}`);
+        for (const bd of SOLVER_BUILDS) checkSolverState(row, bd, row.state[bd], geom.size[1]);
+      }
+    }
+    log(`part 2 round ${round + 1}/${opts.solverRounds} done (${fmt((Date.now() - started) / 1000, 1)} s)`);
+  }
+
+  for (const row of rows) {
+    for (const bd of SOLVER_BUILDS) checkSolverState(row, bd, row.state[bd], geom.size[1]);
+    await row.server.close();
+    row.wasm.world.destroy();
+  }
+
+  // Native and wasm run the same code on the same input; say whether they ended in the same state.
+  const sameState = rows.every((r) => ['minY', 'maxY', 'volumeRatio', 'divergedAtFrame'].every((k) => {
+    const a = r.state.native[k], w = r.state.wasm[k];
+    return a === w || Math.abs(a - w) <= 1e-6 * Math.max(1, Math.abs(a));
+  }));
+
+  const results = [];
+  for (const build of SOLVER_BUILDS) {
+    const xpbdMs = median(rows[0].samples[build]);
+    for (const row of rows) {
+      const st = row.state[build];
+      const exploded = st.divergedAtFrame > 0;
+      const s = row.samples[build];
+      const ms = exploded || !s.length ? null : median(s);
+      const bm = row.batchMedians[build];
+      const implicit = row.solver.id === Solver.implicitEuler;
+      results.push({
+        name: row.name,
+        build,
+        tets: mesh.tets,
+        solver: row.solver.key,
+        solverId: row.solver.id,
+        msPerFrame: ms,
+        msPerSubstep: ms === null ? null : ms / SUBSTEPS,
+        vsXpbd: ms === null ? null : ms / xpbdMs, // cost relative to XPBD, same build
+        cgIterationsMedian: implicit && !exploded ? median(row.cg[build]) : null,
+        cgIterationsMin: implicit && !exploded ? Math.min(...row.cg[build]) : null,
+        cgIterationsMax: implicit && !exploded ? Math.max(...row.cg[build]) : null,
+        exploded,
+        explodedAtFrame: exploded ? st.divergedAtFrame : null,
+        msPerFrameBeforeExplosion: exploded && s.length ? median(s) : null,
+        edges: mesh.edges,
+        vertices: mesh.vertices,
+        frames: s.length,
+        batchMedianMin: bm.length ? Math.min(...bm) : null,
+        batchMedianMax: bm.length ? Math.max(...bm) : null,
+        minY: exploded ? null : st.minY,
+        maxY: exploded ? null : st.maxY,
+        volumeRatio: exploded ? null : st.volumeRatio,
+        kineticEnergy: exploded ? null : st.kineticEnergy,
+      });
+    }
+  }
+  const meta = {
+    scene: `${geom.name} (${mesh.tets} tets) of ${CELL} m cells, density ${DENSITY} kg/m^3, dropped ${DROP} m onto the ground y = 0`,
+    edgeCompliance: SOLVER_SCENE.edgeCompliance,
+    volumeCompliance: SOLVER_SCENE.volumeCompliance,
+    springDamping: SOLVER_SCENE.springDamping,
+    substeps: SUBSTEPS,
+    dt: DT,
+    rounds: opts.solverRounds,
+    framesPerBatch: frames,
+    warmupFrames: WARMUP,
+    nativeSameStateAsWasm: sameState,
+    statistic: 'msPerFrame is the median of all per-frame samples over all rounds (null when the body exploded: '
+      + 'explodedAtFrame counts frames from the start, warm-up included); cgIterations are those of the last substep of each frame',
+  };
+  return { mesh, rows, results, meta };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!existsSync(NATIVE)) throw new Error(`${NATIVE} is missing: run bash scripts/setup.sh bench first`);
+  const started = Date.now();
+  const sb = await load();
+
+  const part1 = opts.parts.includes('jolt') ? await runJoltPart(sb, opts, started) : null;
+  const part2 = opts.parts.includes('solvers') ? await runSolverPart(sb, opts, started) : null;
 
   const meta = {
     date: new Date().toISOString(),
@@ -245,17 +570,25 @@ async function main() {
     dt: DT,
     compliance: 0,
     scene: `box lattice of ${CELL} m cubic cells (6 tets each), density ${DENSITY} kg/m^3, resting on the ground y = 0, gravity -9.81`,
-    jolt: `jolt-physics ${joltVersion()} (wasm, single-threaded)`,
+    jolt: part1?.jolt ?? null,
     rounds: opts.rounds,
     warmupFrames: WARMUP,
     statistic: 'msPerFrame is the median of all per-frame samples over all rounds; batchMedianMin/Max bound the per-batch medians',
+    solverSection: part2?.meta ?? null,
     seconds: (Date.now() - started) / 1000,
   };
 
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ ...meta, results, ratios, floor }, null, 2)}\n`);
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? [])];
+    const doc = { ...meta, results };
+    if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   } else {
-    process.stdout.write(humanReport(meta, meshes, results, ratios, floor));
+    const lines = [];
+    if (part1) lines.push(...joltReport(meta, part1));
+    if (part2) lines.push(...(part1 ? [''] : []), ...solverReport(part2));
+    lines.push(`total ${fmt(meta.seconds, 1)} s`);
+    process.stdout.write(`${lines.join('\n')}\n`);
   }
 }
 
@@ -264,7 +597,14 @@ function joltVersion() {
   return JSON.parse(readFileSync(pkg, 'utf8')).version;
 }
 
-function humanReport(meta, meshes, results, ratios, floor) {
+// Right-aligned columns after a left-aligned first one.
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`;
+  return [line(header), ...rows.map(line)];
+}
+
+function joltReport(meta, { meshes, results, ratios, floor }) {
   const lines = [];
   lines.push(`softbody benchmark: dt ${fmt(meta.dt, 6)} s (1/60), ${meta.substeps} substeps, compliance 0, box resting on the ground`);
   lines.push(`${meta.date}, node ${meta.node}, ${meta.cpu} x${meta.cores}, Jolt = ${meta.jolt}`);
@@ -273,7 +613,7 @@ function humanReport(meta, meshes, results, ratios, floor) {
   for (const mesh of meshes) {
     const rows = results.filter((r) => r.name === mesh.name);
     const jolt = rows.find((r) => r.build === 'jolt-wasm').msPerFrame;
-    const table = rows.map((r) => [
+    const cells = rows.map((r) => [
       r.build,
       String(r.tets),
       fmt(r.msPerFrame, 3),
@@ -282,20 +622,49 @@ function humanReport(meta, meshes, results, ratios, floor) {
       `${fmt(r.batchMedianMin, 3)}-${fmt(r.batchMedianMax, 3)}`,
       String(r.frames),
     ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-    const line = (cells) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`;
     const ratio = ratios.find((r) => r.name === mesh.name);
     lines.push('');
     lines.push(`${mesh.name}: ${mesh.vertices} vertices, ${mesh.edges} edges, ${mesh.tets} tets`);
-    lines.push(line(header));
-    for (const row of table) lines.push(line(row));
+    lines.push(...table(header, cells));
     lines.push(`  ratios: ours wasm / Jolt wasm speed-up ${fmt(ratio.wasmVsJolt, 2)}x, native / wasm speed-up ${fmt(ratio.nativeVsWasm, 2)}x`);
   }
   lines.push('');
   const margins = ratios.filter((r) => r.tets >= 10000).map((r) => `${r.name} ${fmt(r.wasmVsJolt, 2)}x`).join(', ');
   lines.push(`floor (${floor.required}): ${floor.met ? 'MET' : 'NOT MET'} (${margins})`);
-  lines.push(`total ${fmt(meta.seconds, 1)} s`);
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+function solverReport({ mesh, rows, results, meta }) {
+  const lines = [];
+  lines.push(`cost per solver: ${mesh.name}, ${mesh.vertices} vertices, ${mesh.edges} edges, ${mesh.tets} tets; dt ${fmt(meta.dt, 6)} s (1/60), ${meta.substeps} substeps`);
+  lines.push(`  edge compliance ${meta.edgeCompliance} m/N, volume compliance ${meta.volumeCompliance} m^5/N, spring damping ${meta.springDamping} N s/m, density ${DENSITY} kg/m^3`);
+  lines.push(`  ${meta.rounds} rounds of ${meta.framesPerBatch} frames, native and wasm interleaved; median ms per simulated frame (batch medians: min-max)`);
+  const header = ['solver', 'work per substep', 'native ms/frame', 'wasm ms/frame', 'x XPBD nat / wasm',
+    'CG its nat / wasm', 'native batch medians', 'wasm batch medians', 'frames'];
+  const cells = [];
+  const notes = [];
+  for (const row of rows) {
+    const r = Object.fromEntries(SOLVER_BUILDS.map((bd) => [bd, results.find((x) => x.name === row.name && x.build === bd)]));
+    const ms = (x) => (x.exploded ? `exploded @${x.explodedAtFrame}` : fmt(x.msPerFrame, 3));
+    const vs = (x) => (x.exploded ? '-' : fmt(x.vsXpbd, 2));
+    const spread = (x) => (x.batchMedianMin === null ? '-' : `${fmt(x.batchMedianMin, 3)}-${fmt(x.batchMedianMax, 3)}`);
+    const cg = r.native.cgIterationsMedian === null && r.wasm.cgIterationsMedian === null ? '-'
+      : SOLVER_BUILDS.map((bd) => (r[bd].cgIterationsMedian === null ? '-' : String(r[bd].cgIterationsMedian))).join(' / ');
+    cells.push([row.solver.label, row.solver.work, ms(r.native), ms(r.wasm), `${vs(r.native)} / ${vs(r.wasm)}`, cg,
+      spread(r.native), spread(r.wasm), `${r.native.frames} / ${r.wasm.frames}`]);
+    for (const bd of SOLVER_BUILDS) {
+      if (r[bd].exploded) {
+        const at = r[bd].explodedAtFrame;
+        notes.push(`  ${row.solver.label} (${bd}) exploded at frame ${at} (t = ${fmt(at * meta.dt, 2)} s${at <= meta.warmupFrames ? ', during the warm-up' : ''}): not timed`);
+      }
+    }
+  }
+  lines.push(...table(header, cells));
+  lines.push('  x XPBD: ms/frame over XPBD\'s, same build. f = one force evaluation, J p = one product with the force Jacobian.');
+  lines.push('  CG its: implicit Euler\'s conjugate-gradient iterations per substep (median over frames of the last substep\'s).');
+  lines.push(...notes);
+  lines.push(`  end state: ${rows.filter((r) => !r.state.wasm.divergedAtFrame).map((r) => `${r.solver.label} top ${fmt(r.state.wasm.maxY, 3)} m vol ${fmt(r.state.wasm.volumeRatio, 3)}`).join(', ')} (wasm; ${meta.nativeSameStateAsWasm ? 'native ended in the same state' : 'native differs, see --json'})`);
+  return lines;
 }
 
 main().catch((e) => {

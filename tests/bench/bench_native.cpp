@@ -1,19 +1,34 @@
 // Native benchmark of the softbody C API: one box lattice resting on the ground, timed per frame.
 //
 //   softbody_bench --cells NX NY NZ [--frames N] [--warmup W] [--substeps S] [--dt SECONDS]
-//                  [--cell-size METRES] [--drop METRES]
+//                  [--cell-size METRES] [--drop METRES] [--solver ID] [--edge-compliance M_PER_N]
+//                  [--volume-compliance M5_PER_N] [--spring-damping NS_PER_M] [--serve]
 //
 // The box has NX x NY x NZ cubic cells of --cell-size (6 tets each) and starts --drop above the
-// ground plane y = 0, so it has landed by the end of the warm-up. Compliance is zero (edges and
-// volumes), density 1000 kg/m^3, gravity -9.81. Prints one JSON object on stdout: the mesh counts,
-// the settings and one wall-clock sample per frame (std::chrono::steady_clock, ms), plus the body
-// state after the last frame so the caller can check it rests on the ground with its volume kept.
+// ground plane y = 0, so it has landed by the end of the warm-up. Density 1000 kg/m^3, gravity
+// -9.81. --solver takes an sb_solver value (0 XPBD, the default, ... 8 implicit Euler, see
+// emscripten/softbody.h); the force-based ones (2..8) need both compliances > 0 (defaults 0).
+//
+// One-shot (default): warms up, times --frames frames and prints one JSON object on stdout: the
+// mesh counts, the settings, one wall-clock sample per frame (std::chrono::steady_clock, ms), the
+// CG iterations of each frame's last substep (implicit Euler, else 0), and the body state after
+// the last frame so the caller can check it rests on the ground with its volume kept.
 // tests/bench/bench.mjs runs it as a child process, one batch per call; errors go to stderr.
+//
+// --serve: warms up, prints the same JSON object for zero frames (the "ready" line), then reads
+// one frame count per line on stdin, times that many more frames of the same body and answers
+// each with one JSON line; exits at end of input. bench.mjs keeps one such process per solver, so
+// a batch costs no process start and no warm-up.
+//
+// If the body diverges (the C API freezes it and sb_world_step reports SB_ERR_DIVERGED), timing
+// stops at that frame: the samples end there and "finite" is false, with "divergedAtFrame"
+// counting all frames stepped, warm-up included (1-based).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -29,13 +44,22 @@ struct Options {
   double dt = 1.0 / 60.0;
   double cell_size = 0.05;  // m
   double drop = 0.01;       // m between the ground and the bottom of the box at the start
+  int solver = SB_SOLVER_XPBD;
+  double edge_compliance = 0.0;    // m/N
+  double volume_compliance = 0.0;  // m^5/N
+  double spring_damping = 0.0;     // N s/m
+  bool serve = false;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "softbody_bench: %s\n"
                "usage: softbody_bench --cells NX NY NZ [--frames N] [--warmup W] [--substeps S]\n"
-               "                      [--dt SECONDS] [--cell-size METRES] [--drop METRES]\n",
+               "                      [--dt SECONDS] [--cell-size METRES] [--drop METRES] [--solver ID]\n"
+               "                      [--edge-compliance M_PER_N] [--volume-compliance M5_PER_N]\n"
+               "                      [--spring-damping NS_PER_M] [--serve]\n"
+               "solver ids: 0 xpbd, 1 pbd, 2 explicit Euler, 3 semi-implicit Euler, 4 Verlet,\n"
+               "            5 midpoint, 6 Heun, 7 RK4, 8 implicit Euler (2..8 need compliances > 0)\n",
                why);
   std::exit(2);
 }
@@ -72,6 +96,16 @@ Options parse(int argc, char** argv) {
       o.cell_size = number(argc, argv, ++i);
     } else if (a == "--drop") {
       o.drop = number(argc, argv, ++i);
+    } else if (a == "--solver") {
+      o.solver = integer(argc, argv, ++i);
+    } else if (a == "--edge-compliance") {
+      o.edge_compliance = number(argc, argv, ++i);
+    } else if (a == "--volume-compliance") {
+      o.volume_compliance = number(argc, argv, ++i);
+    } else if (a == "--spring-damping") {
+      o.spring_damping = number(argc, argv, ++i);
+    } else if (a == "--serve") {
+      o.serve = true;
     } else if (a == "--help" || a == "-h") {
       usage("help");
     } else {
@@ -90,50 +124,133 @@ int32_t check(int32_t result, const char* what) {
   return result;
 }
 
+// A JSON number, or null for NaN and infinity (a frozen diverged body can report them).
+std::string json(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+class Bench {
+ public:
+  explicit Bench(const Options& o) : o_(o) {
+    world_ = check(sb_world_create(), "sb_world_create");
+    check(sb_world_set_substeps(world_, o.substeps), "sb_world_set_substeps");
+    check(sb_world_set_gravity(world_, 0.0f, -9.81f, 0.0f), "sb_world_set_gravity");
+    check(sb_world_set_ground(world_, 1), "sb_world_set_ground");
+    const float size[3] = {float(o.cells[0] * o.cell_size), float(o.cells[1] * o.cell_size),
+                           float(o.cells[2] * o.cell_size)};
+    body_ = check(sb_body_create_box(world_, o.cells[0], o.cells[1], o.cells[2], size[0], size[1], size[2], 0.0f,
+                                     float(o.drop + 0.5 * size[1]), 0.0f),
+                  "sb_body_create_box");
+    check(sb_body_set_param(world_, body_, SB_PARAM_EDGE_COMPLIANCE, float(o.edge_compliance)), "sb_body_set_param");
+    check(sb_body_set_param(world_, body_, SB_PARAM_VOLUME_COMPLIANCE, float(o.volume_compliance)),
+          "sb_body_set_param");
+    check(sb_body_set_param(world_, body_, SB_PARAM_SPRING_DAMPING, float(o.spring_damping)), "sb_body_set_param");
+    check(sb_body_set_param(world_, body_, SB_PARAM_DENSITY, 1000.0f), "sb_body_set_param");
+    check(sb_body_set_solver(world_, body_, o.solver), "sb_body_set_solver");
+    vertices_ = check(sb_body_vertex_count(world_, body_), "sb_body_vertex_count");
+    edges_ = check(sb_body_edge_count(world_, body_), "sb_body_edge_count");
+    tets_ = check(sb_body_tet_count(world_, body_), "sb_body_tet_count");
+  }
+  ~Bench() { sb_world_destroy(world_); }
+
+  // Steps n frames untimed (warm-up); stops early if the body diverged.
+  void warm_up(int n) {
+    for (int f = 0; f < n && !diverged_at_; ++f) step();
+  }
+
+  // Times n frames into ms_ / cg_ (cleared first); no samples past a divergence.
+  void run(int n) {
+    ms_.clear();
+    cg_.clear();
+    for (int f = 0; f < n && !diverged_at_; ++f) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const bool ok = step();
+      const auto t1 = std::chrono::steady_clock::now();
+      if (!ok) break;
+      ms_.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      if (o_.solver == SB_SOLVER_IMPLICIT_EULER) {
+        sb_body_stats st;  // after the timed region: the stats walk the whole body
+        check(sb_body_get_stats(world_, body_, &st), "sb_body_get_stats");
+        cg_.push_back(st.cg_iterations);
+      } else {
+        cg_.push_back(0);
+      }
+    }
+  }
+
+  void print() const {
+    sb_body_stats st;
+    check(sb_body_get_stats(world_, body_, &st), "sb_body_get_stats");
+    const float* x = sb_body_positions(world_, body_);
+    double max_y = x[1];
+    for (int32_t i = 0; i < vertices_; ++i) max_y = std::fmax(max_y, double(x[3 * i + 1]));
+    std::printf("{\"build\":\"native\",\"cells\":[%d,%d,%d],\"vertices\":%d,\"edges\":%d,\"tets\":%d,", o_.cells[0],
+                o_.cells[1], o_.cells[2], vertices_, edges_, tets_);
+    std::printf("\"solver\":%d,\"edgeCompliance\":%.9g,\"volumeCompliance\":%.9g,\"springDamping\":%.9g,", o_.solver,
+                o_.edge_compliance, o_.volume_compliance, o_.spring_damping);
+    std::printf("\"substeps\":%d,\"dt\":%.9g,\"warmup\":%d,\"framesStepped\":%d,", o_.substeps, o_.dt, o_.warmup,
+                stepped_);
+    std::printf("\"minY\":%s,\"maxY\":%s,\"volumeRatio\":%s,\"kineticEnergy\":%s,\"elasticEnergy\":%s,",
+                json(st.min_y).c_str(), json(max_y).c_str(), json(st.volume_ratio).c_str(),
+                json(st.kinetic_energy).c_str(), json(st.elastic_energy).c_str());
+    std::printf("\"finite\":%s,\"divergedAtFrame\":%d,\"msPerFrame\":[", st.finite ? "true" : "false", diverged_at_);
+    for (size_t i = 0; i < ms_.size(); ++i) std::printf("%s%.6f", i ? "," : "", ms_[i]);
+    std::printf("],\"cgIterations\":[");
+    for (size_t i = 0; i < cg_.size(); ++i) std::printf("%s%d", i ? "," : "", cg_[i]);
+    std::printf("]}\n");
+    std::fflush(stdout);
+  }
+
+ private:
+  // One frame; false (and diverged_at_ set) when the body went non-finite during it.
+  bool step() {
+    const int32_t r = sb_world_step(world_, float(o_.dt));
+    ++stepped_;
+    if (r == SB_ERR_DIVERGED) {
+      diverged_at_ = stepped_;
+      return false;
+    }
+    check(r, "sb_world_step");
+    return true;
+  }
+
+  Options o_;
+  sb_world world_ = 0;
+  sb_body body_ = 0;
+  int32_t vertices_ = 0, edges_ = 0, tets_ = 0;
+  int stepped_ = 0;
+  int diverged_at_ = 0;  // 0 = still finite
+  std::vector<double> ms_;
+  std::vector<int> cg_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
-
-  const sb_world world = check(sb_world_create(), "sb_world_create");
-  check(sb_world_set_substeps(world, o.substeps), "sb_world_set_substeps");
-  check(sb_world_set_gravity(world, 0.0f, -9.81f, 0.0f), "sb_world_set_gravity");
-  check(sb_world_set_ground(world, 1), "sb_world_set_ground");
-
-  const float size[3] = {float(o.cells[0] * o.cell_size), float(o.cells[1] * o.cell_size),
-                         float(o.cells[2] * o.cell_size)};
-  const sb_body body = check(sb_body_create_box(world, o.cells[0], o.cells[1], o.cells[2], size[0], size[1], size[2],
-                                                0.0f, float(o.drop + 0.5 * size[1]), 0.0f),
-                             "sb_body_create_box");
-  check(sb_body_set_param(world, body, SB_PARAM_EDGE_COMPLIANCE, 0.0f), "sb_body_set_param");
-  check(sb_body_set_param(world, body, SB_PARAM_VOLUME_COMPLIANCE, 0.0f), "sb_body_set_param");
-  check(sb_body_set_param(world, body, SB_PARAM_DENSITY, 1000.0f), "sb_body_set_param");
-
-  const int32_t vertices = check(sb_body_vertex_count(world, body), "sb_body_vertex_count");
-  const int32_t edges = check(sb_body_edge_count(world, body), "sb_body_edge_count");
-  const int32_t tets = check(sb_body_tet_count(world, body), "sb_body_tet_count");
-
-  const float dt = float(o.dt);
-  for (int f = 0; f < o.warmup; ++f) check(sb_world_step(world, dt), "sb_world_step (warm-up)");
-
-  std::vector<double> ms(size_t(o.frames));
-  for (int f = 0; f < o.frames; ++f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const int32_t r = sb_world_step(world, dt);
-    const auto t1 = std::chrono::steady_clock::now();
-    check(r, "sb_world_step");
-    ms[size_t(f)] = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  if (o.solver < 0 || o.solver >= SB_SOLVER_COUNT) usage("--solver must be 0..8");
+  Bench bench(o);
+  bench.warm_up(o.warmup);
+  if (!o.serve) {
+    bench.run(o.frames);
+    bench.print();
+    return 0;
   }
-
-  sb_body_stats st;
-  check(sb_body_get_stats(world, body, &st), "sb_body_get_stats");
-  check(sb_world_destroy(world), "sb_world_destroy");
-
-  std::printf("{\"build\":\"native\",\"cells\":[%d,%d,%d],\"vertices\":%d,\"edges\":%d,\"tets\":%d,", o.cells[0],
-              o.cells[1], o.cells[2], vertices, edges, tets);
-  std::printf("\"substeps\":%d,\"dt\":%.9g,\"warmup\":%d,\"minY\":%.9g,\"volumeRatio\":%.9g,\"finite\":%s,\"msPerFrame\":[",
-              o.substeps, o.dt, o.warmup, double(st.min_y), double(st.volume_ratio), st.finite ? "true" : "false");
-  for (size_t i = 0; i < ms.size(); ++i) std::printf("%s%.6f", i ? "," : "", ms[i]);
-  std::printf("]}\n");
+  bench.print();  // ready
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    char* end = nullptr;
+    const long n = std::strtol(line.c_str(), &end, 10);
+    if (end == line.c_str() || *end != '\0' || n < 0 || n > 1000000) {
+      std::fprintf(stderr, "softbody_bench --serve: expected a frame count per line, got \"%s\"\n", line.c_str());
+      return 2;
+    }
+    bench.run(int(n));
+    bench.print();
+  }
   return 0;
 }
