@@ -12,6 +12,18 @@ export class Alerts {
     this.last = null; // { message, element, count } of the newest toast, to fold repeats
   }
 
+  // Runs fn; a thrown error (usually a SoftbodyError with the C API's message) becomes a toast.
+  // Returns whether fn completed.
+  guard(fn) {
+    try {
+      fn();
+      return true;
+    } catch (error) {
+      this.error(error);
+      return false;
+    }
+  }
+
   // Shows an error (SoftbodyError or any Error); repeats of the newest toast only bump a counter.
   error(error) {
     const message = error?.message ? String(error.message) : String(error);

@@ -21,16 +21,7 @@ const lowCost = new URLSearchParams(window.location.search).has('test');
 const alerts = new Alerts(document.getElementById('toasts'), document.getElementById('exploded'));
 const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
 
-// Runs fn; a thrown error (usually a SoftbodyError with the C API's message) goes to a toast.
-function guard(fn) {
-  try {
-    fn();
-    return true;
-  } catch (error) {
-    alerts.error(error);
-    return false;
-  }
-}
+const guard = (fn) => alerts.guard(fn);
 
 async function init() {
   const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });

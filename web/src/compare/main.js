@@ -38,15 +38,7 @@ const lowCost = new URLSearchParams(window.location.search).has('test');
 const alerts = new Alerts(document.getElementById('toasts'));
 const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
 
-function guard(fn) {
-  try {
-    fn();
-    return true;
-  } catch (error) {
-    alerts.error(error);
-    return false;
-  }
-}
+const guard = (fn) => alerts.guard(fn);
 
 function seriesLabel(index, view) {
   return `${index + 1} · ${SOLVER_LABELS[view.solver]} @${view.substeps}`;
