@@ -1,0 +1,68 @@
+// The worker's job (web/src/import/tetra_job.js) against the built wasm module in node: samples
+// become tets in slices with rising progress, the same input gives the same tets, the result goes
+// straight into a body whose skinned surface follows it, and C API errors come through.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+
+import { sampleSurface } from '../../web/src/import/samples.js';
+import { runTetra } from '../../web/src/import/tetra_job.js';
+import { ErrorCode, SoftbodyError } from '../../web/src/softbody.js';
+import { load } from './load.mjs';
+
+const sb = await load();
+const OPTIONS = { resolution: 8, minQuality: 0.02, thinSurface: true };
+
+test('a sample runs in slices with rising progress and gives positive tets', async () => {
+  const surface = await sampleSurface('sphere');
+  const progress = [];
+  const result = runTetra(sb, surface, OPTIONS, (p) => progress.push(p));
+  assert.ok(result.tets.length > 0 && result.tets.length % 4 === 0);
+  assert.equal(result.positions.length, 3 * result.stats.vertices);
+  assert.equal(result.tets.length, 4 * result.stats.tets);
+  assert.equal(progress[0], 0);
+  for (let i = 1; i < progress.length; i++) assert.ok(progress[i] >= progress[i - 1], 'progress never goes back');
+  assert.ok(progress.every((p) => p >= 0 && p <= 1));
+  const s = result.stats;
+  assert.equal(s.inputVertices, surface.positions.length / 3);
+  assert.ok(s.weldedVertices < s.inputVertices, `seams and poles welded: ${s.inputVertices} -> ${s.weldedVertices}`);
+  assert.equal(s.openEdges, 0, 'closed once welded');
+  assert.ok(s.minQuality >= OPTIONS.minQuality, `min quality ${s.minQuality}`);
+  assert.ok(Math.abs(s.volume - s.surfaceVolume) < 0.1 * s.surfaceVolume, `tet volume ${s.volume} vs surface ${s.surfaceVolume} m^3`);
+});
+
+test('the same input gives the same tets, also in a fresh module', async () => {
+  const surface = await sampleSurface('torus');
+  const a = runTetra(sb, surface, OPTIONS);
+  const b = runTetra(sb, surface, OPTIONS);
+  const c = runTetra(await load(), surface, OPTIONS);
+  for (const other of [b, c]) {
+    assert.deepEqual(Array.from(other.positions), Array.from(a.positions));
+    assert.deepEqual(Array.from(other.tets), Array.from(a.tets));
+  }
+});
+
+test('the result becomes a body with its surface skinned to the tets', async () => {
+  const surface = await sampleSurface('bunny');
+  const { positions, tets } = runTetra(sb, surface, OPTIONS);
+  const world = sb.createWorld();
+  const body = world.addTets(positions, tets);
+  const outside = body.setVisual(surface.positions, surface.triangles);
+  assert.ok(outside >= 0 && outside < 0.05 * surface.positions.length / 3, `${outside} surface vertices outside the tets`);
+  assert.equal(body.hasVisual, true);
+  assert.equal(body.visualPositions.length, surface.positions.length);
+  assert.deepEqual(Array.from(body.visualTriangles), Array.from(surface.triangles));
+  const y0 = body.visualPositions[1];
+  for (let i = 0; i < 10; i++) world.step(1 / 60);
+  assert.ok(body.visualPositions[1] < y0, 'the surface falls with the body');
+  assert.ok(body.visualNormals.every(Number.isFinite));
+  world.destroy();
+});
+
+test('C API errors come through as SoftbodyError', () => {
+  const square = { positions: Float32Array.of(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0), triangles: Uint32Array.of(0, 1, 2, 0, 2, 3) };
+  assert.throws(() => runTetra(sb, square, OPTIONS), (e) => e instanceof SoftbodyError && e.code === ErrorCode.FLAT_MESH);
+  const degenerate = { positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0), triangles: Uint32Array.of(0, 0, 1, 1, 2, 2) };
+  assert.throws(() => runTetra(sb, degenerate, OPTIONS), (e) => e instanceof SoftbodyError && e.code === ErrorCode.EMPTY_MESH);
+  const nan = { positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, NaN, 0, 0, 0, 1), triangles: Uint32Array.of(0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3) };
+  assert.throws(() => runTetra(sb, nan, OPTIONS), (e) => e instanceof SoftbodyError && e.code === ErrorCode.NOT_FINITE);
+});
