@@ -4,6 +4,11 @@
 import { fileURLToPath } from 'node:url';
 
 export default {
+  // The bunny sample's npm package is CommonJS; the dev server serves only ES modules, so it is
+  // pre-bundled (converted) at start-up. The browser tests' server does the same (harness.mjs).
+  optimizeDeps: { include: ['bunny'] },
+  // The tetrahedralization worker is an ES module (it imports the wasm bridge).
+  worker: { format: 'es' },
   build: {
     rollupOptions: {
       input: {

@@ -28,9 +28,11 @@ export async function startServer() {
     logLevel: 'error',
     clearScreen: false,
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-    // No dependency pre-bundling: three and lil-gui are plain ES modules, and the optimizer can
-    // finish after the first load and reload the page under a running test.
-    optimizeDeps: { noDiscovery: true, include: [] },
+    // No dependency discovery: three and lil-gui are plain ES modules, and a discovering optimizer
+    // can finish after the first load and reload the page under a running test. Only the bunny
+    // sample's package is CommonJS: it is converted at start-up, before any page asks for it, so
+    // nothing is discovered late (same setting as web/vite.config.js).
+    optimizeDeps: { noDiscovery: true, include: ['bunny'] },
   });
   await server.listen();
   const url = server.resolvedUrls.local[0];

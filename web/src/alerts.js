@@ -1,5 +1,7 @@
 // What went wrong, shown in the page instead of only the console: error toasts carrying the C
-// API's message (dismissable, fading by themselves) and the "exploded" label for a diverged body.
+// API's message (dismissable, fading by themselves), warning toasts for results that worked but
+// deserve a second look (an imported mesh that is not closed), and the "exploded" label for a
+// diverged body.
 
 const TOAST_MS = 8000; // long enough to read a two-line message
 const MAX_TOASTS = 3;
@@ -8,8 +10,9 @@ export class Alerts {
   constructor(toastContainer, explodedLabel = null) {
     this.container = toastContainer;
     this.explodedLabel = explodedLabel;
-    this.messages = []; // every message shown, oldest first (the test hook exposes it)
-    this.last = null; // { message, element, count } of the newest toast, to fold repeats
+    this.messages = []; // every error shown, oldest first (the test hook exposes it)
+    this.warnings = []; // every warning shown, oldest first
+    this.last = null; // { message, kind, element, count } of the newest toast, to fold repeats
   }
 
   // Runs fn; a thrown error (usually a SoftbodyError with the C API's message) becomes a toast.
@@ -28,16 +31,26 @@ export class Alerts {
   error(error) {
     const message = error?.message ? String(error.message) : String(error);
     this.messages.push(message);
-    console.warn('softbody:', message); // a warning: the page handled it
-    if (this.last && this.last.message === message && this.last.element.isConnected) {
+    this._show(message, 'error');
+  }
+
+  // Shows a warning: the same toast with an amber edge.
+  warn(message) {
+    this.warnings.push(message);
+    this._show(message, 'warn');
+  }
+
+  _show(message, kind) {
+    console.warn('softbody:', message); // a warning in the console either way: the page handled it
+    if (this.last && this.last.message === message && this.last.kind === kind && this.last.element.isConnected) {
       this.last.count += 1;
       this.last.counter.textContent = `×${this.last.count}`;
       this._arm(this.last.element);
       return;
     }
     const element = document.createElement('div');
-    element.className = 'toast';
-    element.setAttribute('role', 'alert');
+    element.className = kind === 'warn' ? 'toast warn' : 'toast';
+    element.setAttribute('role', kind === 'warn' ? 'status' : 'alert');
     const text = document.createElement('span');
     text.className = 'toast-text';
     text.textContent = message;
@@ -51,7 +64,7 @@ export class Alerts {
     element.append(text, counter, close);
     this.container.append(element);
     while (this.container.children.length > MAX_TOASTS) this._remove(this.container.firstElementChild);
-    this.last = { message, element, counter, count: 1 };
+    this.last = { message, kind, element, counter, count: 1 };
     this._arm(element);
   }
 

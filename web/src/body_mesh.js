@@ -1,14 +1,27 @@
-// The body's surface as a Three.js mesh drawn straight from wasm memory: the position attribute
-// wraps body.positions (no copy) and is re-uploaded each frame; only the triangle indices are
-// copied, once per body, because they never change.
+// The body's surface as a Three.js mesh drawn straight from wasm memory, re-uploaded each frame
+// without a copy. Two cases:
+// - a body with a visual (an imported or sample surface skinned to its tets): positions, normals
+//   and triangles are the bridge's live views of the skinned surface, all zero-copy;
+// - any other body: positions wrap body.positions, the surface triangles are copied once (they
+//   never change) and normals are recomputed each frame.
+// `showTets` swaps the surface for an exploded view of the tets (tet_view.js); the surface stays
+// in place, hidden, as the target the grabber raycasts.
 import * as THREE from 'three';
+import { TetView } from './tet_view.js';
 
 export const BODY_COLOR = 0xff5a3c; // coral: reads well against the cool grey ground
+
+function dynamic(array, itemSize) {
+  const attribute = new THREE.BufferAttribute(array, itemSize);
+  attribute.setUsage(THREE.DynamicDrawUsage); // rewritten every frame
+  return attribute;
+}
 
 export class BodyMesh {
   // options.color: the body's colour (the comparison page gives each view its own).
   constructor(scene, { color = BODY_COLOR } = {}) {
     this.scene = scene;
+    this.color = color;
     this.material = new THREE.MeshPhysicalMaterial({
       color,
       roughness: 0.42,
@@ -22,40 +35,57 @@ export class BodyMesh {
     this.mesh.castShadow = true;
     this.mesh.receiveShadow = true;
     this.body = null;
+    this.skinned = false; // drawing the body's visual surface rather than its tet surface
+    this.tetView = null; // made on first use of showTets
+    this._views = null; // the wasm views the skinned geometry wraps, to notice memory growth
     scene.add(this.mesh);
   }
 
-  // Points the mesh at a (new) body. Vertices inside the body are in the buffer too; the
-  // surface triangles simply never reference them.
+  // Points the mesh at a (new) body. Without a visual, vertices inside the body are in the buffer
+  // too; the surface triangles simply never reference them.
   bind(body) {
     const old = this.mesh.geometry;
     const geometry = new THREE.BufferGeometry();
-    geometry.setIndex(new THREE.BufferAttribute(body.triangles.slice(), 1));
-    geometry.setAttribute('position', this._positionAttribute(body.positions));
+    this.skinned = body.hasVisual;
+    if (this.skinned) {
+      this._views = { positions: body.visualPositions, normals: body.visualNormals, triangles: body.visualTriangles };
+      geometry.setIndex(new THREE.BufferAttribute(this._views.triangles, 1));
+      geometry.setAttribute('position', dynamic(this._views.positions, 3));
+      geometry.setAttribute('normal', dynamic(this._views.normals, 3));
+    } else {
+      this._views = null;
+      geometry.setIndex(new THREE.BufferAttribute(body.triangles.slice(), 1));
+      geometry.setAttribute('position', dynamic(body.positions, 3));
+    }
     this.mesh.geometry = geometry;
     old.dispose();
     this.body = body;
+    this.tetView?.bind(body);
     this.update();
   }
 
-  _positionAttribute(positions) {
-    const attribute = new THREE.BufferAttribute(positions, 3);
-    attribute.setUsage(THREE.DynamicDrawUsage); // rewritten every frame
-    return attribute;
-  }
-
-  // After each step: rebind if wasm memory grew (the bridge then hands out a new view), flag the
-  // upload, and recompute smooth normals and bounds (raycasting and culling read the bounds).
+  // After each step: rebind if wasm memory grew (the bridge then hands out new views), flag the
+  // upload, and refresh normals (unless the C side skins them) and bounds (raycasting and culling
+  // read the bounds).
   update() {
     const geometry = this.mesh.geometry;
-    const positions = this.body.positions;
-    if (geometry.attributes.position.array !== positions) {
-      geometry.setAttribute('position', this._positionAttribute(positions));
+    const body = this.body;
+    if (this.skinned) {
+      const v = this._views;
+      if (body.visualPositions !== v.positions || body.visualNormals !== v.normals || body.visualTriangles !== v.triangles) {
+        this.bind(body); // a fresh geometry on the new views; the old one's GPU buffers are freed
+        return;
+      }
+      geometry.attributes.normal.needsUpdate = true;
+    } else {
+      const positions = body.positions;
+      if (geometry.attributes.position.array !== positions) geometry.setAttribute('position', dynamic(positions, 3));
+      geometry.computeVertexNormals();
     }
     geometry.attributes.position.needsUpdate = true;
-    geometry.computeVertexNormals();
     geometry.computeBoundingSphere();
     geometry.computeBoundingBox();
+    this.tetView?.update();
   }
 
   // What to show or hide as a whole (the strand mesh has the same property).
@@ -63,16 +93,31 @@ export class BodyMesh {
     return this.mesh;
   }
 
+  set showTets(on) {
+    if (on && !this.tetView) {
+      this.tetView = new TetView(this.scene, { color: this.color });
+      this.tetView.wireframe = this.material.wireframe;
+      if (this.body) this.tetView.bind(this.body);
+    }
+    if (this.tetView) this.tetView.visible = on;
+    this.mesh.visible = !on;
+  }
+  get showTets() {
+    return this.tetView?.visible ?? false;
+  }
+
   // Removes the mesh from the scene and frees its GPU buffers.
   dispose() {
     this.scene.remove(this.mesh);
     this.mesh.geometry.dispose();
     this.material.dispose();
+    this.tetView?.dispose();
     this.body = null;
   }
 
   set wireframe(on) {
     this.material.wireframe = on;
+    if (this.tetView) this.tetView.wireframe = on;
   }
   get wireframe() {
     return this.material.wireframe;

@@ -10,9 +10,15 @@ import wasmUrl from './wasm/softbody.wasm?url';
 import { loadSoftbody } from './softbody.js';
 import { Alerts } from './alerts.js';
 import { BodyMesh } from './body_mesh.js';
+import { downloadText } from './download.js';
 import { Grabber } from './grabber.js';
+import { createFilePicker } from './import/file_picker.js';
+import { Importer } from './import/importer.js';
+import { ProgressView } from './import/progress_view.js';
+import { serializeTets } from './import/tet_files.js';
 import { createPanel } from './panel.js';
 import { Readout } from './readout.js';
+import { LATTICE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
 import { exposeTestHook } from './test_hook.js';
@@ -27,11 +33,15 @@ async function init() {
   const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
   const stage = createStage(document.getElementById('stage'), { lowCost });
   const bodyMesh = new BodyMesh(stage.scene);
+  const readout = new Readout(document.getElementById('readout'));
   let grabber = null;
+  let panel = null;
   const sim = new Simulation(softbody, {
-    onBodyChange: (body) => {
+    onBodyChange: (body, source) => {
       grabber?.cancel(); // the held particle belonged to the old body
       bodyMesh.bind(body);
+      if (source.kind === 'lattice') readout.setMeshInfo(null); // the summary was the import's
+      panel?.sync();
     },
   });
   grabber = new Grabber({
@@ -44,7 +54,20 @@ async function init() {
     getTime: () => sim.world.time,
     onError: (error) => alerts.error(error),
   });
-  const panel = createPanel({
+  const importer = new Importer({
+    sim,
+    alerts,
+    progress: new ProgressView(document.getElementById('import-progress')),
+    readout,
+    getOptions: () => panel.meshOptions(),
+    onChange: (state) => panel?.sync(importer.busy ? state.name : null),
+  });
+  const picker = createFilePicker({
+    input: document.getElementById('file-input'),
+    overlay: document.getElementById('drop-overlay'),
+    onFiles: (files) => importer.importFiles(files),
+  });
+  panel = createPanel({
     sim,
     guard,
     view: bodyMesh,
@@ -60,10 +83,24 @@ async function init() {
         sim.reset();
       },
       squash: () => sim.squash(),
+      // A lattice replaces the body at once (and ends any import in flight); a sample goes
+      // through the importer like a file.
+      shape: (name) => {
+        if (!LATTICE_SHAPES.includes(name)) return void importer.importSample(name);
+        importer.cancel();
+        sim.set('shape', name);
+      },
+      chooseFile: () => picker.choose(),
+      remesh: () => importer.remeshSoon(),
+      downloadTets: () => {
+        const { name, positions, tets, surface } = sim.source;
+        const base = name.replace(/ \+ .*$/, '').replace(/\.[^.]*$/, ''); // "a.node + a.ele" -> "a"
+        downloadText(`${base}.tets.json`, serializeTets({ positions, tets, surface }));
+      },
     },
   });
-  const readout = new Readout(document.getElementById('readout'));
-  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel });
+  panel.sync();
+  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer });
 
   function frame(now) {
     requestAnimationFrame(frame);

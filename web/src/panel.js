@@ -3,7 +3,8 @@
 // still holds. set()/press() drive the same controllers for the test hook.
 import GUI from 'lil-gui';
 import { addLogSlider } from './log_slider.js';
-import { RANGES } from './settings.js';
+import { addMeshFolder } from './mesh_panel.js';
+import { LATTICE_SHAPES, RANGES, SAMPLE_SHAPES } from './settings.js';
 
 // 2 significant digits in scientific form for the compliance read-outs, "0" for exactly zero.
 function formatScientific(value) {
@@ -11,7 +12,9 @@ function formatScientific(value) {
 }
 
 // guard(fn) runs fn and returns true, or shows the error and returns false.
-// actions: { togglePause(paused), step(), reset(), squash() }; view: { wireframe } setter object.
+// actions: { togglePause(paused), step(), reset(), squash(), shape(name), chooseFile(), remesh(),
+// downloadTets() }: shape(name) builds a lattice or starts loading a sample (the importer), and
+// the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
 export function createPanel({ sim, guard, actions, view }) {
   const gui = new GUI({ title: 'softbody controls', width: 270 });
   gui.domElement.classList.add('panel');
@@ -74,8 +77,15 @@ export function createPanel({ sim, guard, actions, view }) {
   run.add(buttons, 'squash').name('squash');
 
   const body = gui.addFolder('Body');
-  addSetting(body, 'shape', 'shape', ['box', 'ball']);
-  addSetting(body, 'resolution', 'resolution', RANGES.resolution.min, RANGES.resolution.max, 1);
+  // The shape menu: lattices (built at once) and samples (tetrahedralized in a worker). After an
+  // import it shows the file's name, which is not one of the options.
+  const shape = body.add(model, 'shape', [...LATTICE_SHAPES, ...SAMPLE_SHAPES]).name('shape');
+  shape.onChange((value) => {
+    if (!guard(() => actions.shape(value))) revert('shape', shape);
+  });
+  controllers.set('shape', { controller: shape, set: (value) => shape.setValue(value) });
+  body.add({ importFile: () => actions.chooseFile() }, 'importFile').name('import file…');
+  const latticeResolution = addSetting(body, 'resolution', 'resolution', RANGES.resolution.min, RANGES.resolution.max, 1);
   addLog(body, 'edgeCompliance', 'edge compliance');
   addLog(body, 'volumeCompliance', 'volume compliance');
   addLinear(body, 'density', 'density');
@@ -87,6 +97,9 @@ export function createPanel({ sim, guard, actions, view }) {
   addLinear(world, 'friction', 'friction');
   addLinear(world, 'gravity', 'gravity y');
   addLinear(world, 'substeps', 'substeps');
+
+  const mesh = addMeshFolder(gui, { view, actions });
+  for (const [key, entry] of mesh.controllers) controllers.set(key, entry);
 
   const look = gui.addFolder('View');
   const wire = look.add(model, 'wireframe').name('wireframe');
@@ -115,10 +128,17 @@ export function createPanel({ sim, guard, actions, view }) {
       if (!button) throw new Error(`no panel button "${name}"`);
       button.$button.click();
     },
-    // Shows paused state changes made outside the panel (e.g. keyboard).
-    sync() {
+    // The tetrahedralizer options the Mesh folder holds: { resolution, minQuality }.
+    meshOptions: mesh.options,
+    // Shows state changed outside the panel: paused (keyboard, step), and the body's shape after
+    // an import finished, failed or was cancelled. The lattice resolution only applies to lattices.
+    // pendingShape: what an import in flight is loading, shown in the menu meanwhile.
+    sync(pendingShape = null) {
       model.paused = sim.paused;
       pause.updateDisplay();
+      model.shape = pendingShape ?? sim.settings.shape;
+      shape.updateDisplay();
+      latticeResolution.enable(LATTICE_SHAPES.includes(sim.settings.shape));
     },
   };
 }

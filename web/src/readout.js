@@ -1,5 +1,6 @@
-// The small numbers in the corner: frame rate, physics time per frame, mesh size, volume.
-// Averages over half a second and touches the DOM only then, so it costs nothing per frame.
+// The small numbers in the corner: frame rate, physics time per frame, mesh size, volume, and a
+// line about how the current mesh was made (after an import). Averages over half a second and
+// touches the DOM only then, so it costs nothing per frame.
 
 const WINDOW_MS = 500;
 
@@ -23,12 +24,23 @@ export class Readout {
       element.append(row);
       this.fields[key] = value;
     }
+    this.meshLine = document.createElement('div');
+    this.meshLine.className = 'readout-line';
+    this.meshLine.dataset.field = 'mesh';
+    this.meshLine.hidden = true;
+    element.append(this.meshLine);
     this.windowStart = performance.now();
     this.frames = 0;
     this.steps = 0;
     this.stepMsSum = 0;
     this.fps = 0;
     this.physicsMs = null; // ms per step, null while paused
+  }
+
+  // One line under the numbers, e.g. what the tetrahedralizer made; null hides it.
+  setMeshInfo(text) {
+    this.meshLine.textContent = text ?? '';
+    this.meshLine.hidden = !text;
   }
 
   // now: rAF timestamp (ms); stepMs: world.step wall time this frame, or null when paused.

@@ -10,7 +10,7 @@
 export const DT = 1 / 60; // s per rendered frame, fixed so a run is deterministic for a given input
 
 export const DEFAULTS = Object.freeze({
-  shape: 'box', // 'box' | 'ball'
+  shape: 'box', // 'box' | 'ball' (lattices), or the name of the sample or file the body came from
   resolution: 8, // box: cells per side; ball: cells across the diameter (rounded up to even)
   edgeCompliance: 1e-4, // m/N
   volumeCompliance: 0, // m^5/N, 0 = incompressible
@@ -30,6 +30,23 @@ export const SHAPES = Object.freeze({
   box: { size: [1, 1, 1], center: [0, 1.0, 0] }, // m; bottom starts 0.5 m above the ground
   ball: { radius: 0.55, center: [0, 1.05, 0] },
 });
+
+// The shape menu: lattices built by the C API at once, then sample surfaces that go through the
+// tetrahedralizer like an imported file (import/samples.js).
+export const LATTICE_SHAPES = Object.freeze(['box', 'ball']);
+export const SAMPLE_SHAPES = Object.freeze(['bunny', 'torus', 'sphere']);
+
+// Tetrahedralizer options for samples and imported surfaces (sb_tetra_create).
+export const MESH_DEFAULTS = Object.freeze({
+  meshResolution: 10, // interior grid cells along the longest side (the mesh is 1 m: 10 cm cells)
+  minQuality: 0.02, // tets below this quality are removed; 1 = regular tet, 0 = flat
+});
+export const MESH_RANGES = Object.freeze({
+  meshResolution: { min: 1, max: 40, step: 1 },
+  minQuality: { min: 0, max: 0.3, step: 0.005 },
+});
+
+export const TET_SHRINK = 0.8; // "show tets": each tet drawn at 80 % of its size about its centroid
 
 export const SQUASH_FACTOR = 0.3; // the "squash" button flattens to 30 % of the height
 

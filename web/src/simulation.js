@@ -1,10 +1,11 @@
 // The physics side of the page: one world with one body, built from the settings, stepped with a
 // fixed dt. Every change the panel or the test hook makes goes through set(), so both take the
 // same path. Methods throw the bridge's SoftbodyError; callers decide how to show it.
-import { BODY_PARAMS, DEFAULTS, DT, SHAPES, SQUASH_FACTOR } from './settings.js';
+import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, SHAPES, SQUASH_FACTOR } from './settings.js';
 
 export class Simulation {
-  // onBodyChange(body) runs after a new body replaced the old one (the mesh must rebind).
+  // onBodyChange(body, source) runs after a new body replaced the old one (the mesh must rebind);
+  // source is what it was made from (see this.source).
   constructor(softbody, { onBodyChange = () => {} } = {}) {
     this.softbody = softbody;
     this.onBodyChange = onBodyChange;
@@ -16,6 +17,10 @@ export class Simulation {
     this.world.setSubsteps(this.settings.substeps);
     this.world.setGravity(0, this.settings.gravity, 0);
     this.body = null;
+    // What the current body was made from, at rest: { kind: 'lattice' | 'surface' | 'tets', name,
+    // positions, tets, surface } (surface: the render surface, or null). For "download tets"
+    // and for re-tetrahedralizing a surface with new mesh settings.
+    this.source = null;
     this._build(this.settings);
   }
 
@@ -31,22 +36,44 @@ export class Simulation {
     } else {
       throw new Error(`unknown shape "${shape}"`);
     }
+    this._install(body, settings, { kind: 'lattice', name: shape, positions: body.positions.slice(), tets: body.tets.slice(), surface: null });
+  }
+
+  // Replaces the body with one made of the given tets (positions in m, at rest), skinning
+  // `surface` to it when given. Same rule as _build: the old body goes only once the new one is
+  // complete. Returns the number of surface vertices that lay outside every tet.
+  adopt({ kind, name, positions, tets, surface = null }) {
+    const body = this.world.addTets(positions, tets);
+    let outside = 0;
+    const source = { kind, name, positions: Float32Array.from(positions), tets: Uint32Array.from(tets), surface };
+    this._install(body, this.settings, source, () => {
+      if (surface) outside = body.setVisual(surface.positions, surface.triangles);
+    });
+    return outside;
+  }
+
+  _install(body, settings, source, prepare = () => {}) {
     try {
       for (const name of BODY_PARAMS) body.setParam(name, settings[name]);
+      prepare();
     } catch (error) {
       body.destroy();
       throw error;
     }
     const old = this.body;
     this.body = body;
+    this.source = source;
+    this.settings.shape = source.name;
     if (old) old.destroy();
-    this.onBodyChange(body);
+    this.onBodyChange(body, source);
   }
 
   // Applies one setting; on a C API error nothing changes and the error propagates.
   set(key, value) {
     if (!(key in this.settings)) throw new Error(`unknown setting "${key}"`);
-    if (key === 'shape' || key === 'resolution') {
+    if (key === 'resolution' && !LATTICE_SHAPES.includes(this.settings.shape)) {
+      // Lattice cells; kept for the next box or ball (a mesh body has its own mesh resolution).
+    } else if (key === 'shape' || key === 'resolution') {
       this._build({ ...this.settings, [key]: value });
     } else if (key === 'substeps') {
       this.world.setSubsteps(value);

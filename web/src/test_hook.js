@@ -9,7 +9,7 @@ function isBodyColour(r, g, b) {
   return r >= 50 && r > 1.4 * g && r > 1.4 * b;
 }
 
-export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel }) {
+export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer }) {
   // CSS pixel position (viewport coordinates) of a world point, for page.mouse.
   function project([x, y, z]) {
     const ndc = new THREE.Vector3(x, y, z).project(stage.camera);
@@ -37,10 +37,31 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel }) {
     particleCount: () => sim.body.vertexCount,
     tetCount: () => sim.body.tetCount,
     positions: () => Array.from(sim.body.positions),
+    // The current body and how it is drawn: skinned = its imported surface follows the tets.
+    bodyInfo: () => ({
+      shape: sim.settings.shape,
+      source: sim.source.kind, // 'lattice' | 'surface' | 'tets'
+      vertices: sim.body.vertexCount,
+      tets: sim.body.tetCount,
+      visualVertices: sim.body.visualVertexCount,
+      visualTriangles: sim.body.visualTriangleCount,
+      skinned: bodyMesh.skinned,
+      meshVertices: bodyMesh.mesh.geometry.attributes.position.count,
+      showTets: bodyMesh.showTets,
+    }),
+    // Imports: what is in flight or how the last one ended ({ status, name, progress, error,
+    // summary, stats, outside }), a promise for the end of the current one, and shortcuts that take
+    // the same path as a dropped file or the shape menu.
+    importState: () => ({ ...importer.state, progressBar: !document.getElementById('import-progress').hidden }),
+    whenImported: () => importer.whenIdle(),
+    importSample: (name) => void importer.importSample(name),
+    importFile: (name, content) => void importer.importFiles([new File([content], name)]),
+    meshSummary: () => document.querySelector('[data-field="mesh"]').textContent,
     // The same controllers the user moves (see panel.js), and its buttons by name.
     set: (key, value) => panel.set(key, value),
     press: (name) => panel.press(name),
     openPanel: () => panel.gui.open(),
+    closePanel: () => panel.gui.close(),
     project,
     // Screen point of the body's centre of mass: a ray through it meets the body's near side.
     bodyScreenPoint: () => project(sim.body.stats().center),

@@ -1,0 +1,30 @@
+// The panel's "Mesh" folder: tetrahedralizer settings for samples and imported surfaces, the
+// exploded tet view, and saving the current body as a tet file. Moving a setting re-meshes the
+// current surface (the importer waits until the slider rests).
+import { MESH_DEFAULTS, MESH_RANGES } from './settings.js';
+
+// view: { showTets } setter object; actions: { remesh(), downloadTets() }. Returns the folder's
+// controllers by key (for the panel's set()) and the current tetrahedralizer options.
+export function addMeshFolder(gui, { view, actions }) {
+  const model = { ...MESH_DEFAULTS, showTets: false };
+  const folder = gui.addFolder('Mesh');
+  const { meshResolution: cells, minQuality: quality } = MESH_RANGES;
+  // "grid cells", not "resolution": the lattice's resolution slider has that name.
+  const resolution = folder.add(model, 'meshResolution', cells.min, cells.max, cells.step).name('grid cells');
+  resolution.domElement.title = 'resolution: interior grid cells along the longest side of the (1 m) mesh';
+  const minQuality = folder.add(model, 'minQuality', quality.min, quality.max, quality.step).name('min quality');
+  minQuality.domElement.title = 'tets below this quality are removed (1 = regular tet, 0 = flat)';
+  for (const controller of [resolution, minQuality]) controller.onChange(() => actions.remesh());
+  const showTets = folder.add(model, 'showTets').name('show tets');
+  showTets.onChange((on) => (view.showTets = on));
+  folder.add({ downloadTets: () => actions.downloadTets() }, 'downloadTets').name('download tets');
+
+  const controllers = new Map();
+  for (const [key, controller] of [['meshResolution', resolution], ['minQuality', minQuality], ['showTets', showTets]]) {
+    controllers.set(key, { controller, set: (value) => controller.setValue(value) });
+  }
+  return {
+    controllers,
+    options: () => ({ resolution: model.meshResolution, minQuality: model.minQuality }),
+  };
+}
