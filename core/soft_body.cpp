@@ -130,6 +130,7 @@ void SoftBody::reset() {
   grab_set_.clear();
   grab_offset_.clear();
   compute_masses();
+  if (!visual_.empty()) visual_.update(pos_.data());
 }
 
 void SoftBody::squash(float factor) {
@@ -154,6 +155,7 @@ void SoftBody::squash(float factor) {
   prev_ = pos_;
   last_good_pos_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
+  if (!visual_.empty()) visual_.update(pos_.data());
 }
 
 Vec3 SoftBody::grab_target(float t) const {
@@ -383,13 +385,23 @@ bool SoftBody::step(float dt, const StepSettings& s) {
     // Kept from the end of the last verified step (not its start), so even positions corrupted
     // between steps through the shared buffer never become the shape we fall back to.
     std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
+    if (!visual_.empty()) visual_.update(pos_.data());
     return true;
   }
   diverged_ = true;
   std::copy(last_good_pos_.begin(), last_good_pos_.end(), pos_.begin());
   prev_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
+  if (!visual_.empty()) visual_.update(pos_.data());
   return false;
+}
+
+uint32_t SoftBody::set_visual(const float* xyz, uint32_t count, const uint32_t* triangles, uint32_t triangle_count) {
+  // Bound to the tets in their original vertex order (tet_ids_ is the same set, reordered).
+  visual_ = VisualSkin(rest_pos_.data(), vertex_count(), tet_ids_.data(), tet_count(), xyz, count, triangles,
+                       triangle_count);
+  visual_.update(pos_.data());
+  return visual_.outside_count();
 }
 
 BodyStats SoftBody::stats(const float gravity[3]) const {

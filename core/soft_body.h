@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "integrators.h"
+#include "skinning.h"
 #include "tet_mesh.h"
 #include "vec3.h"
 
@@ -94,6 +95,11 @@ class SoftBody {
   int32_t grabbed_vertex() const { return grab_vertex_; }
   size_t grabbed_count() const { return grab_set_.size(); }
 
+  // A render surface that follows the tets (skinning.h), bound at the creation shape and moved by
+  // every step, reset and squash. Returns how many of its vertices lay outside every tet.
+  uint32_t set_visual(const float* xyz, uint32_t count, const uint32_t* triangles, uint32_t triangle_count);
+  VisualSkin& visual() { return visual_; }
+
   uint32_t nearest_vertex(const float point[3]) const;
   BodyStats stats(const float gravity[3]) const;  // potential energy measured in this gravity
   BodyStats stats() const {
@@ -151,6 +157,7 @@ class SoftBody {
   float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m
   std::vector<uint32_t> grab_set_;  // held vertices (sized at grab_begin, never in the step loop)
   std::vector<Vec3> grab_offset_;   // their offsets from the picked vertex at grab time, m
+  VisualSkin visual_;               // empty unless set_visual was called
 };
 
 }  // namespace sb

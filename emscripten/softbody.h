@@ -22,6 +22,7 @@ extern "C" {
 
 typedef int32_t sb_world;
 typedef int32_t sb_body;
+typedef int32_t sb_tetra; /* a tetrahedralization job */
 
 typedef enum sb_error {
   SB_OK = 0,
@@ -40,7 +41,13 @@ typedef enum sb_error {
   SB_ERR_DIVERGED = -13,           /* a body's state went non-finite; it is frozen until reset */
   SB_ERR_NOT_GRABBING = -14,       /* grab_move/grab_end without grab_begin */
   SB_ERR_UNKNOWN_SOLVER = -15,     /* not an sb_solver value */
-  SB_ERR_NEEDS_COMPLIANCE = -16    /* force-based solvers need compliance > 0 (finite stiffness 1/compliance) */
+  SB_ERR_NEEDS_COMPLIANCE = -16,   /* force-based solvers need compliance > 0 (finite stiffness 1/compliance) */
+  SB_ERR_EMPTY_MESH = -17,         /* a surface with no usable triangle: every face repeats a vertex or has zero area */
+  SB_ERR_FLAT_MESH = -18,          /* a surface that encloses no volume (all points in one plane, or zero volume) */
+  SB_ERR_NO_INSIDE_TETS = -19,     /* tetrahedralization kept no tet inside the surface */
+  SB_ERR_TOO_LARGE = -20,          /* input above SB_TETRA_MAX_* */
+  SB_ERR_INVALID_TETRA = -21,      /* 0, unknown or destroyed tetrahedralization handle */
+  SB_ERR_NOT_READY = -22           /* tetrahedralization results asked for before sb_tetra_run finished */
 } sb_error;
 
 /* Limits. */
@@ -54,6 +61,12 @@ typedef enum sb_error {
 #define SB_MAX_GRAVITY 1000.0f    /* m/s^2, per component */
 #define SB_MAX_COORDINATE 1.0e4f  /* m, for shape centres and grab targets */
 #define SB_MAX_SPEED 1.0e3f       /* m/s, per component of a release velocity */
+#define SB_TETRA_MAX_VERTICES 1000000  /* surface vertices given to sb_tetra_create */
+#define SB_TETRA_MAX_TRIANGLES 2000000 /* surface triangles given to sb_tetra_create */
+#define SB_TETRA_MAX_RESOLUTION 64     /* interior grid cells along the longest side */
+#define SB_TETRA_MAX_JOBS 16           /* tetrahedralizations alive at once */
+#define SB_TETRA_MAX_COORDINATE 1.0e6f /* m, |x|, |y|, |z| of surface vertices */
+#define SB_MAX_VISUAL_VERTICES 4000000 /* per body, for sb_body_set_visual */
 
 /* Per-body parameters for sb_body_set_param / sb_body_get_param: default, range, unit. */
 typedef enum sb_param {
@@ -105,6 +118,29 @@ typedef struct sb_body_stats {
   int32_t solver;          /* sb_solver */
   int32_t cg_iterations;   /* implicit Euler: iterations of the last linear solve, else 0 */
 } sb_body_stats;
+
+/* What a tetrahedralization did (sb_tetra_get_stats). Counts are of the final mesh unless named. */
+typedef struct sb_tetra_stats {
+  int32_t input_vertices;
+  int32_t input_triangles;
+  int32_t welded_vertices;   /* surface vertices left after welding near-duplicates */
+  int32_t dropped_triangles; /* zero-area and duplicate faces removed */
+  int32_t flipped_triangles; /* faces turned to agree with their neighbours (and the outward side) */
+  int32_t open_edges;        /* edges with one face after clean-up: > 0 means holes (a warning, not an error) */
+  int32_t surface_points;    /* points placed on the surface */
+  int32_t interior_points;   /* grid points inside, at least half a cell from the surface */
+  int32_t uninserted_points; /* points Delaunay could not insert (duplicates); counted, never lost silently */
+  int32_t delaunay_tets;     /* tets of the Delaunay mesh before keeping the inside ones */
+  int32_t slivers_removed;   /* inside tets below the quality threshold */
+  int32_t vertices;          /* of the result */
+  int32_t tets;              /* of the result */
+  int32_t parts;             /* connected parts (tets sharing faces) */
+  float min_quality;         /* of the result, 1 = regular tet (see sb_tetra_create) */
+  float mean_quality;
+  float volume;              /* m^3, sum of the result's tets */
+  float surface_volume;      /* m^3, enclosed by the cleaned surface */
+  float milliseconds;        /* wall time spent in sb_tetra_create and sb_tetra_run */
+} sb_tetra_stats;
 
 /* Errors */
 const char* sb_last_error(void);      /* "" after a successful call */
@@ -169,12 +205,51 @@ const uint32_t* sb_body_edges(sb_world world, sb_body body); /* 2 per edge, in s
 int32_t sb_body_edge_count(sb_world world, sb_body body);
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out);
 
+/* Skinning: a high-resolution render surface that follows the tets. Each visual vertex is bound to the
+ * tet containing it at the body's creation shape (or the nearest tet, for vertices slightly outside)
+ * with barycentric weights; every sb_world_step (and reset, squash) rewrites the visual positions and
+ * area-weighted vertex normals in place. Replaces any earlier visual. Returns the number of vertices
+ * that lay outside every tet (>= 0). Triangles may be NULL with triangle_count 0 (no normals then). */
+int32_t sb_body_set_visual(sb_world world, sb_body body, const float* xyz, int32_t vertex_count,
+                           const uint32_t* triangles, int32_t triangle_count);
+float* sb_body_visual_positions(sb_world world, sb_body body); /* visual_vertex_count * 3 floats, m */
+float* sb_body_visual_normals(sb_world world, sb_body body);   /* unit, 3 per vertex */
+int32_t sb_body_visual_vertex_count(sb_world world, sb_body body); /* 0 without a visual */
+const uint32_t* sb_body_visual_triangles(sb_world world, sb_body body);
+int32_t sb_body_visual_triangle_count(sb_world world, sb_body body);
+
 /* Grabbing: returns the nearest vertex to a point, then drive it to targets each frame. */
 int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, float z);
 int32_t sb_body_grab_begin(sb_world world, sb_body body, int32_t vertex, float x, float y, float z);
 int32_t sb_body_grab_move(sb_world world, sb_body body, float x, float y, float z);
 /* Releases with the pointer's velocity (m/s) so the body can be thrown. */
 int32_t sb_body_grab_end(sb_world world, sb_body body, float vx, float vy, float vz);
+
+/* Tetrahedralization: a triangle surface (any soup: seams, holes, several parts) becomes tets.
+ * Clean-up (weld within 1e-6 of the bounding-box diagonal, drop zero-area and duplicate faces, orient
+ * consistently and outward), inside/outside by the generalized winding number (> 0.5 is inside),
+ * points on the surface (thinned to about half a cell when thin_surface is 1) plus grid points inside,
+ * incremental Delaunay with exact predicates, inside tets kept, slivers removed.
+ * resolution: grid cells along the longest side in [0, SB_TETRA_MAX_RESOLUTION]; 0 = no interior points.
+ * min_quality in [0, 1): tets with quality below it are removed. Quality = 6 sqrt(2) V / l_rms^3
+ * (1 for a regular tet, 0 for a flat one; l_rms is the root mean square of the six edge lengths).
+ * Create checks the input and cleans it (errors here: NULL, counts, NOT_FINITE, INDEX_OUT_OF_RANGE,
+ * TOO_LARGE, EMPTY_MESH, FLAT_MESH); the work happens in sb_tetra_run, in slices, so a caller can show
+ * progress and stop. The input is copied. */
+sb_tetra sb_tetra_create(const float* xyz, int32_t vertex_count, const uint32_t* triangles, int32_t triangle_count,
+                         int32_t resolution, float min_quality, int32_t thin_surface);
+/* Does at most `work` units (about one point insertion or one winding-number query each, >= 1).
+ * Returns 1 when finished, 0 when there is more to do, or an error (SB_ERR_NO_INSIDE_TETS). */
+int32_t sb_tetra_run(sb_tetra job, int32_t work);
+float sb_tetra_progress(sb_tetra job); /* [0, 1], NaN for a bad handle */
+int32_t sb_tetra_destroy(sb_tetra job);
+/* Results, after sb_tetra_run returned 1 (SB_ERR_NOT_READY before). Tets are positively oriented and
+ * every vertex is used, so they go straight into sb_body_create_tets. Pointers live until destroy. */
+int32_t sb_tetra_vertex_count(sb_tetra job);
+const float* sb_tetra_positions(sb_tetra job); /* xyz, m */
+int32_t sb_tetra_tet_count(sb_tetra job);
+const uint32_t* sb_tetra_tets(sb_tetra job);
+int32_t sb_tetra_get_stats(sb_tetra job, sb_tetra_stats* out); /* works at any stage */
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,16 @@ export const ErrorCode = Object.freeze({
   NOT_GRABBING: -14,
   UNKNOWN_SOLVER: -15,
   NEEDS_COMPLIANCE: -16,
+  EMPTY_MESH: -17,
+  FLAT_MESH: -18,
+  NO_INSIDE_TETS: -19,
+  TOO_LARGE: -20,
+  INVALID_TETRA: -21,
+  NOT_READY: -22,
 });
+
+// Input limits of the tetrahedralizer (SB_TETRA_MAX_* in emscripten/softbody.h).
+export const TetraLimits = Object.freeze({ maxVertices: 1000000, maxTriangles: 2000000, maxResolution: 64 });
 
 // sb_solver: how a body is advanced (all simulate the same model, see emscripten/softbody.h).
 export const Solver = Object.freeze({
@@ -64,6 +73,9 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 17 * 4; // sizeof(sb_body_stats): 11 float32, 2 int32, 2 float32, 2 int32
+const TETRA_STATS_BYTES = 19 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32
+const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
+const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
 // options: { wasmBinary } in node (the module is built for web+worker), or { locateFile } in a page.
 export async function loadSoftbody(options = {}) {
@@ -73,7 +85,7 @@ export async function loadSoftbody(options = {}) {
 export class Softbody {
   constructor(module) {
     this.M = module;
-    this._stats = module._malloc(STATS_BYTES);
+    this._stats = module._malloc(Math.max(STATS_BYTES, TETRA_STATS_BYTES));
   }
 
   // The ArrayBuffer behind wasm memory now; replaced whenever memory grows.
@@ -83,6 +95,21 @@ export class Softbody {
 
   createWorld() {
     return new World(this, this.check(this.M._sb_world_create()));
+  }
+
+  // Starts a tetrahedralization of a triangle surface (copied in). Nothing is computed until run().
+  // positions: xyz floats (m); triangles: 3 indices each. Options mirror sb_tetra_create.
+  createTetra(positions, triangles, { resolution = 10, minQuality = 0.02, thinSurface = true } = {}) {
+    const v = this.copyIn(positions, Float32Array);
+    let t = 0;
+    try {
+      t = this.copyIn(triangles, Uint32Array);
+      const handle = this.M._sb_tetra_create(v, Math.floor(positions.length / 3), t, Math.floor(triangles.length / 3), resolution, minQuality, thinSurface ? 1 : 0);
+      return new Tetra(this, this.check(handle));
+    } finally {
+      this.M._free(v);
+      if (t) this.M._free(t);
+    }
   }
 
   lastError() {
@@ -202,6 +229,58 @@ export class World {
   }
 }
 
+// One tetrahedralization job (sb_tetra_*): run it in slices, read progress, then copy the result out.
+export class Tetra {
+  constructor(sb, handle) {
+    this.sb = sb;
+    this.handle = handle;
+  }
+
+  // Does at most `work` units (about one point insertion each); returns true when finished.
+  run(work = 20000) {
+    return this.sb.check(this.sb.M._sb_tetra_run(this.handle, work)) === 1;
+  }
+
+  // Runs to the end in one call.
+  runAll() {
+    while (!this.run(1 << 30));
+  }
+
+  get progress() {
+    const p = this.sb.M._sb_tetra_progress(this.handle);
+    if (Number.isNaN(p)) this.sb.check(this.sb.M._sb_last_error_code());
+    return p;
+  }
+
+  stats() {
+    const M = this.sb.M;
+    this.sb.check(M._sb_tetra_get_stats(this.handle, this.sb._stats));
+    const ints = new Int32Array(this.sb.buffer, this.sb._stats, TETRA_STATS_INTS.length);
+    const floats = new Float32Array(this.sb.buffer, this.sb._stats + 4 * TETRA_STATS_INTS.length, TETRA_STATS_FLOATS.length);
+    const out = {};
+    TETRA_STATS_INTS.forEach((k, i) => (out[k] = ints[i]));
+    TETRA_STATS_FLOATS.forEach((k, i) => (out[k] = floats[i]));
+    return out;
+  }
+
+  // Copies of the finished mesh: { positions: Float32Array (m), tets: Uint32Array }, ready for addTets.
+  result() {
+    const M = this.sb.M;
+    const vertexCount = this.sb.check(M._sb_tetra_vertex_count(this.handle));
+    const tetCount = this.sb.check(M._sb_tetra_tet_count(this.handle));
+    const p = this.sb.checkPointer(M._sb_tetra_positions(this.handle));
+    const t = this.sb.checkPointer(M._sb_tetra_tets(this.handle));
+    return {
+      positions: new Float32Array(this.sb.buffer, p, 3 * vertexCount).slice(),
+      tets: new Uint32Array(this.sb.buffer, t, 4 * tetCount).slice(),
+    };
+  }
+
+  destroy() {
+    this.sb.check(this.sb.M._sb_tetra_destroy(this.handle));
+  }
+}
+
 export class Body {
   constructor(world, handle) {
     this.world = world;
@@ -215,6 +294,8 @@ export class Body {
     this.tetCount = this.sb.check(M._sb_body_tet_count(w, handle));
     this.edgeCount = this.sb.check(M._sb_body_edge_count(w, handle));
     this._views = null;
+    this.visualVertexCount = 0;
+    this.visualTriangleCount = 0;
   }
 
   _call(fn, ...args) {
@@ -233,6 +314,12 @@ export class Body {
       tets: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_tets(w, this.handle)), 4 * this.tetCount),
       edges: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_edges(w, this.handle)), 2 * this.edgeCount),
     };
+    if (this.visualVertexCount > 0) {
+      const v = this._views;
+      v.visualPositions = new Float32Array(buffer, this.sb.checkPointer(M._sb_body_visual_positions(w, this.handle)), 3 * this.visualVertexCount);
+      v.visualNormals = new Float32Array(buffer, this.sb.checkPointer(M._sb_body_visual_normals(w, this.handle)), 3 * this.visualVertexCount);
+      v.visualTriangles = this.visualTriangleCount > 0 ? new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_visual_triangles(w, this.handle)), 3 * this.visualTriangleCount) : new Uint32Array(0);
+    }
     return this._views;
   }
 
@@ -249,6 +336,38 @@ export class Body {
   }
   get edges() {
     return this._currentViews().edges;
+  }
+
+  // Binds a high-resolution render surface (copied in) to the tets at the creation shape; every step
+  // then moves it with the body (skinning in C++). Returns how many vertices lay outside every tet.
+  setVisual(positions, triangles = null) {
+    const sb = this.sb;
+    const v = sb.copyIn(positions, Float32Array);
+    let t = 0;
+    try {
+      if (triangles && triangles.length) t = sb.copyIn(triangles, Uint32Array);
+      const outside = this._call('_sb_body_set_visual', v, Math.floor(positions.length / 3), t, t ? Math.floor(triangles.length / 3) : 0);
+      this.visualVertexCount = this._call('_sb_body_visual_vertex_count');
+      this.visualTriangleCount = this._call('_sb_body_visual_triangle_count');
+      this._views = null;
+      return outside;
+    } finally {
+      sb.M._free(v);
+      if (t) sb.M._free(t);
+    }
+  }
+  get hasVisual() {
+    return this.visualVertexCount > 0;
+  }
+  // Live skinned positions and normals (zero-copy, like positions); null without a visual.
+  get visualPositions() {
+    return this.hasVisual ? this._currentViews().visualPositions : null;
+  }
+  get visualNormals() {
+    return this.hasVisual ? this._currentViews().visualNormals : null;
+  }
+  get visualTriangles() {
+    return this.hasVisual ? this._currentViews().visualTriangles : null;
   }
 
   setParam(name, value) {

@@ -1,0 +1,74 @@
+// Incremental 3D Delaunay tetrahedralization (Bowyer-Watson): start from one tet enclosing every
+// point, then insert points one at a time: walk to the tet containing the point, grow the cavity of
+// tets whose circumsphere contains it, and re-fill the cavity with tets joining the point to the
+// cavity's boundary faces. Predicates are exact (predicates.h) and ties are broken by symbolic
+// perturbation, so grids and other cospherical sets give a valid, deterministic mesh.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sb {
+
+class Delaunay {
+ public:
+  // Copies `count` points (xyz doubles), fixes the insertion order (spatial_order) and encloses
+  // them in a tet 1000x their size. Nothing is inserted yet.
+  Delaunay(const double* xyz, int64_t count);
+
+  // Inserts the next point in insertion order. Returns false when that point cannot be inserted
+  // (it coincides with a vertex already in the mesh); it is then listed in rejected().
+  bool insert_next();
+  void insert_all() {
+    while (!done()) insert_next();
+  }
+  bool done() const { return next_ >= count_; }
+  int64_t inserted_count() const { return next_; }  // points tried so far
+  const std::vector<int32_t>& rejected() const { return rejected_; }  // input ids
+
+  // A good insertion order: a biased randomized order (rounds of doubling size, each sorted along
+  // a Morton curve), so walks are short and cavities small. Deterministic.
+  static std::vector<int32_t> spatial_order(const double* xyz, int64_t count);
+
+  // Live tets that use no enclosing vertex: 4 input point ids each, positively oriented.
+  std::vector<int32_t> tets() const;
+  int64_t live_tet_count() const { return int64_t(tv_.size() / 4 - free_.size()); }
+  int64_t point_count() const { return count_; }
+
+  // For tests: every live tet is positive and mutually linked with its neighbours.
+  bool check_links() const;
+
+ private:
+  // Internally points are numbered in insertion order (so neighbours in space are neighbours in
+  // memory); the enclosing vertices come last. order_ maps back to input ids.
+  const double* point(int32_t v) const { return &pts_[3 * size_t(v)]; }
+  int32_t locate(int32_t v);  // a live tet containing point v (walk, brute force as a fallback)
+  int32_t new_tet();
+  bool conflicts(int32_t tet, int32_t v) const;
+
+  int64_t count_;
+  int64_t next_ = 0;               // internal id of the next point to insert
+  std::vector<int32_t> order_;     // internal id -> input id
+  std::vector<int32_t> rejected_;  // input ids of points that could not be inserted
+  std::vector<double> pts_;        // (count + 4) * 3 in internal order
+  std::vector<int32_t> tv_;        // 4 vertex ids per tet; tv_[4t] = -1 marks a free slot
+  std::vector<int32_t> tn_;        // per face: 4 * neighbour tet + its slot facing back; -1 = none
+  std::vector<uint32_t> mark_;     // per tet: 2 * stamp_ + 1 in the cavity, + 2 tested outside it
+  std::vector<int32_t> free_;      // freed tet slots, reused first
+  uint32_t stamp_ = 0;
+  int32_t last_ = 0;               // where the next walk starts (a tet made by the last insertion)
+  uint32_t rng_ = 0x9E3779B9u;     // xorshift state for the walk's face order (deterministic)
+  // Scratch reused by every insertion (never shrinks, so insertion does not allocate in steady state).
+  std::vector<int32_t> cavity_;
+  struct BoundaryFace {
+    int32_t slot, outside;  // face opposite `slot` of a cavity tet; outside = tn_ of that face
+    int32_t v[4];                                      // the new tet: cavity tet with v[slot] = point
+  };
+  std::vector<BoundaryFace> boundary_;
+  std::vector<int32_t> new_tets_;
+  std::vector<uint64_t> edge_key_;  // open-addressing table: edge (a, b) of a new tet's face
+  std::vector<int32_t> edge_val_;   // 4 * tet + slot of the face holding that edge
+  std::vector<size_t> edge_used_;   // slots written by this insertion, cleared after it
+};
+
+}  // namespace sb

@@ -1,0 +1,163 @@
+#include "skinning.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "surface_query.h"
+
+namespace sb {
+
+namespace {
+
+// Barycentric coordinates of p in tet (a, b, c, d), by Cramer's rule; they sum to 1.
+void barycentric(const double* p, const double* a, const double* b, const double* c, const double* d, double w[4]) {
+  const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const double x[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+  const double r[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+  auto det = [](const double* e, const double* f, const double* g) {
+    return e[0] * (f[1] * g[2] - f[2] * g[1]) - e[1] * (f[0] * g[2] - f[2] * g[0]) + e[2] * (f[0] * g[1] - f[1] * g[0]);
+  };
+  const double vol = det(u, v, x);
+  w[1] = det(r, v, x) / vol;
+  w[2] = det(u, r, x) / vol;
+  w[3] = det(u, v, r) / vol;
+  w[0] = 1.0 - w[1] - w[2] - w[3];
+}
+
+}  // namespace
+
+VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
+                       const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count)
+    : bound_(4 * size_t(visual_count)),
+      weights_(4 * size_t(visual_count)),
+      triangles_(triangles, triangles + 3 * size_t(triangle_count)),
+      positions_(visual, visual + 3 * size_t(visual_count)),
+      normals_(3 * size_t(visual_count), 0.0f) {
+  std::vector<double> p(rest, rest + 3 * size_t(vertex_count));
+  // A uniform grid of tet bounding boxes, cells about one tet across (compressed rows: cell -> tets).
+  double lo[3], hi[3];
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = HUGE_VAL;
+    hi[k] = -HUGE_VAL;
+  }
+  for (size_t i = 0; i < p.size(); ++i) {
+    lo[i % 3] = std::min(lo[i % 3], p[i]);
+    hi[i % 3] = std::max(hi[i % 3], p[i]);
+  }
+  const double box = std::max(1e-30, (hi[0] - lo[0] + 1e-9) * (hi[1] - lo[1] + 1e-9) * (hi[2] - lo[2] + 1e-9));
+  const double h = std::max(1.5 * std::cbrt(box / double(std::max(tet_count, 1u))), 1e-9);
+  int64_t n[3];
+  for (int k = 0; k < 3; ++k) n[k] = std::clamp<int64_t>(int64_t(std::ceil((hi[k] - lo[k]) / h)), 1, 512);
+  auto cell_of = [&](double x, int k) { return std::clamp<int64_t>(int64_t(std::floor((x - lo[k]) / h)), 0, n[k] - 1); };
+  auto index = [&](int64_t i, int64_t j, int64_t k) { return size_t((k * n[1] + j) * n[0] + i); };
+  std::vector<uint32_t> start(size_t(n[0] * n[1] * n[2]) + 1, 0);
+  std::vector<int64_t> box_lo(3 * size_t(tet_count)), box_hi(3 * size_t(tet_count));
+  for (uint32_t t = 0; t < tet_count; ++t)
+    for (int k = 0; k < 3; ++k) {
+      double a = HUGE_VAL, b = -HUGE_VAL;
+      for (int v = 0; v < 4; ++v) {
+        a = std::min(a, p[3 * size_t(tets[4 * size_t(t) + size_t(v)]) + size_t(k)]);
+        b = std::max(b, p[3 * size_t(tets[4 * size_t(t) + size_t(v)]) + size_t(k)]);
+      }
+      box_lo[3 * t + size_t(k)] = cell_of(a, k);
+      box_hi[3 * t + size_t(k)] = cell_of(b, k);
+    }
+  auto for_cells = [&](uint32_t t, auto&& fn) {
+    for (int64_t k = box_lo[3 * t + 2]; k <= box_hi[3 * t + 2]; ++k)
+      for (int64_t j = box_lo[3 * t + 1]; j <= box_hi[3 * t + 1]; ++j)
+        for (int64_t i = box_lo[3 * t]; i <= box_hi[3 * t]; ++i) fn(index(i, j, k));
+  };
+  for (uint32_t t = 0; t < tet_count; ++t) for_cells(t, [&](size_t c) { ++start[c + 1]; });
+  for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+  std::vector<uint32_t> items(start.back());
+  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  for (uint32_t t = 0; t < tet_count; ++t) for_cells(t, [&](size_t c) { items[fill[c]++] = t; });
+
+  auto corner = [&](uint32_t t, int v) { return &p[3 * size_t(tets[4 * size_t(t) + size_t(v)])]; };
+  for (uint32_t vi = 0; vi < visual_count; ++vi) {
+    const double q[3] = {visual[3 * size_t(vi)], visual[3 * size_t(vi) + 1], visual[3 * size_t(vi) + 2]};
+    const int64_t c[3] = {cell_of(q[0], 0), cell_of(q[1], 1), cell_of(q[2], 2)};
+    uint32_t best = 0;
+    double best_score = -HUGE_VAL;  // inside: the smallest weight (higher = deeper); outside: -distance
+    bool inside = false;
+    const int64_t max_ring = std::max({n[0], n[1], n[2]});
+    for (int64_t ring = 0; ring <= max_ring; ++ring) {
+      for (int64_t k = c[2] - ring; k <= c[2] + ring; ++k)
+        for (int64_t j = c[1] - ring; j <= c[1] + ring; ++j)
+          for (int64_t i = c[0] - ring; i <= c[0] + ring; ++i) {
+            if (std::max({std::abs(i - c[0]), std::abs(j - c[1]), std::abs(k - c[2])}) != ring) continue;
+            if (i < 0 || j < 0 || k < 0 || i >= n[0] || j >= n[1] || k >= n[2]) continue;
+            const size_t cell = index(i, j, k);
+            for (uint32_t m = start[cell]; m < start[cell + 1]; ++m) {
+              const uint32_t t = items[m];
+              double w[4];
+              barycentric(q, corner(t, 0), corner(t, 1), corner(t, 2), corner(t, 3), w);
+              const double depth = std::min({w[0], w[1], w[2], w[3]});
+              if (depth >= -1e-6) {
+                if (!inside || depth > best_score) {
+                  inside = true;
+                  best = t;
+                  best_score = depth;
+                }
+              } else if (!inside) {
+                double d2 = HUGE_VAL;
+                for (int f = 0; f < 4; ++f)
+                  d2 = std::min(d2, point_triangle_distance2(q, corner(t, (f + 1) % 4), corner(t, (f + 2) % 4),
+                                                             corner(t, (f + 3) % 4)));
+                const double score = -std::sqrt(d2);
+                if (score > best_score || (score == best_score && t < best)) {
+                  best = t;
+                  best_score = score;
+                }
+              }
+            }
+          }
+      // Cells beyond this ring are at least ring * h away: nothing there can beat what we have.
+      if (inside || (tet_count > 0 && -best_score <= double(ring) * h)) break;
+    }
+    double w[4];
+    barycentric(q, corner(best, 0), corner(best, 1), corner(best, 2), corner(best, 3), w);
+    for (int v = 0; v < 4; ++v) {
+      bound_[4 * size_t(vi) + size_t(v)] = tets[4 * size_t(best) + size_t(v)];
+      weights_[4 * size_t(vi) + size_t(v)] = float(w[v]);
+    }
+    outside_ += inside ? 0 : 1;
+  }
+}
+
+void VisualSkin::update(const float* x) {
+  const size_t n = weights_.size() / 4;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t* b = &bound_[4 * i];
+    const float* w = &weights_[4 * i];
+    for (int k = 0; k < 3; ++k)
+      positions_[3 * i + size_t(k)] = w[0] * x[3 * b[0] + size_t(k)] + w[1] * x[3 * b[1] + size_t(k)] +
+                                      w[2] * x[3 * b[2] + size_t(k)] + w[3] * x[3 * b[3] + size_t(k)];
+  }
+  if (triangles_.empty()) return;
+  std::fill(normals_.begin(), normals_.end(), 0.0f);
+  for (size_t f = 0; f < triangles_.size(); f += 3) {
+    const float* a = &positions_[3 * size_t(triangles_[f])];
+    const float* b = &positions_[3 * size_t(triangles_[f + 1])];
+    const float* c = &positions_[3 * size_t(triangles_[f + 2])];
+    const float u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const float v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const float n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    for (int corner = 0; corner < 3; ++corner)  // area-weighted: the cross product's length is 2 x area
+      for (int k = 0; k < 3; ++k) normals_[3 * size_t(triangles_[f + size_t(corner)]) + size_t(k)] += n[k];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    float* m = &normals_[3 * i];
+    const float len = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+    if (len > 0) {
+      m[0] /= len;
+      m[1] /= len;
+      m[2] /= len;
+    } else {
+      m[1] = 1.0f;  // a vertex of no face, or of only degenerate ones
+    }
+  }
+}
+
+}  // namespace sb

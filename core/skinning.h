@@ -1,0 +1,38 @@
+// Skinning a high-resolution render surface onto a tet mesh ("free-form deformation"): each visual
+// vertex is bound to one tet with barycentric weights at the rest shape, and afterwards follows
+// x = sum_i w_i x_i of that tet's four particles. Vertices outside every tet (a visual surface is
+// usually a little larger than the tets) bind to the nearest tet; their weights extrapolate.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace sb {
+
+class VisualSkin {
+ public:
+  VisualSkin() = default;
+  // rest: the tet mesh's rest positions (xyz floats); visual: xyz floats in the same frame;
+  // triangles (3 per face, may be empty) are used for the normals.
+  VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
+             const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count);
+
+  // Moves the visual vertices with the particles and recomputes area-weighted normals. No allocation.
+  void update(const float* positions);
+
+  bool empty() const { return bound_.empty(); }
+  uint32_t vertex_count() const { return uint32_t(weights_.size() / 4); }
+  uint32_t triangle_count() const { return uint32_t(triangles_.size() / 3); }
+  uint32_t outside_count() const { return outside_; }  // vertices bound to a tet they are not in
+  float* positions() { return positions_.data(); }
+  float* normals() { return normals_.data(); }
+  const uint32_t* triangles() const { return triangles_.data(); }
+
+ private:
+  std::vector<uint32_t> bound_;   // 4 particle ids per visual vertex
+  std::vector<float> weights_;    // 4 barycentric weights per visual vertex (sum 1)
+  std::vector<uint32_t> triangles_;
+  std::vector<float> positions_, normals_;
+  uint32_t outside_ = 0;
+};
+
+}  // namespace sb

@@ -1,0 +1,45 @@
+// Point queries against a triangle surface, over a bounding-volume hierarchy:
+// - the generalized winding number (Jacobson et al. 2013): the signed solid angle of the surface
+//   seen from the point over 4 pi. 1 inside a closed outward surface, 0 outside, and a smooth,
+//   sensible value near holes, seams, self-intersections and overlapping parts; "inside" is > 0.5.
+//   Far clusters use their dipole (Barill et al. 2018, "Fast winding numbers"): the sum of the
+//   area-weighted normals at the area centroid, so a query costs O(log n) instead of O(n).
+// - whether any triangle lies within a distance of the point.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace sb {
+
+class SurfaceQuery {
+ public:
+  // positions: xyz doubles; triangles outward (counter-clockwise from outside). Both are copied.
+  SurfaceQuery(const std::vector<double>& positions, const std::vector<uint32_t>& triangles);
+
+  double winding_number(const double q[3]) const;
+  double winding_number_exact(const double q[3]) const;  // every triangle, for tests
+  bool any_within(const double q[3], double distance) const;
+
+ private:
+  struct Node {
+    double lo[3], hi[3];  // bounding box
+    double center[3];     // area-weighted centroid of its triangles
+    double dipole[3];     // sum of area vectors (1/2 cross products), m^2
+    double area;          // m^2
+    double radius;        // from center to the farthest box corner
+    int32_t left, right;  // children, or -1 for a leaf
+    int32_t begin, end;   // its triangles in order_
+  };
+  int32_t build(int32_t begin, int32_t end);
+  double triangle_solid_angle(int32_t t, const double q[3]) const;
+
+  std::vector<double> pos_;
+  std::vector<uint32_t> tri_;
+  std::vector<int32_t> order_;  // triangle ids, grouped by leaf
+  std::vector<Node> nodes_;
+};
+
+// Squared distance from p to the triangle a, b, c.
+double point_triangle_distance2(const double p[3], const double a[3], const double b[3], const double c[3]);
+
+}  // namespace sb

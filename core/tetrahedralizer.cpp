@@ -1,0 +1,370 @@
+#include "tetrahedralizer.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+#include "delaunay.h"
+#include "surface_query.h"
+#include "tet_mesh.h"
+
+namespace sb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double elapsed_ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+// Greedy thinning: accepts a point only if no accepted point is closer than `spacing`. Candidates
+// come in priority order (input vertices first, so corners and sharp features survive).
+class Thinner {
+ public:
+  explicit Thinner(double spacing) : spacing_(spacing) {}
+  bool offer(const double* p, std::vector<double>& accepted) {
+    const int64_t c[3] = {cell(p[0]), cell(p[1]), cell(p[2])};
+    for (int64_t dz = -1; dz <= 1; ++dz)
+      for (int64_t dy = -1; dy <= 1; ++dy)
+        for (int64_t dx = -1; dx <= 1; ++dx) {
+          auto it = head_.find(key(c[0] + dx, c[1] + dy, c[2] + dz));
+          for (int64_t j = it == head_.end() ? -1 : it->second; j >= 0; j = next_[size_t(j)]) {
+            const double* q = &accepted[3 * size_t(j)];
+            const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
+            if (d2 < spacing_ * spacing_) return false;
+          }
+        }
+    const auto id = int64_t(accepted.size() / 3);
+    accepted.insert(accepted.end(), p, p + 3);
+    next_.push_back(-1);
+    auto [it, inserted] = head_.emplace(key(c[0], c[1], c[2]), id);
+    if (!inserted) {  // prepend: order within a cell does not matter for the test above
+      next_[size_t(id)] = it->second;
+      it->second = id;
+    }
+    return true;
+  }
+
+ private:
+  int64_t cell(double x) const { return int64_t(std::floor(x / spacing_)); }
+  static uint64_t key(int64_t x, int64_t y, int64_t z) {
+    return uint64_t(x & 0x1fffff) | uint64_t(y & 0x1fffff) << 21 | uint64_t(z & 0x1fffff) << 42;
+  }
+  double spacing_;
+  std::unordered_map<uint64_t, int64_t> head_;
+  std::vector<int64_t> next_;
+};
+
+struct UnionFind {
+  std::vector<int64_t> parent;
+  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), int64_t(0)); }
+  int64_t find(int64_t x) {
+    while (parent[size_t(x)] != x) x = parent[size_t(x)] = parent[size_t(parent[size_t(x)])];
+    return x;
+  }
+  void join(int64_t a, int64_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[size_t(std::max(a, b))] = std::min(a, b);
+  }
+};
+
+}  // namespace
+
+double tet_quality(const double* a, const double* b, const double* c, const double* d) {
+  const double* p[4] = {a, b, c, d};
+  double sum2 = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j)
+      for (int k = 0; k < 3; ++k) sum2 += (p[i][k] - p[j][k]) * (p[i][k] - p[j][k]);
+  const double l_rms = std::sqrt(sum2 / 6.0);
+  if (!(l_rms > 0)) return 0.0;
+  const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const double w[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+  const double v6 = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
+                    u[2] * (v[0] * w[1] - v[1] * w[0]);
+  return std::sqrt(2.0) * v6 / (l_rms * l_rms * l_rms);  // 6 sqrt(2) V = sqrt(2) * 6V
+}
+
+Tetrahedralizer::Tetrahedralizer(const float* xyz, int64_t vertex_count, const uint32_t* triangles,
+                                 int64_t triangle_count, const TetraOptions& options)
+    : options_(options) {
+  const auto start = Clock::now();
+  stats_.input_vertices = vertex_count;
+  stats_.input_triangles = triangle_count;
+  problem_ = clean_surface(xyz, vertex_count, triangles, triangle_count, surface_, stats_.cleanup, problem_index_);
+  if (problem_ != SurfaceProblem::None) return;
+
+  double lo[3], hi[3];
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = HUGE_VAL;
+    hi[k] = -HUGE_VAL;
+  }
+  for (size_t i = 0; i < surface_.positions.size(); ++i) {
+    lo[i % 3] = std::min(lo[i % 3], surface_.positions[i]);
+    hi[i % 3] = std::max(hi[i % 3], surface_.positions[i]);
+  }
+  const double longest = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+  const int res = options_.resolution;
+  cell_ = longest / (res > 0 ? res : 10);
+  for (int k = 0; k < 3; ++k) {
+    grid_[k] = res > 0 ? std::max<int64_t>(1, int64_t(std::ceil((hi[k] - lo[k]) / cell_ - 1e-9))) : 0;
+    // The grid is centred on the box, so its points sit symmetrically inside the shape.
+    origin_[k] = 0.5 * (lo[k] + hi[k]) - 0.5 * double(grid_[k]) * cell_;
+  }
+  for (size_t i = 0; i < surface_.positions.size(); i += 3) to_internal(&surface_.positions[i], &surface_.positions[i]);
+  stats_.milliseconds = elapsed_ms(start);
+}
+
+Tetrahedralizer::~Tetrahedralizer() = default;
+
+void Tetrahedralizer::to_internal(const double* x, double* u) const {
+  for (int k = 0; k < 3; ++k) u[k] = (x[k] - origin_[k]) / cell_ - 0.5;
+}
+
+void Tetrahedralizer::place_surface_points() {
+  query_ = std::make_unique<SurfaceQuery>(surface_.positions, surface_.triangles);
+  const std::vector<double>& p = surface_.positions;
+  const std::vector<uint32_t>& t = surface_.triangles;
+  if (!options_.thin_surface) {
+    points_ = p;
+    stats_.surface_points = int64_t(p.size() / 3);
+    return;
+  }
+  // Samples about half a cell apart: vertices, then points along long edges, then inside large
+  // faces, each accepted only if no accepted point is nearer than the spacing.
+  const double spacing = 0.5;  // grid units
+  Thinner thinner(spacing);
+  for (size_t v = 0; v < p.size(); v += 3) thinner.offer(&p[v], points_);
+  std::vector<std::array<uint32_t, 2>> edges;
+  edges.reserve(t.size());
+  for (size_t f = 0; f < t.size(); f += 3)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t a = t[f + size_t(k)], b = t[f + size_t((k + 1) % 3)];
+      edges.push_back({std::min(a, b), std::max(a, b)});
+    }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  for (const auto& e : edges) {
+    const double* a = &p[3 * size_t(e[0])];
+    const double* b = &p[3 * size_t(e[1])];
+    const double len = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
+    const auto n = int64_t(std::ceil(len / spacing));
+    for (int64_t j = 1; j < n; ++j) {
+      const double s = double(j) / double(n);
+      const double x[3] = {a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]), a[2] + s * (b[2] - a[2])};
+      thinner.offer(x, points_);
+    }
+  }
+  for (size_t f = 0; f < t.size(); f += 3) {
+    const double* a = &p[3 * size_t(t[f])];
+    const double* b = &p[3 * size_t(t[f + 1])];
+    const double* c = &p[3 * size_t(t[f + 2])];
+    double longest = 0;
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}})
+      longest = std::max(longest, std::sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2])));
+    const auto m = int64_t(std::ceil(longest / spacing));
+    for (int64_t i = 1; i < m; ++i)
+      for (int64_t j = 1; i + j < m; ++j) {
+        const double s = double(i) / double(m), r = double(j) / double(m);
+        const double x[3] = {a[0] + s * (b[0] - a[0]) + r * (c[0] - a[0]), a[1] + s * (b[1] - a[1]) + r * (c[1] - a[1]),
+                             a[2] + s * (b[2] - a[2]) + r * (c[2] - a[2])};
+        thinner.offer(x, points_);
+      }
+  }
+  stats_.surface_points = int64_t(points_.size() / 3);
+}
+
+int64_t Tetrahedralizer::scan_grid(int64_t work) {
+  const int64_t total = grid_[0] * grid_[1] * grid_[2];
+  int64_t done = 0;
+  for (; grid_next_ < total && done < work; ++grid_next_, ++done) {
+    const int64_t i = grid_next_ % grid_[0], j = (grid_next_ / grid_[0]) % grid_[1], k = grid_next_ / (grid_[0] * grid_[1]);
+    const double u[3] = {double(i), double(j), double(k)};  // grid points are integers in grid units
+    if (query_->any_within(u, 0.5)) continue;               // keep half a cell from the surface
+    if (query_->winding_number(u) <= 0.5) continue;
+    points_.insert(points_.end(), u, u + 3);
+    ++stats_.interior_points;
+  }
+  return done;
+}
+
+void Tetrahedralizer::start_delaunay() {
+  delaunay_ = std::make_unique<Delaunay>(points_.data(), int64_t(points_.size() / 3));
+}
+
+int64_t Tetrahedralizer::classify(int64_t work) {
+  const auto total = int64_t(candidates_.size() / 4);
+  int64_t done = 0;
+  for (; classify_next_ < total && done < work; ++classify_next_, ++done) {
+    const int32_t* t = &candidates_[4 * size_t(classify_next_)];
+    double c[3] = {0, 0, 0};
+    for (int v = 0; v < 4; ++v)
+      for (int k = 0; k < 3; ++k) c[k] += 0.25 * points_[3 * size_t(t[v]) + size_t(k)];
+    inside_[size_t(classify_next_)] = query_->winding_number(c) > 0.5;
+  }
+  return done;
+}
+
+void Tetrahedralizer::finish() {
+  const auto point_count = int64_t(points_.size() / 3);
+  // Positions in metres, as the solver will see them (float).
+  std::vector<float> metres(points_.size());
+  for (size_t i = 0; i < points_.size(); ++i)
+    metres[i] = float(origin_[i % 3] + (points_[i] + 0.5) * cell_);
+
+  std::vector<uint32_t> kept;
+  std::vector<double> quality;
+  const auto total = int64_t(candidates_.size() / 4);
+  for (int64_t t = 0; t < total; ++t) {
+    if (!inside_[size_t(t)]) continue;
+    const int32_t* v = &candidates_[4 * size_t(t)];
+    const double q = tet_quality(&points_[3 * size_t(v[0])], &points_[3 * size_t(v[1])], &points_[3 * size_t(v[2])],
+                                 &points_[3 * size_t(v[3])]);
+    const uint32_t tet[4] = {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
+    // Also what check_tet_mesh demands, after rounding to float: clearly positive volume.
+    double l2 = 0;
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k) {
+          const double d = double(metres[3 * tet[i] + size_t(k)]) - double(metres[3 * tet[j] + size_t(k)]);
+          d2 += d * d;
+        }
+        l2 = std::max(l2, d2);
+      }
+    const double v6 = tet_volume6(metres.data(), tet);
+    if (q < options_.min_quality || !(v6 > 2.0 * kDegenerateRelVolume * l2 * std::sqrt(l2))) {
+      ++stats_.slivers_removed;
+      continue;
+    }
+    kept.insert(kept.end(), tet, tet + 4);
+    quality.push_back(q);
+  }
+
+  // Compact: used points only, in point order (surface points first).
+  std::vector<int64_t> remap(size_t(point_count), -1);
+  for (uint32_t v : kept) remap[v] = 0;
+  out_positions_.clear();
+  int64_t used = 0;
+  for (int64_t i = 0; i < point_count; ++i)
+    if (remap[size_t(i)] == 0) {
+      remap[size_t(i)] = used++;
+      out_positions_.insert(out_positions_.end(), &metres[3 * size_t(i)], &metres[3 * size_t(i)] + 3);
+    }
+  out_tets_.resize(kept.size());
+  for (size_t i = 0; i < kept.size(); ++i) out_tets_[i] = uint32_t(remap[kept[i]]);
+
+  // Connected parts: tets that share a face belong together.
+  const size_t nt = out_tets_.size() / 4;
+  std::vector<std::pair<std::array<uint32_t, 3>, uint32_t>> faces;
+  faces.reserve(4 * nt);
+  for (size_t t = 0; t < nt; ++t)
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<uint32_t, 3> f{};
+      int m = 0;
+      for (int k = 0; k < 4; ++k)
+        if (k != skip) f[size_t(m++)] = out_tets_[4 * t + size_t(k)];
+      std::sort(f.begin(), f.end());
+      faces.push_back({f, uint32_t(t)});
+    }
+  std::sort(faces.begin(), faces.end());
+  UnionFind parts(nt);
+  for (size_t i = 1; i < faces.size(); ++i)
+    if (faces[i].first == faces[i - 1].first) parts.join(faces[i].second, faces[i - 1].second);
+  stats_.parts = 0;
+  for (size_t t = 0; t < nt; ++t) stats_.parts += parts.find(int64_t(t)) == int64_t(t);
+
+  stats_.vertices = used;
+  stats_.tets = int64_t(nt);
+  stats_.volume = 0;
+  for (size_t t = 0; t < nt; ++t) stats_.volume += tet_volume6(out_positions_.data(), &out_tets_[4 * t]) / 6.0;
+  stats_.min_quality = quality.empty() ? 0.0 : *std::min_element(quality.begin(), quality.end());
+  stats_.mean_quality = quality.empty() ? 0.0 : std::accumulate(quality.begin(), quality.end(), 0.0) / double(quality.size());
+  // The scaffolding is no longer needed.
+  delaunay_.reset();
+  query_.reset();
+  candidates_ = {};
+  inside_ = {};
+}
+
+TetraStatus Tetrahedralizer::run(int64_t work) {
+  if (status_ != TetraStatus::Working || problem_ != SurfaceProblem::None) return status_;
+  const auto start = Clock::now();
+  work = std::max<int64_t>(work, 1);
+  while (work > 0 && stage_ != Stage::Over) {
+    switch (stage_) {
+      case Stage::Surface:
+        place_surface_points();
+        work -= int64_t(surface_.triangles.size() / 3) / 16 + 1;  // roughly its cost in insertions
+        stage_ = Stage::Grid;
+        break;
+      case Stage::Grid:
+        work -= scan_grid(work);
+        if (grid_next_ >= grid_[0] * grid_[1] * grid_[2]) {
+          start_delaunay();
+          stage_ = Stage::Insert;
+        }
+        break;
+      case Stage::Insert:
+        while (work > 0 && !delaunay_->done()) {
+          delaunay_->insert_next();
+          --work;
+        }
+        if (delaunay_->done()) {
+          stats_.uninserted_points = int64_t(delaunay_->rejected().size());
+          candidates_ = delaunay_->tets();
+          stats_.delaunay_tets = int64_t(candidates_.size() / 4);
+          inside_.assign(candidates_.size() / 4, 0);
+          stage_ = Stage::Classify;
+        }
+        break;
+      case Stage::Classify:
+        work -= classify(work);
+        if (classify_next_ >= int64_t(candidates_.size() / 4)) stage_ = Stage::Finish;
+        break;
+      case Stage::Finish:
+        finish();
+        work -= stats_.delaunay_tets / 4 + 1;
+        stage_ = Stage::Over;
+        status_ = stats_.tets > 0 ? TetraStatus::Done : TetraStatus::NoInsideTets;
+        break;
+      case Stage::Over:
+        break;
+    }
+  }
+  stats_.milliseconds += elapsed_ms(start);
+  return status_;
+}
+
+double Tetrahedralizer::progress() const {
+  // Stages by their typical share of the time; within a stage, the fraction done.
+  switch (stage_) {
+    case Stage::Surface:
+      return 0.0;
+    case Stage::Grid: {
+      const int64_t total = grid_[0] * grid_[1] * grid_[2];
+      return 0.05 + 0.25 * (total > 0 ? double(grid_next_) / double(total) : 1.0);
+    }
+    case Stage::Insert: {
+      const int64_t total = delaunay_->point_count();
+      return 0.30 + 0.40 * (total > 0 ? double(delaunay_->inserted_count()) / double(total) : 1.0);
+    }
+    case Stage::Classify: {
+      const auto total = int64_t(candidates_.size() / 4);
+      return 0.70 + 0.28 * (total > 0 ? double(classify_next_) / double(total) : 1.0);
+    }
+    case Stage::Finish:
+      return 0.98;
+    case Stage::Over:
+      return 1.0;
+  }
+  return 1.0;
+}
+
+}  // namespace sb

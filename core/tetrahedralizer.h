@@ -1,0 +1,95 @@
+// Any triangle surface -> a tet mesh ready for the solvers. The pipeline:
+//   1. clean the surface (surface_cleanup.h): weld, drop degenerate/duplicate faces, orient;
+//   2. points: the surface's vertices (or, with thinning, samples about half a cell apart) plus
+//      the centres of a grid with `resolution` cells along the longest side, kept where the
+//      generalized winding number says inside and at least half a cell from the surface;
+//   3. incremental Delaunay (delaunay.h) of all points;
+//   4. keep tets whose centroid is inside (winding number > 0.5); drop slivers; compact.
+// Work runs in slices (run(work)) so a caller can report progress and stop early.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "surface_cleanup.h"
+
+namespace sb {
+
+class Delaunay;
+class SurfaceQuery;
+
+struct TetraOptions {
+  int resolution = 10;        // grid cells along the longest side; 0 = surface points only
+  double min_quality = 0.02;  // tets below this quality (tet_quality) are removed
+  bool thin_surface = true;   // resample the surface about half a cell apart instead of using every vertex
+};
+
+struct TetraStats {
+  int64_t input_vertices = 0, input_triangles = 0;
+  CleanupReport cleanup;
+  int64_t surface_points = 0, interior_points = 0, uninserted_points = 0;
+  int64_t delaunay_tets = 0, slivers_removed = 0;
+  int64_t vertices = 0, tets = 0, parts = 0;
+  double min_quality = 0, mean_quality = 0;
+  double volume = 0;          // m^3 of the output tets
+  double milliseconds = 0;    // wall time in the constructor and run()
+};
+
+enum class TetraStatus { Working, Done, NoInsideTets };
+
+// Quality of a tet: 6 sqrt(2) V / l_rms^3, with l_rms the root mean square edge length. 1 for a
+// regular tet, 0 for a flat one; scale-invariant. (A volume-to-length measure: it sees slivers,
+// whose four vertices are nearly coplanar although no edge is short.)
+double tet_quality(const double* a, const double* b, const double* c, const double* d);
+
+class Tetrahedralizer {
+ public:
+  // Checks and cleans the surface (copied); if problem() != None, nothing else may be called.
+  Tetrahedralizer(const float* xyz, int64_t vertex_count, const uint32_t* triangles, int64_t triangle_count,
+                  const TetraOptions& options);
+  ~Tetrahedralizer();
+
+  SurfaceProblem problem() const { return problem_; }
+  int64_t problem_index() const { return problem_index_; }
+
+  // Does about `work` units (one point insertion, grid point or tet classification each).
+  TetraStatus run(int64_t work);
+  TetraStatus status() const { return status_; }
+  double progress() const;  // 0..1
+  const TetraStats& stats() const { return stats_; }
+
+  // The result, once run() returned Done: positively oriented tets, every vertex used.
+  const std::vector<float>& positions() const { return out_positions_; }
+  const std::vector<uint32_t>& tets() const { return out_tets_; }
+
+ private:
+  enum class Stage { Surface, Grid, Insert, Classify, Finish, Over };
+  void place_surface_points();
+  int64_t scan_grid(int64_t work);
+  void start_delaunay();
+  int64_t classify(int64_t work);
+  void finish();
+  void to_internal(const double* x, double* u) const;  // m -> grid units (grid points are integers)
+
+  TetraOptions options_;
+  SurfaceProblem problem_ = SurfaceProblem::None;
+  int64_t problem_index_ = -1;
+  TetraStatus status_ = TetraStatus::Working;
+  Stage stage_ = Stage::Surface;
+  TetraStats stats_;
+  Surface surface_;             // cleaned, in internal units
+  double origin_[3] = {0, 0, 0};  // m: internal u maps to origin + (u + 0.5) * cell
+  double cell_ = 1.0;           // m per grid cell
+  int64_t grid_[3] = {0, 0, 0}; // grid points per axis
+  int64_t grid_next_ = 0;       // next grid point to test (linear index)
+  std::unique_ptr<SurfaceQuery> query_;
+  std::vector<double> points_;  // internal units: surface points first, then interior points
+  std::unique_ptr<Delaunay> delaunay_;
+  std::vector<int32_t> candidates_;  // Delaunay tets, 4 ids each
+  std::vector<uint8_t> inside_;      // per candidate tet
+  int64_t classify_next_ = 0;
+  std::vector<float> out_positions_;
+  std::vector<uint32_t> out_tets_;
+};
+
+}  // namespace sb

@@ -1,0 +1,182 @@
+// C API: tetrahedralization jobs (core/tetrahedralizer.h) behind generation-checked handles.
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "../core/tetrahedralizer.h"
+#include "api_state.h"
+
+using namespace sbapi;
+
+namespace {
+
+struct Slot {
+  std::unique_ptr<sb::Tetrahedralizer> job;
+  int32_t generation = 0;
+};
+Slot g_jobs[SB_TETRA_MAX_JOBS];
+
+// handle = generation * SB_TETRA_MAX_JOBS + slot + 1: positive, and stale after destroy.
+sb::Tetrahedralizer* find_job(sb_tetra handle) {
+  if (handle > 0) {
+    const int32_t slot = (handle - 1) % SB_TETRA_MAX_JOBS;
+    const int32_t generation = (handle - 1) / SB_TETRA_MAX_JOBS;
+    if (g_jobs[slot].job && g_jobs[slot].generation == generation) return g_jobs[slot].job.get();
+  }
+  fail(SB_ERR_INVALID_TETRA, "tetrahedralization handle %d is not live (never created, or destroyed)", handle);
+  return nullptr;
+}
+
+sb::Tetrahedralizer* find_finished(sb_tetra handle) {
+  sb::Tetrahedralizer* job = find_job(handle);
+  if (job && job->status() != sb::TetraStatus::Done) {
+    fail(SB_ERR_NOT_READY, "tetrahedralization %d has not finished: call sb_tetra_run until it returns 1", handle);
+    return nullptr;
+  }
+  return job;
+}
+
+}  // namespace
+
+extern "C" {
+
+sb_tetra sb_tetra_create(const float* xyz, int32_t vertex_count, const uint32_t* triangles, int32_t triangle_count,
+                         int32_t resolution, float min_quality, int32_t thin_surface) {
+  clear_error();
+  if (!xyz || !triangles) return fail(SB_ERR_NULL_POINTER, "%s is NULL", !xyz ? "xyz" : "triangles");
+  if (vertex_count < 3 || triangle_count < 1)
+    return fail(SB_ERR_BAD_COUNT, "a surface needs at least 3 vertices and 1 triangle, got %d and %d", vertex_count,
+                triangle_count);
+  if (vertex_count > SB_TETRA_MAX_VERTICES)
+    return fail(SB_ERR_TOO_LARGE, "%d vertices is more than the limit of %d (SB_TETRA_MAX_VERTICES)", vertex_count,
+                SB_TETRA_MAX_VERTICES);
+  if (triangle_count > SB_TETRA_MAX_TRIANGLES)
+    return fail(SB_ERR_TOO_LARGE, "%d triangles is more than the limit of %d (SB_TETRA_MAX_TRIANGLES)", triangle_count,
+                SB_TETRA_MAX_TRIANGLES);
+  if (resolution < 0 || resolution > SB_TETRA_MAX_RESOLUTION)
+    return fail(SB_ERR_OUT_OF_RANGE, "resolution must be in [0, %d], got %d", SB_TETRA_MAX_RESOLUTION, resolution);
+  if (!check_finite(min_quality, "min quality")) return sb_last_error_code();
+  if (!(min_quality >= 0.0f && min_quality < 1.0f))
+    return fail(SB_ERR_OUT_OF_RANGE, "min quality must be in [0, 1), got %g", double(min_quality));
+  if (thin_surface != 0 && thin_surface != 1)
+    return fail(SB_ERR_OUT_OF_RANGE, "thin_surface must be 0 or 1, got %d", thin_surface);
+  for (int64_t i = 0; i < 3 * int64_t(vertex_count); ++i)
+    if (std::isfinite(xyz[i]) && std::fabs(xyz[i]) > SB_TETRA_MAX_COORDINATE)
+      return fail(SB_ERR_OUT_OF_RANGE, "vertex %lld has a coordinate of %g m, beyond +-%g m (SB_TETRA_MAX_COORDINATE)",
+                  (long long)(i / 3), double(xyz[i]), double(SB_TETRA_MAX_COORDINATE));
+  int32_t slot = 0;
+  while (slot < SB_TETRA_MAX_JOBS && g_jobs[slot].job) ++slot;
+  if (slot == SB_TETRA_MAX_JOBS)
+    return fail(SB_ERR_LIMIT, "already %d tetrahedralizations alive (SB_TETRA_MAX_JOBS)", SB_TETRA_MAX_JOBS);
+
+  sb::TetraOptions options;
+  options.resolution = resolution;
+  options.min_quality = min_quality;
+  options.thin_surface = thin_surface == 1;
+  auto job = std::make_unique<sb::Tetrahedralizer>(xyz, vertex_count, triangles, triangle_count, options);
+  const long long at = job->problem_index();
+  switch (job->problem()) {
+    case sb::SurfaceProblem::None:
+      break;
+    case sb::SurfaceProblem::NonFinite:
+      return fail(SB_ERR_NOT_FINITE, "vertex %lld has a NaN or infinite coordinate", at);
+    case sb::SurfaceProblem::IndexOutOfRange:
+      return fail(SB_ERR_INDEX_OUT_OF_RANGE, "triangle %lld refers to a vertex index >= vertex_count (%d)", at, vertex_count);
+    case sb::SurfaceProblem::Empty:
+      return fail(SB_ERR_EMPTY_MESH, "no triangle has a positive area (all %d repeat a vertex or are collinear)",
+                  triangle_count);
+    case sb::SurfaceProblem::Flat:
+      return fail(SB_ERR_FLAT_MESH, "the surface encloses no volume: its points lie in a plane or its volume is ~0");
+  }
+  Slot& s = g_jobs[slot];
+  s.job = std::move(job);
+  s.generation = (s.generation + 1) % (INT32_MAX / SB_TETRA_MAX_JOBS - 1);
+  return s.generation * SB_TETRA_MAX_JOBS + slot + 1;
+}
+
+int32_t sb_tetra_run(sb_tetra handle, int32_t work) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_job(handle);
+  if (!job) return sb_last_error_code();
+  if (work < 1) return fail(SB_ERR_OUT_OF_RANGE, "work must be >= 1, got %d", work);
+  switch (job->run(work)) {
+    case sb::TetraStatus::Working: return 0;
+    case sb::TetraStatus::Done: return 1;
+    case sb::TetraStatus::NoInsideTets: {
+      const sb::TetraStats& s = job->stats();
+      return fail(SB_ERR_NO_INSIDE_TETS,
+                  "no tet survived: of %lld Delaunay tets, %lld lay inside the surface (winding number > 0.5) and "
+                  "all of those were below the minimum quality or flat; the surface has %lld open edges%s",
+                  (long long)s.delaunay_tets, (long long)s.slivers_removed, (long long)s.cleanup.open_edges,
+                  s.cleanup.open_edges > 0 ? " (an open sheet encloses nothing)" : "");
+    }
+  }
+  return SB_OK;
+}
+
+float sb_tetra_progress(sb_tetra handle) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_job(handle);
+  return job ? float(job->progress()) : NAN;
+}
+
+int32_t sb_tetra_destroy(sb_tetra handle) {
+  clear_error();
+  if (!find_job(handle)) return sb_last_error_code();
+  g_jobs[(handle - 1) % SB_TETRA_MAX_JOBS].job.reset();
+  return SB_OK;
+}
+
+int32_t sb_tetra_vertex_count(sb_tetra handle) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_finished(handle);
+  return job ? int32_t(job->positions().size() / 3) : sb_last_error_code();
+}
+
+const float* sb_tetra_positions(sb_tetra handle) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_finished(handle);
+  return job ? job->positions().data() : nullptr;
+}
+
+int32_t sb_tetra_tet_count(sb_tetra handle) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_finished(handle);
+  return job ? int32_t(job->tets().size() / 4) : sb_last_error_code();
+}
+
+const uint32_t* sb_tetra_tets(sb_tetra handle) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_finished(handle);
+  return job ? job->tets().data() : nullptr;
+}
+
+int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_job(handle);
+  if (!job) return sb_last_error_code();
+  if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
+  const sb::TetraStats& s = job->stats();
+  out->input_vertices = int32_t(s.input_vertices);
+  out->input_triangles = int32_t(s.input_triangles);
+  out->welded_vertices = int32_t(s.cleanup.welded_vertices);
+  out->dropped_triangles = int32_t(s.cleanup.dropped_triangles);
+  out->flipped_triangles = int32_t(s.cleanup.flipped_triangles);
+  out->open_edges = int32_t(s.cleanup.open_edges);
+  out->surface_points = int32_t(s.surface_points);
+  out->interior_points = int32_t(s.interior_points);
+  out->uninserted_points = int32_t(s.uninserted_points);
+  out->delaunay_tets = int32_t(s.delaunay_tets);
+  out->slivers_removed = int32_t(s.slivers_removed);
+  out->vertices = int32_t(s.vertices);
+  out->tets = int32_t(s.tets);
+  out->parts = int32_t(s.parts);
+  out->min_quality = float(s.min_quality);
+  out->mean_quality = float(s.mean_quality);
+  out->volume = float(s.volume);
+  out->surface_volume = float(s.cleanup.volume);
+  out->milliseconds = float(s.milliseconds);
+  return SB_OK;
+}
+
+}  // extern "C"

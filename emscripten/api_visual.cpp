@@ -1,0 +1,76 @@
+// C API: a body's skinned render surface (core/skinning.h).
+#include <cmath>
+
+#include "api_state.h"
+
+using namespace sbapi;
+
+namespace {
+
+// The body, if it has a visual; otherwise records why not.
+sb::SoftBody* find_visual(sb_world world, sb_body body) {
+  sb::SoftBody* b = find_body(world, body);
+  if (b && b->visual().empty()) {
+    fail(SB_ERR_BAD_COUNT, "body %d has no visual surface: call sb_body_set_visual first", body);
+    return nullptr;
+  }
+  return b;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t sb_body_set_visual(sb_world world, sb_body body, const float* xyz, int32_t vertex_count,
+                           const uint32_t* triangles, int32_t triangle_count) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!xyz) return fail(SB_ERR_NULL_POINTER, "xyz is NULL");
+  if (vertex_count < 1 || vertex_count > SB_MAX_VISUAL_VERTICES)
+    return fail(SB_ERR_BAD_COUNT, "visual vertex_count must be in [1, %d], got %d", SB_MAX_VISUAL_VERTICES, vertex_count);
+  if (triangle_count < 0 || triangle_count > 2 * SB_MAX_VISUAL_VERTICES)
+    return fail(SB_ERR_BAD_COUNT, "visual triangle_count must be in [0, %d], got %d", 2 * SB_MAX_VISUAL_VERTICES,
+                triangle_count);
+  if (triangle_count > 0 && !triangles) return fail(SB_ERR_NULL_POINTER, "triangles is NULL but triangle_count is %d", triangle_count);
+  if (b->tet_count() == 0) return fail(SB_ERR_BAD_COUNT, "body %d has no tets to bind a visual surface to", body);
+  for (int64_t i = 0; i < 3 * int64_t(vertex_count); ++i)
+    if (!std::isfinite(xyz[i])) return fail(SB_ERR_NOT_FINITE, "visual vertex %lld has a NaN or infinite coordinate", (long long)(i / 3));
+  for (int64_t i = 0; i < 3 * int64_t(triangle_count); ++i)
+    if (triangles[i] >= uint32_t(vertex_count))
+      return fail(SB_ERR_INDEX_OUT_OF_RANGE, "visual triangle %lld refers to vertex %u >= vertex_count (%d)",
+                  (long long)(i / 3), triangles[i], vertex_count);
+  return int32_t(b->set_visual(xyz, uint32_t(vertex_count), triangles, uint32_t(triangle_count)));
+}
+
+float* sb_body_visual_positions(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_visual(world, body);
+  return b ? b->visual().positions() : nullptr;
+}
+
+float* sb_body_visual_normals(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_visual(world, body);
+  return b ? b->visual().normals() : nullptr;
+}
+
+int32_t sb_body_visual_vertex_count(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  return b ? int32_t(b->visual().vertex_count()) : sb_last_error_code();
+}
+
+const uint32_t* sb_body_visual_triangles(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_visual(world, body);
+  return b ? b->visual().triangles() : nullptr;
+}
+
+int32_t sb_body_visual_triangle_count(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  return b ? int32_t(b->visual().triangle_count()) : sb_last_error_code();
+}
+
+}  // extern "C"

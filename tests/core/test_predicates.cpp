@@ -1,0 +1,105 @@
+// Exact predicates: signs on inputs built to be exactly degenerate, and one ulp away from it, at
+// magnitudes where a plain floating-point evaluation cannot be trusted.
+#include <doctest.h>
+
+#include <cmath>
+#include <utility>
+
+#include "predicates.h"
+
+using namespace sb;
+
+namespace {
+
+// Points on the plane z = x + y, exactly representable (integers below 2^52).
+void on_plane(double x, double y, double* p) {
+  p[0] = x;
+  p[1] = y;
+  p[2] = x + y;
+}
+
+}  // namespace
+
+TEST_CASE("orient3d: exact zero for coplanar points far from the origin, and the sign one ulp off") {
+  const double big = 1099511627776.0;  // 2^40: differences of the inputs still fit, products do not
+  double a[3], b[3], c[3], d[3];
+  on_plane(big + 1, big + 3, a);
+  on_plane(big + 7, big + 2, b);
+  on_plane(big + 4, big + 9, c);
+  on_plane(big + 123456, big + 654321, d);
+  CHECK(orient3d(a, b, c, d) == 0);
+  // (b - a) x (c - a) has z = 5*6 - (-1)*3 = 33 > 0, so raising d's z makes the tet positive.
+  double up[3] = {d[0], d[1], std::nextafter(d[2], HUGE_VAL)};
+  double down[3] = {d[0], d[1], std::nextafter(d[2], -HUGE_VAL)};
+  CHECK(orient3d(a, b, c, up) == 1);
+  CHECK(orient3d(a, b, c, down) == -1);
+  CHECK(orient3d(b, a, c, up) == -1);  // mirrored order flips the sign
+  CHECK(predicate_counters().orient_exact > 0);  // these needed the exact stage
+}
+
+TEST_CASE("orient3d: tiny offsets near the origin and the plain cases") {
+  const double a[3] = {0, 0, 0}, b[3] = {1, 0, 0}, c[3] = {0, 1, 0};
+  const double tiny_up[3] = {0.25, 0.25, 1e-300}, tiny_down[3] = {0.25, 0.25, -1e-300}, flat[3] = {0.25, 0.25, 0};
+  CHECK(orient3d(a, b, c, tiny_up) == 1);
+  CHECK(orient3d(a, b, c, tiny_down) == -1);
+  CHECK(orient3d(a, b, c, flat) == 0);
+  const double d[3] = {0, 0, 1};
+  CHECK(orient3d(a, b, c, d) == 1);  // the unit corner tet is positive (tet_volume6's convention)
+}
+
+TEST_CASE("insphere: cospherical integer points far from the origin") {
+  // Points with x^2 + y^2 + z^2 = 25 exactly, shifted by 2^30 (still exact in double).
+  const double s = 1073741824.0;
+  auto shifted = [&](double x, double y, double z, double* p) {
+    p[0] = s + x;
+    p[1] = s + y;
+    p[2] = s + z;
+  };
+  double a[3], b[3], c[3], d[3], e[3];
+  shifted(5, 0, 0, a);
+  shifted(0, 5, 0, b);
+  shifted(0, 0, 5, c);
+  shifted(-3, -4, 0, d);
+  shifted(0, -3, -4, e);
+  if (orient3d(a, b, c, d) < 0) std::swap(a, b);
+  REQUIRE(orient3d(a, b, c, d) == 1);
+  CHECK(insphere(a, b, c, d, e) == 0);
+  // Nudge e one ulp towards or away from the centre along z (e_z = s - 4 < s).
+  double in[3] = {e[0], e[1], std::nextafter(e[2], HUGE_VAL)};
+  double out[3] = {e[0], e[1], std::nextafter(e[2], -HUGE_VAL)};
+  CHECK(insphere(a, b, c, d, in) == 1);
+  CHECK(insphere(a, b, c, d, out) == -1);
+  CHECK(insphere(b, a, c, d, in) == -1);  // a mirrored tet flips the sign
+  const double centre[3] = {s, s, s}, far[3] = {s + 100, s, s};
+  CHECK(insphere(a, b, c, d, centre) == 1);
+  CHECK(insphere(a, b, c, d, far) == -1);
+  CHECK(predicate_counters().insphere_exact > 0);
+}
+
+TEST_CASE("insphere_sos: a consistent, non-zero answer for cospherical points") {
+  // The eight corners of a unit cube are cospherical: every insphere among them is 0.
+  double corner[8][3];
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 3; ++k) corner[i][k] = (i >> k) & 1;
+  int decided = 0;
+  for (int i0 = 0; i0 < 8; ++i0)
+    for (int i1 = 0; i1 < 8; ++i1)
+      for (int i2 = 0; i2 < 8; ++i2)
+        for (int i3 = 0; i3 < 8; ++i3)
+          for (int i4 = 0; i4 < 8; ++i4) {
+            const int id[5] = {i0, i1, i2, i3, i4};
+            bool distinct = true;
+            for (int x = 0; x < 5; ++x)
+              for (int y = x + 1; y < 5; ++y) distinct &= id[x] != id[y];
+            if (!distinct || orient3d(corner[i0], corner[i1], corner[i2], corner[i3]) <= 0) continue;
+            REQUIRE(insphere(corner[i0], corner[i1], corner[i2], corner[i3], corner[i4]) == 0);
+            const int64_t ids[5] = {i0, i1, i2, i3, i4};
+            const int s = insphere_sos(corner[i0], corner[i1], corner[i2], corner[i3], corner[i4], ids);
+            CHECK(s != 0);
+            // An even permutation of the tet keeps its orientation, so the answer must not change.
+            const int64_t rotated[5] = {i1, i2, i0, i3, i4};
+            CHECK(insphere_sos(corner[i1], corner[i2], corner[i0], corner[i3], corner[i4], rotated) == s);
+            ++decided;
+          }
+  CHECK(decided > 100);
+}

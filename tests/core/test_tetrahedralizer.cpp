@@ -1,0 +1,307 @@
+// Surface -> tets: clean-up, winding number, volumes kept, quality, connectivity, determinism and
+// the C API's errors for bad input.
+#include <doctest.h>
+
+#include <bunny_mesh.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "softbody.h"
+#include "surface_cleanup.h"
+#include "surface_query.h"
+#include "surfaces.h"
+#include "tet_mesh.h"
+#include "tetrahedralizer.h"
+
+using namespace sb;
+using testing_surfaces::Soup;
+
+namespace {
+
+struct Result {
+  TetraStatus status;
+  TetraStats stats;
+  std::vector<float> positions;
+  std::vector<uint32_t> tets;
+};
+
+Result tetrahedralize(const Soup& s, int resolution, double min_quality = 0.02, bool thin = true, int64_t slice = 5000) {
+  TetraOptions o;
+  o.resolution = resolution;
+  o.min_quality = min_quality;
+  o.thin_surface = thin;
+  Tetrahedralizer t(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), o);
+  REQUIRE(t.problem() == SurfaceProblem::None);
+  TetraStatus status;
+  double last = -1;
+  while ((status = t.run(slice)) == TetraStatus::Working) {
+    CHECK(t.progress() >= last);  // progress never goes back
+    last = t.progress();
+  }
+  return {status, t.stats(), t.positions(), t.tets()};
+}
+
+Soup bunny_soup() {
+  Soup s;
+  s.positions.assign(bunny::kPositions, bunny::kPositions + 3 * bunny::kVertexCount);
+  s.triangles.assign(bunny::kTriangles, bunny::kTriangles + 3 * bunny::kTriangleCount);
+  return s;
+}
+
+// Every tet positive and clearly non-flat, every vertex used: what sb_body_create_tets demands.
+void check_solver_ready(const Result& r) {
+  const MeshCheck c = check_tet_mesh(r.positions.data(), int64_t(r.positions.size() / 3), r.tets.data(),
+                                     int64_t(r.tets.size() / 4));
+  CHECK(c.problem == MeshProblem::None);
+  for (size_t t = 0; t < r.tets.size(); t += 4) REQUIRE(tet_volume6(r.positions.data(), &r.tets[t]) > 0);
+}
+
+}  // namespace
+
+TEST_CASE("clean-up: a 24-vertex cube welds to 8 and a wrongly wound sphere is flipped outward") {
+  const Soup cube = testing_surfaces::cube();
+  Surface out;
+  CleanupReport report;
+  int64_t at = 0;
+  REQUIRE(clean_surface(cube.positions.data(), cube.vertex_count(), cube.triangles.data(), cube.triangle_count(), out,
+                        report, at) == SurfaceProblem::None);
+  CHECK(report.welded_vertices == 8);
+  CHECK(report.open_edges == 0);
+  CHECK(report.flipped_triangles == 0);
+  CHECK(report.volume == doctest::Approx(1.0).epsilon(1e-12));
+
+  const Soup sphere = testing_surfaces::uv_sphere(1.0f, 32, 16);
+  REQUIRE(clean_surface(sphere.positions.data(), sphere.vertex_count(), sphere.triangles.data(), sphere.triangle_count(),
+                        out, report, at) == SurfaceProblem::None);
+  CHECK(report.welded_vertices == 32 * 15 + 2);            // seam column and pole rows merged
+  CHECK(report.dropped_triangles == 2 * 32);               // the pole triangles have zero area
+  CHECK(report.flipped_triangles == sphere.triangle_count() - 2 * 32);  // all were wound inward
+  CHECK(report.open_edges == 0);
+  CHECK(report.volume > 0.95 * 4.0 / 3.0 * 3.14159265);
+}
+
+TEST_CASE("clean-up: duplicate faces (either winding) are dropped; a hole is counted as open edges") {
+  Soup s = testing_surfaces::cube(1.0f, 0);  // no bottom face: a box open at z = 0
+  const uint32_t extra[6] = {s.triangles[0], s.triangles[1], s.triangles[2], s.triangles[0], s.triangles[2], s.triangles[1]};
+  s.triangles.insert(s.triangles.end(), extra, extra + 6);
+  Surface out;
+  CleanupReport report;
+  int64_t at = 0;
+  REQUIRE(clean_surface(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), out, report, at) ==
+          SurfaceProblem::None);
+  CHECK(report.dropped_triangles == 2);
+  CHECK(report.open_edges == 4);
+}
+
+TEST_CASE("winding number: 1 inside and 0 outside a closed surface; the hierarchy stays close to exact") {
+  const Soup s = bunny_soup();
+  Surface out;
+  CleanupReport report;
+  int64_t at = 0;
+  REQUIRE(clean_surface(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), out, report, at) ==
+          SurfaceProblem::None);
+  SurfaceQuery query(out.positions, out.triangles);
+  double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
+  for (size_t i = 0; i < out.positions.size(); ++i) {
+    lo[i % 3] = std::min(lo[i % 3], out.positions[i]);
+    hi[i % 3] = std::max(hi[i % 3], out.positions[i]);
+  }
+  testing_surfaces::Rng rng(5);
+  double max_error = 0;
+  int inside = 0, misclassified = 0;
+  for (int i = 0; i < 2000; ++i) {
+    double q[3];
+    for (int k = 0; k < 3; ++k) q[k] = lo[k] + (hi[k] - lo[k]) * rng.uniform();
+    const double exact = query.winding_number_exact(q), fast = query.winding_number(q);
+    // A closed surface: the exact value is an integer (0 or 1) up to rounding.
+    CHECK(std::min(std::fabs(exact), std::fabs(exact - 1)) < 1e-9);
+    max_error = std::max(max_error, std::fabs(fast - exact));
+    inside += exact > 0.5;
+    misclassified += (fast > 0.5) != (exact > 0.5);
+  }
+  CHECK(inside > 200);
+  CHECK(max_error < 0.1);  // first-order far field at 2 radii: measured ~0.05
+  CHECK(misclassified == 0);
+  const double far[3] = {hi[0] + 10 * (hi[0] - lo[0]), hi[1], hi[2]};
+  CHECK(std::fabs(query.winding_number(far)) < 1e-3);
+}
+
+TEST_CASE("tet_quality: 1 for a regular tet, 0 when flat, scale-free") {
+  const double a[3] = {1, 1, 1}, b[3] = {1, -1, -1}, c[3] = {-1, 1, -1}, d[3] = {-1, -1, 1};
+  CHECK(tet_quality(a, b, d, c) == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(tet_quality(a, b, c, d) == doctest::Approx(-1.0).epsilon(1e-12));  // signed: mirrored is negative
+  const double a2[3] = {7, 7, 7}, b2[3] = {7, 5, 5}, c2[3] = {5, 7, 5}, d2[3] = {5, 5, 7};
+  CHECK(tet_quality(a2, b2, d2, c2) == doctest::Approx(1.0).epsilon(1e-12));
+  const double flat[3] = {0, 0, 0};
+  const double p[3] = {1, 0, 0}, q[3] = {0, 1, 0}, r[3] = {1, 1, 0};
+  CHECK(tet_quality(flat, p, q, r) == 0.0);
+}
+
+TEST_CASE("a cube tetrahedralizes to the cube's volume within 0.5 %, every tet positive, one part") {
+  for (int resolution : {0, 4, 10}) {
+    CAPTURE(resolution);
+    const Result r = tetrahedralize(testing_surfaces::cube(), resolution);
+    REQUIRE(r.status == TetraStatus::Done);
+    CHECK(r.stats.volume == doctest::Approx(1.0).epsilon(0.005));
+    CHECK(r.stats.parts == 1);
+    CHECK(r.stats.uninserted_points == 0);
+    CHECK(r.stats.min_quality >= 0.02);
+    check_solver_ready(r);
+  }
+}
+
+TEST_CASE("a sphere's tets hold its surface-enclosed volume within 2 %") {
+  const Soup sphere = testing_surfaces::uv_sphere(0.5f, 48, 24);
+  for (int resolution : {8, 16}) {
+    CAPTURE(resolution);
+    const Result r = tetrahedralize(sphere, resolution);
+    REQUIRE(r.status == TetraStatus::Done);
+    CHECK(r.stats.volume == doctest::Approx(r.stats.cleanup.volume).epsilon(0.02));
+    CHECK(r.stats.parts == 1);
+    CHECK(r.stats.interior_points > 0);
+    check_solver_ready(r);
+  }
+}
+
+TEST_CASE("the Stanford bunny becomes one connected part of positive tets") {
+  const Result r = tetrahedralize(bunny_soup(), 10);
+  REQUIRE(r.status == TetraStatus::Done);
+  CHECK(r.stats.parts == 1);
+  CHECK(r.stats.uninserted_points == 0);
+  CHECK(r.stats.tets > 1000);
+  CHECK(r.stats.volume == doctest::Approx(r.stats.cleanup.volume).epsilon(0.03));
+  check_solver_ready(r);
+}
+
+TEST_CASE("an open box (one face missing) still tetrahedralizes through the winding number") {
+  const Result r = tetrahedralize(testing_surfaces::cube(1.0f, 2), 6);
+  REQUIRE(r.status == TetraStatus::Done);
+  CHECK(r.stats.cleanup.open_edges == 4);
+  CHECK(r.stats.volume == doctest::Approx(1.0).epsilon(0.1));
+  check_solver_ready(r);
+}
+
+TEST_CASE("without thinning every welded vertex is a point; with it, the sphere is resampled") {
+  const Soup sphere = testing_surfaces::uv_sphere(0.5f, 48, 24);
+  const Result raw = tetrahedralize(sphere, 0, 0.02, false);
+  CHECK(raw.stats.surface_points == raw.stats.cleanup.welded_vertices);
+  const Result thinned = tetrahedralize(sphere, 5, 0.02, true);
+  CHECK(thinned.stats.surface_points < thinned.stats.cleanup.welded_vertices);
+}
+
+TEST_CASE("output is identical across runs and slice sizes") {
+  const Result a = tetrahedralize(bunny_soup(), 12, 0.02, true, 1000);
+  const Result b = tetrahedralize(bunny_soup(), 12, 0.02, true, 1 << 30);
+  CHECK(a.positions == b.positions);
+  CHECK(a.tets == b.tets);
+}
+
+TEST_CASE("C API: a tetrahedralization job from surface to body") {
+  const Soup s = testing_surfaces::cube();
+  const sb_tetra job = sb_tetra_create(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), 6, 0.02f, 1);
+  REQUIRE(job > 0);
+  CHECK(sb_tetra_vertex_count(job) == SB_ERR_NOT_READY);
+  CHECK(sb_tetra_positions(job) == nullptr);
+  CHECK(sb_last_error_code() == SB_ERR_NOT_READY);
+  CHECK(sb_tetra_run(job, 0) == SB_ERR_OUT_OF_RANGE);
+  int32_t rc;
+  float last = 0;
+  while ((rc = sb_tetra_run(job, 100)) == 0) {
+    CHECK(sb_tetra_progress(job) >= last);
+    last = sb_tetra_progress(job);
+  }
+  REQUIRE(rc == 1);
+  CHECK(sb_tetra_progress(job) == 1.0f);
+  sb_tetra_stats stats{};
+  REQUIRE(sb_tetra_get_stats(job, &stats) == SB_OK);
+  CHECK(stats.welded_vertices == 8);
+  CHECK(stats.tets == sb_tetra_tet_count(job));
+  CHECK(stats.volume == doctest::Approx(1.0).epsilon(0.005));
+  const sb_world w = sb_world_create();
+  const sb_body body = sb_body_create_tets(w, sb_tetra_positions(job), sb_tetra_vertex_count(job), sb_tetra_tets(job),
+                                           sb_tetra_tet_count(job));
+  CHECK(body > 0);
+  CHECK(sb_tetra_destroy(job) == SB_OK);
+  CHECK(sb_tetra_run(job, 1) == SB_ERR_INVALID_TETRA);  // stale handle
+  CHECK(sb_tetra_destroy(job) == SB_ERR_INVALID_TETRA);
+  sb_world_destroy(w);
+}
+
+TEST_CASE("C API: each kind of bad surface gets its own error and message") {
+  const Soup cube = testing_surfaces::cube();
+  const float* p = cube.positions.data();
+  const uint32_t* t = cube.triangles.data();
+  const int32_t nv = cube.vertex_count(), nt = cube.triangle_count();
+  CHECK(sb_tetra_create(nullptr, nv, t, nt, 5, 0.02f, 1) == SB_ERR_NULL_POINTER);
+  CHECK(sb_tetra_create(p, nv, nullptr, nt, 5, 0.02f, 1) == SB_ERR_NULL_POINTER);
+  CHECK(sb_tetra_create(p, 0, t, nt, 5, 0.02f, 1) == SB_ERR_BAD_COUNT);
+  CHECK(sb_tetra_create(p, nv, t, 0, 5, 0.02f, 1) == SB_ERR_BAD_COUNT);
+  CHECK(sb_tetra_create(p, SB_TETRA_MAX_VERTICES + 1, t, nt, 5, 0.02f, 1) == SB_ERR_TOO_LARGE);
+  CHECK(std::string(sb_last_error()).find("SB_TETRA_MAX_VERTICES") != std::string::npos);
+  CHECK(sb_tetra_create(p, nv, t, SB_TETRA_MAX_TRIANGLES + 1, 5, 0.02f, 1) == SB_ERR_TOO_LARGE);
+  CHECK(sb_tetra_create(p, nv, t, nt, -1, 0.02f, 1) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_tetra_create(p, nv, t, nt, SB_TETRA_MAX_RESOLUTION + 1, 0.02f, 1) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_tetra_create(p, nv, t, nt, 5, 1.0f, 1) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_tetra_create(p, nv, t, nt, 5, NAN, 1) == SB_ERR_NOT_FINITE);
+  CHECK(sb_tetra_create(p, nv, t, nt, 5, 0.02f, 2) == SB_ERR_OUT_OF_RANGE);
+
+  Soup bad = cube;
+  bad.positions[7] = NAN;
+  CHECK(sb_tetra_create(bad.positions.data(), nv, t, nt, 5, 0.02f, 1) == SB_ERR_NOT_FINITE);
+  CHECK(std::string(sb_last_error()).find("vertex 2") != std::string::npos);
+  bad = cube;
+  bad.positions[0] = 1e9f;
+  CHECK(sb_tetra_create(bad.positions.data(), nv, t, nt, 5, 0.02f, 1) == SB_ERR_OUT_OF_RANGE);
+  bad = cube;
+  bad.triangles[5] = uint32_t(nv);
+  CHECK(sb_tetra_create(p, nv, bad.triangles.data(), nt, 5, 0.02f, 1) == SB_ERR_INDEX_OUT_OF_RANGE);
+  CHECK(std::string(sb_last_error()).find("triangle 1") != std::string::npos);
+
+  // Zero area: every face repeats a vertex or is collinear.
+  const float line[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+  const uint32_t degenerate[6] = {0, 1, 2, 0, 0, 1};
+  CHECK(sb_tetra_create(line, 3, degenerate, 2, 5, 0.02f, 1) == SB_ERR_EMPTY_MESH);
+  // Zero volume: a flat square, and a closed but flattened cube.
+  const float square[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  const uint32_t two[6] = {0, 1, 2, 0, 2, 3};
+  CHECK(sb_tetra_create(square, 4, two, 2, 5, 0.02f, 1) == SB_ERR_FLAT_MESH);
+  bad = cube;
+  for (size_t i = 2; i < bad.positions.size(); i += 3) bad.positions[i] = 0;
+  CHECK(sb_tetra_create(bad.positions.data(), nv, t, nt, 5, 0.02f, 1) == SB_ERR_FLAT_MESH);
+
+  // No tet survives: an open two-triangle tent, its four corners only (no grid, no resampling), so
+  // Delaunay makes one tet, and that is below a demanding quality bar. The run reports it.
+  const float tent[12] = {0, 0, 0, 1, 0, 0, 0.5f, 1, 0.5f, 0.5f, 0, 1};
+  const uint32_t sides[6] = {0, 1, 2, 1, 3, 2};
+  const sb_tetra job = sb_tetra_create(tent, 4, sides, 2, 0, 0.99f, 0);
+  REQUIRE(job > 0);
+  int32_t rc;
+  while ((rc = sb_tetra_run(job, 1000)) == 0) {
+  }
+  CHECK(rc == SB_ERR_NO_INSIDE_TETS);
+  CHECK(std::string(sb_last_error()).find("quality") != std::string::npos);
+  CHECK(std::string(sb_last_error()).find("open edges") != std::string::npos);
+  CHECK(sb_tetra_tet_count(job) == SB_ERR_NOT_READY);
+  CHECK(sb_tetra_run(job, 1) == SB_ERR_NO_INSIDE_TETS);  // stays failed
+  CHECK(sb_tetra_destroy(job) == SB_OK);
+}
+
+TEST_CASE("C API: jobs are limited and handles do not alias after destroy") {
+  const Soup cube = testing_surfaces::cube();
+  std::vector<sb_tetra> jobs;
+  for (int i = 0; i < SB_TETRA_MAX_JOBS; ++i)
+    jobs.push_back(sb_tetra_create(cube.positions.data(), cube.vertex_count(), cube.triangles.data(), cube.triangle_count(), 2, 0.02f, 1));
+  for (sb_tetra j : jobs) CHECK(j > 0);
+  CHECK(sb_tetra_create(cube.positions.data(), cube.vertex_count(), cube.triangles.data(), cube.triangle_count(), 2, 0.02f, 1) ==
+        SB_ERR_LIMIT);
+  CHECK(sb_tetra_destroy(jobs[0]) == SB_OK);
+  const sb_tetra again =
+      sb_tetra_create(cube.positions.data(), cube.vertex_count(), cube.triangles.data(), cube.triangle_count(), 2, 0.02f, 1);
+  CHECK(again > 0);
+  CHECK(again != jobs[0]);
+  CHECK(sb_tetra_progress(jobs[0]) != sb_tetra_progress(jobs[0]));  // NaN: the old handle is dead
+  jobs[0] = again;
+  for (sb_tetra j : jobs) CHECK(sb_tetra_destroy(j) == SB_OK);
+}
