@@ -4,6 +4,8 @@
 import { ErrorCode, SoftbodyError, TetraLimits } from '../softbody.js';
 
 const count = (n) => Number(n).toLocaleString('en-US');
+// "1 tet", "2 tets"; "1 vertex", "2 vertices".
+const counted = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 const SENTENCES = {
   [ErrorCode.EMPTY_MESH]: 'the surface has no usable triangle: every face repeats a vertex or has no area.',
@@ -35,16 +37,16 @@ export function describeImportError(error, name) {
 // stats: sb_tetra_stats (Tetra.stats()). Null when the surface was closed.
 export function openSurfaceWarning(stats, name) {
   if (!(stats.openEdges > 0)) return null;
-  return `${name} is not a closed surface (${count(stats.openEdges)} open edges): inside and outside were guessed from the winding number. If the body looks wrong, close the holes in a modeller.`;
+  return `${name} is not a closed surface (${counted(stats.openEdges, 'open edge')}): inside and outside were guessed from the winding number. If the body looks wrong, close the holes in a modeller.`;
 }
 
 // One line for the readout, e.g. "2,345 vertices · 9,876 tets · 12 slivers removed · quality
 // min 0.05, mean 0.61 · 340 ms".
 export function meshSummary(stats) {
   return [
-    `${count(stats.vertices)} vertices`,
-    `${count(stats.tets)} tets`,
-    `${count(stats.slivers)} slivers removed`,
+    counted(stats.vertices, 'vertex', 'vertices'),
+    counted(stats.tets, 'tet'),
+    `${counted(stats.slivers, 'sliver')} removed`,
     `quality min ${stats.minQuality.toFixed(2)}, mean ${stats.meanQuality.toFixed(2)}`,
     `${Math.round(stats.milliseconds)} ms`,
   ].join(' · ');
@@ -52,8 +54,8 @@ export function meshSummary(stats) {
 
 // The same for a tet file: what was read and fixed.
 export function tetFileSummary({ positions, tets, flipped, unusedVertices }) {
-  const parts = [`${count(positions.length / 3)} vertices`, `${count(tets.length / 4)} tets`];
-  if (flipped) parts.push(`${count(flipped)} tets re-oriented`);
-  if (unusedVertices) parts.push(`${count(unusedVertices)} unused vertices dropped`);
+  const parts = [counted(positions.length / 3, 'vertex', 'vertices'), counted(tets.length / 4, 'tet')];
+  if (flipped) parts.push(`${counted(flipped, 'tet')} re-oriented`);
+  if (unusedVertices) parts.push(`${counted(unusedVertices, 'unused vertex', 'unused vertices')} dropped`);
   return parts.join(' · ');
 }
