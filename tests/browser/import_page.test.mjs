@@ -202,12 +202,18 @@ test('a slow tetrahedralization shows progress, cancels, and a newer request rep
   }
 });
 
-test('show tets, download tets, and the JSON reads back with its surface', async () => {
+test('mesh settings re-mesh, show tets, download tets, and the JSON reads back with its surface', async () => {
   const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
   try {
     await page.evaluate(() => app.importSample('torus'));
     assert.equal((await whenImported(page)).status, 'done');
+    const coarse = await page.evaluate(() => app.bodyInfo());
+    // A new mesh setting re-meshes the same surface (once the slider rests).
+    await page.evaluate(() => app.set('meshResolution', 13));
+    await page.waitForFunction((tets) => app.bodyInfo().tets !== tets && app.importState().status === 'done', coarse.tets, { timeout: IMPORT_TIMEOUT, polling: 100 });
     const torus = await page.evaluate(() => app.bodyInfo());
+    assert.ok(torus.tets > coarse.tets, `13 cells: ${torus.tets} tets, 10 cells: ${coarse.tets}`);
+    assert.deepEqual([torus.shape, torus.visualVertices, torus.skinned], ['torus', coarse.visualVertices, true], 'same surface');
 
     await page.evaluate(() => app.set('showTets', true));
     await waitMoreFrames(page, 2);
