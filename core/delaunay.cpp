@@ -48,8 +48,7 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
     for (int k = 0; k < 3; ++k) pts_.push_back(0.5 * (lo[k] + hi[k]) + s * c[k]);
   int32_t v[4] = {int32_t(count), int32_t(count + 1), int32_t(count + 2), int32_t(count + 3)};
   if (orient3d(point(v[0]), point(v[1]), point(v[2]), point(v[3])) < 0) std::swap(v[2], v[3]);
-  tv_.assign(v, v + 4);
-  tn_.assign(4, -1);
+  tet_.assign({v[0], v[1], v[2], v[3], -1, -1, -1, -1});
   mark_.assign(1, 0);
   edge_key_.assign(256, 0);
   edge_val_.assign(256, 0);
@@ -106,15 +105,14 @@ int32_t Delaunay::new_tet() {
     free_.pop_back();
     return t;
   }
-  const auto t = int32_t(tv_.size() / 4);
-  tv_.resize(tv_.size() + 4);
-  tn_.resize(tn_.size() + 4);
+  const auto t = int32_t(tet_.size() / 8);
+  tet_.resize(tet_.size() + 8);
   mark_.push_back(0);
   return t;
 }
 
 bool Delaunay::conflicts(int32_t t, int32_t v) const {
-  const int32_t* tv = &tv_[4 * size_t(t)];
+  const int32_t* tv = &tet_[8 * size_t(t)];
   // Internal ids are the perturbation order: later-inserted points and the enclosing vertices are
   // perturbed more. Any fixed order gives a consistent answer; this one is deterministic.
   const int64_t ids[5] = {tv[0], tv[1], tv[2], tv[3], v};
@@ -124,9 +122,9 @@ bool Delaunay::conflicts(int32_t t, int32_t v) const {
 int32_t Delaunay::locate(int32_t v) {
   const double* p = point(v);
   int32_t t = last_;
-  if (tv_[4 * size_t(t)] < 0) {  // the start tet was freed: take any live one
+  if (tet_[8 * size_t(t)] < 0) {  // the start tet was freed: take any live one
     t = 0;
-    while (tv_[4 * size_t(t)] < 0) ++t;
+    while (tet_[8 * size_t(t)] < 0) ++t;
   }
   // Visibility walk: cross any face that has the point strictly on its far side. Terminates in a
   // Delaunay (regular) mesh; the step cap is only a guard against a bug turning into a hang.
@@ -136,7 +134,7 @@ int32_t Delaunay::locate(int32_t v) {
     rng_ ^= rng_ >> 17;
     rng_ ^= rng_ << 5;
     const int start = int(rng_ & 3);  // random first face avoids cycling on degenerate walks
-    const int32_t* tv = &tv_[4 * size_t(t)];
+    const int32_t* tv = &tet_[8 * size_t(t)];
     int next = -1;
     for (int k = 0; k < 4; ++k) {
       const int i = (start + k) & 3;
@@ -148,13 +146,13 @@ int32_t Delaunay::locate(int32_t v) {
       }
     }
     if (next < 0) return t;
-    const int32_t link = tn_[4 * size_t(t) + size_t(next)];
+    const int32_t link = tet_[8 * size_t(t) + 4 + size_t(next)];
     if (link < 0) return -1;  // outside the enclosing tet: cannot happen for the points it was built on
     t = link >> 2;
   }
   // Fallback: test every live tet.
-  for (int32_t s = 0; s < int32_t(tv_.size() / 4); ++s) {
-    const int32_t* tv = &tv_[4 * size_t(s)];
+  for (int32_t s = 0; s < int32_t(tet_.size() / 8); ++s) {
+    const int32_t* tv = &tet_[8 * size_t(s)];
     if (tv[0] < 0) continue;
     bool inside = true;
     for (int i = 0; i < 4 && inside; ++i) {
@@ -174,7 +172,7 @@ bool Delaunay::insert_next() {
   const double* p = point(v);
   bool duplicate = start < 0;  // (a failed walk is reported like a duplicate: not inserted)
   for (int i = 0; i < 4 && !duplicate; ++i) {
-    const double* q = point(tv_[4 * size_t(start) + size_t(i)]);
+    const double* q = point(tet_[8 * size_t(start) + size_t(i)]);
     duplicate = q[0] == p[0] && q[1] == p[1] && q[2] == p[2];
   }
   if (duplicate) {
@@ -192,7 +190,7 @@ bool Delaunay::insert_next() {
   for (size_t c = 0; c < cavity_.size(); ++c) {
     const int32_t t = cavity_[c];
     for (int i = 0; i < 4; ++i) {
-      const int32_t link = tn_[4 * size_t(t) + size_t(i)];
+      const int32_t link = tet_[8 * size_t(t) + 4 + size_t(i)];
       const int32_t u = link >> 2;  // -1 stays -1
       if (link >= 0 && mark_[size_t(u)] == in_cavity) continue;
       if (link >= 0 && mark_[size_t(u)] != outside) {
@@ -204,14 +202,14 @@ bool Delaunay::insert_next() {
         mark_[size_t(u)] = outside;
       }
       BoundaryFace f{i, link, {0, 0, 0, 0}};
-      for (int k = 0; k < 4; ++k) f.v[k] = tv_[4 * size_t(t) + size_t(k)];
+      for (int k = 0; k < 4; ++k) f.v[k] = tet_[8 * size_t(t) + size_t(k)];
       f.v[i] = v;  // p is on the same side of the face as the vertex it replaces: still positive
       boundary_.push_back(f);
     }
   }
 
   for (const int32_t t : cavity_) {
-    tv_[4 * size_t(t)] = -1;
+    tet_[8 * size_t(t)] = -1;
     free_.push_back(t);
   }
 
@@ -230,9 +228,9 @@ bool Delaunay::insert_next() {
   int32_t n = -1;
   for (const BoundaryFace& f : boundary_) {
     n = new_tet();
-    for (int k = 0; k < 4; ++k) tv_[4 * size_t(n) + size_t(k)] = f.v[k];
-    tn_[4 * size_t(n) + size_t(f.slot)] = f.outside;
-    if (f.outside >= 0) tn_[size_t(f.outside)] = n << 2 | f.slot;  // the outside tet's face, by its link
+    for (int k = 0; k < 4; ++k) tet_[8 * size_t(n) + size_t(k)] = f.v[k];
+    tet_[8 * size_t(n) + 4 + size_t(f.slot)] = f.outside;
+    if (f.outside >= 0) link_at(f.outside) = n << 2 | f.slot;  // the outside tet's face, by its link
     mark_[size_t(n)] = 0;
     // The three faces through p: the one opposite slot k holds p and the two vertices other than k
     // and f.slot. Each such edge is shared by exactly two new tets; pair them up through the table.
@@ -249,8 +247,8 @@ bool Delaunay::insert_next() {
       while (edge_key_[h] != 0 && edge_key_[h] != key) h = (h + 1) & mask;
       if (edge_key_[h] == key) {
         const int32_t other = edge_val_[h];
-        tn_[4 * size_t(n) + size_t(k)] = other;
-        tn_[size_t(other)] = n << 2 | k;
+        tet_[8 * size_t(n) + 4 + size_t(k)] = other;
+        link_at(other) = n << 2 | k;
         edge_key_[h] = ~uint64_t(0);  // matched: a tombstone no later key equals
       } else {
         edge_key_[h] = key;
@@ -267,8 +265,8 @@ bool Delaunay::insert_next() {
 std::vector<int32_t> Delaunay::tets() const {
   std::vector<int32_t> out;
   out.reserve(size_t(live_tet_count()) * 4);
-  for (size_t t = 0; t < tv_.size() / 4; ++t) {
-    const int32_t* v = &tv_[4 * t];
+  for (size_t t = 0; t < tet_.size() / 8; ++t) {
+    const int32_t* v = &tet_[8 * t];
     if (v[0] < 0) continue;
     if (v[0] >= count_ || v[1] >= count_ || v[2] >= count_ || v[3] >= count_) continue;
     for (int k = 0; k < 4; ++k) out.push_back(order_[size_t(v[k])]);
@@ -277,20 +275,20 @@ std::vector<int32_t> Delaunay::tets() const {
 }
 
 bool Delaunay::check_links() const {
-  for (size_t t = 0; t < tv_.size() / 4; ++t) {
-    const int32_t* v = &tv_[4 * t];
+  for (size_t t = 0; t < tet_.size() / 8; ++t) {
+    const int32_t* v = &tet_[8 * t];
     if (v[0] < 0) continue;
     if (orient3d(point(v[0]), point(v[1]), point(v[2]), point(v[3])) <= 0) return false;
     for (int i = 0; i < 4; ++i) {
-      const int32_t link = tn_[4 * t + size_t(i)];
+      const int32_t link = tet_[8 * t + 4 + size_t(i)];
       if (link < 0) continue;
       const int32_t u = link >> 2;
-      if (tv_[4 * size_t(u)] < 0) return false;
-      if (tn_[size_t(link)] != int32_t(4 * t + size_t(i))) return false;  // the link back
+      if (tet_[8 * size_t(u)] < 0) return false;
+      if (tet_[8 * size_t(link >> 2) + 4 + size_t(link & 3)] != int32_t(4 * t + size_t(i))) return false;  // the link back
       int back = 0, shared = 0;
-      for (int j = 0; j < 4; ++j) back += (tn_[4 * size_t(u) + size_t(j)] >> 2) == int32_t(t);
+      for (int j = 0; j < 4; ++j) back += (tet_[8 * size_t(u) + 4 + size_t(j)] >> 2) == int32_t(t);
       for (int a : kFace[i])
-        for (int j = 0; j < 4; ++j) shared += tv_[4 * size_t(u) + size_t(j)] == v[a];
+        for (int j = 0; j < 4; ++j) shared += tet_[8 * size_t(u) + size_t(j)] == v[a];
       if (back != 1 || shared != 3) return false;
     }
   }

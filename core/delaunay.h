@@ -32,7 +32,7 @@ class Delaunay {
 
   // Live tets that use no enclosing vertex: 4 input point ids each, positively oriented.
   std::vector<int32_t> tets() const;
-  int64_t live_tet_count() const { return int64_t(tv_.size() / 4 - free_.size()); }
+  int64_t live_tet_count() const { return int64_t(tet_.size() / 8 - free_.size()); }
   int64_t point_count() const { return count_; }
 
   // For tests: every live tet is positive and mutually linked with its neighbours.
@@ -51,8 +51,10 @@ class Delaunay {
   std::vector<int32_t> order_;     // internal id -> input id
   std::vector<int32_t> rejected_;  // input ids of points that could not be inserted
   std::vector<double> pts_;        // (count + 4) * 3 in internal order
-  std::vector<int32_t> tv_;        // 4 vertex ids per tet; tv_[4t] = -1 marks a free slot
-  std::vector<int32_t> tn_;        // per face: 4 * neighbour tet + its slot facing back; -1 = none
+  // Per tet, 8 ints side by side (one fetch brings both): 4 vertex ids (the first -1 marks a free
+  // slot), then per face the link 4 * neighbour + the neighbour's slot facing back (-1 = none).
+  std::vector<int32_t> tet_;
+  int32_t& link_at(int32_t link) { return tet_[8 * size_t(link >> 2) + 4 + size_t(link & 3)]; }
   std::vector<uint32_t> mark_;     // per tet: 2 * stamp_ + 1 in the cavity, + 2 tested outside it
   std::vector<int32_t> free_;      // freed tet slots, reused first
   uint32_t stamp_ = 0;

@@ -1,0 +1,65 @@
+// Part 3 of the benchmark: the tetrahedralizer, native and wasm (the same C++ program built twice,
+// tests/bench/bench_tetra.cpp), interleaved round-robin with the build order rotating per round.
+// Each round is one process per build; its JSON lines give one sample per case. Reported: the
+// median over rounds, Delaunay insertion as points per second, the bunny pipeline in ms.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const BUILD = {
+  native: [fileURLToPath(new URL('../../build-native/softbody_bench_tetra', import.meta.url))],
+  wasm: [process.execPath, '--no-experimental-fetch', fileURLToPath(new URL('../../build-wasm/softbody_bench_tetra.js', import.meta.url))],
+};
+export const TETRA_CASES = ['delaunay-10000', 'delaunay-100000', 'bunny-10', 'bunny-20'];
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
+};
+
+export function runTetraPart({ rounds, log }) {
+  for (const [build, cmd] of Object.entries(BUILD)) {
+    const file = cmd[cmd.length - 1];
+    if (!existsSync(file)) throw new Error(`${file} is missing (${build}): run bash scripts/setup.sh bench first`);
+  }
+  const samples = {}; // build -> case -> [{ms, points, tets}]
+  const builds = Object.keys(BUILD);
+  for (let round = 0; round < rounds; ++round) {
+    for (let i = 0; i < builds.length; ++i) {
+      const build = builds[(i + round) % builds.length];
+      const [exe, ...args] = BUILD[build];
+      const r = spawnSync(exe, [...args, '1'], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      if (r.status !== 0) throw new Error(`${build} tetra benchmark failed: ${r.stderr}`);
+      for (const line of r.stdout.trim().split('\n')) {
+        const s = JSON.parse(line);
+        ((samples[build] ??= {})[s.case] ??= []).push(s);
+      }
+    }
+    log(`tetra round ${round + 1}/${rounds}`);
+  }
+  const results = [];
+  for (const name of TETRA_CASES)
+    for (const build of builds) {
+      const list = samples[build][name];
+      const ms = median(list.map((s) => s.ms));
+      const row = { part: 'tetra', case: name, build, msMedian: ms, msMin: Math.min(...list.map((s) => s.ms)), msMax: Math.max(...list.map((s) => s.ms)), points: list[0].points, tets: list[0].tets, rounds: list.length };
+      if (name.startsWith('delaunay')) row.pointsPerSecond = list[0].points / (ms / 1000);
+      results.push(row);
+    }
+  return { results };
+}
+
+export function tetraReport({ results }) {
+  const lines = ['Tetrahedralizer (median over rounds; native and wasm of the same C++)', ''];
+  const head = ['case', 'build', 'points', 'tets', 'median ms', 'min..max ms', 'points/s'];
+  const rows = results.map((r) => [r.case, r.build, String(r.points), String(r.tets), r.msMedian.toFixed(1), `${r.msMin.toFixed(1)}..${r.msMax.toFixed(1)}`, r.pointsPerSecond ? Math.round(r.pointsPerSecond).toLocaleString('en-US') : '']);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmtRow = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  lines.push(fmtRow(head), ...rows.map(fmtRow));
+  for (const name of TETRA_CASES) {
+    const n = results.find((r) => r.case === name && r.build === 'native');
+    const w = results.find((r) => r.case === name && r.build === 'wasm');
+    lines.push(`${name}: wasm / native time ${(w.msMedian / n.msMedian).toFixed(2)}x`);
+  }
+  return lines;
+}
