@@ -28,9 +28,9 @@ export function describeImportError(error, name) {
     if (sentence) return new Error(`Could not import ${name}: ${sentence} (${error.message})`);
     return new Error(`Could not import ${name}: ${error.message}`);
   }
-  // ImportError messages already start with the file name; other errors (a worker that would
-  // not load) get it here.
-  if (error?.name === 'ImportError') return new Error(`Could not import ${error.message}`);
+  // ImportError messages start with their file's name when they have one; other errors (a
+  // worker that would not load) get the request's name here.
+  if (error?.name === 'ImportError' && error.fileName) return new Error(`Could not import ${error.message}`);
   return new Error(`Could not import ${name}: ${error?.message ?? error}`);
 }
 
