@@ -1,7 +1,7 @@
 // Tetrahedralizer timings, one JSON line per case and round: Delaunay insertion of random points
 // (1e4, 1e5) and the whole pipeline on the Stanford bunny (resolution 10 and 20). Built natively and
 // as wasm; tests/bench/tetra_bench.mjs runs both, interleaved, and reports medians.
-// Usage: softbody_bench_tetra [rounds]
+// Usage: softbody_bench_tetra [rounds] (after one untimed warm-up round)
 #include <bunny_mesh.h>
 
 #include <chrono>
@@ -31,14 +31,17 @@ std::vector<double> random_points(int64_t n, uint64_t seed) {  // splitmix64, as
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 1;
-  for (int round = 0; round < rounds; ++round) {
+  // Round -1 warms up (in wasm, V8 first runs a baseline compile of the code) and prints nothing.
+  for (int round = -1; round < rounds; ++round) {
+    const bool report = round >= 0;
     for (int64_t n : {10000, 100000}) {
       const auto p = random_points(n, 7 + uint64_t(round));
       const auto start = Clock::now();
       sb::Delaunay d(p.data(), n);
       d.insert_all();
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-      std::printf("{\"case\":\"delaunay-%lld\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld}\n", (long long)n, ms,
+      if (report)
+        std::printf("{\"case\":\"delaunay-%lld\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld}\n", (long long)n, ms,
                   (long long)n, (long long)d.live_tet_count());
     }
     for (int resolution : {10, 20}) {
@@ -50,7 +53,8 @@ int main(int argc, char** argv) {
       }
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
       const sb::TetraStats& s = t.stats();
-      std::printf("{\"case\":\"bunny-%d\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld}\n", resolution, ms,
+      if (report)
+        std::printf("{\"case\":\"bunny-%d\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld}\n", resolution, ms,
                   (long long)(s.surface_points + s.interior_points), (long long)s.tets);
     }
     std::fflush(stdout);

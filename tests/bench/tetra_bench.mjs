@@ -1,6 +1,7 @@
 // Part 3 of the benchmark: the tetrahedralizer, native and wasm (the same C++ program built twice,
 // tests/bench/bench_tetra.cpp), interleaved round-robin with the build order rotating per round.
-// Each round is one process per build; its JSON lines give one sample per case. Reported: the
+// Each round is one process per build (warmed up by one untimed pass); its JSON lines give one
+// sample per case. Reported: the
 // median over rounds, Delaunay insertion as points per second, the bunny pipeline in ms.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
