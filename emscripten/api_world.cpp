@@ -29,6 +29,12 @@ const char* sb_error_name(int32_t code) {
     case SB_ERR_NOT_GRABBING: return "SB_ERR_NOT_GRABBING";
     case SB_ERR_UNKNOWN_SOLVER: return "SB_ERR_UNKNOWN_SOLVER";
     case SB_ERR_NEEDS_COMPLIANCE: return "SB_ERR_NEEDS_COMPLIANCE";
+    case SB_ERR_EMPTY_MESH: return "SB_ERR_EMPTY_MESH";
+    case SB_ERR_FLAT_MESH: return "SB_ERR_FLAT_MESH";
+    case SB_ERR_NO_INSIDE_TETS: return "SB_ERR_NO_INSIDE_TETS";
+    case SB_ERR_TOO_LARGE: return "SB_ERR_TOO_LARGE";
+    case SB_ERR_INVALID_TETRA: return "SB_ERR_INVALID_TETRA";
+    case SB_ERR_NOT_READY: return "SB_ERR_NOT_READY";
     default: return "SB_ERR_UNKNOWN_CODE";
   }
 }

@@ -180,3 +180,10 @@ test('rope, jelly and pressure ball from JS: counts, views and a step', () => {
   assert.ok(rope.positions[3 * 12 + 1] < 1.9, 'the free end swung down');
   world.destroy();
 });
+
+test('ErrorCode mirrors the C names of every code', () => {
+  for (const [key, code] of Object.entries(ErrorCode)) {
+    if (code === 0) continue;
+    assert.equal(sb.M.UTF8ToString(sb.M._sb_error_name(code)), `SB_ERR_${key}`);
+  }
+});
