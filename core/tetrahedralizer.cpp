@@ -247,6 +247,45 @@ void Tetrahedralizer::finish() {
     quality.push_back(q);
   }
 
+  // Connected parts: tets that share a face belong together. Fragments (parts below 1 % of the
+  // largest one: single tets or small clusters hanging on by an edge or a vertex) would flop about
+  // loose in the simulation, so they are removed; real separate pieces of a model are far larger.
+  const size_t candidates = kept.size() / 4;
+  std::vector<std::pair<std::array<uint32_t, 3>, uint32_t>> faces;
+  faces.reserve(4 * candidates);
+  for (size_t t = 0; t < candidates; ++t)
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<uint32_t, 3> f{};
+      int m = 0;
+      for (int k = 0; k < 4; ++k)
+        if (k != skip) f[size_t(m++)] = kept[4 * t + size_t(k)];
+      std::sort(f.begin(), f.end());
+      faces.push_back({f, uint32_t(t)});
+    }
+  std::sort(faces.begin(), faces.end());
+  UnionFind parts(candidates);
+  for (size_t i = 1; i < faces.size(); ++i)
+    if (faces[i].first == faces[i - 1].first) parts.join(faces[i].second, faces[i - 1].second);
+  std::vector<int64_t> part_size(candidates, 0);
+  for (size_t t = 0; t < candidates; ++t) ++part_size[size_t(parts.find(int64_t(t)))];
+  const int64_t largest = candidates ? *std::max_element(part_size.begin(), part_size.end()) : 0;
+  std::vector<uint32_t> solid;
+  std::vector<double> solid_quality;
+  solid.reserve(kept.size());
+  stats_.parts = 0;
+  for (size_t t = 0; t < candidates; ++t) {
+    const int64_t root = parts.find(int64_t(t));
+    if (100 * part_size[size_t(root)] < largest) {
+      ++stats_.fragment_tets_removed;
+      continue;
+    }
+    stats_.parts += root == int64_t(t);
+    solid.insert(solid.end(), &kept[4 * t], &kept[4 * t] + 4);
+    solid_quality.push_back(quality[t]);
+  }
+  kept.swap(solid);
+  quality.swap(solid_quality);
+
   // Compact: used points only, in point order (surface points first).
   std::vector<int64_t> remap(size_t(point_count), -1);
   for (uint32_t v : kept) remap[v] = 0;
@@ -259,26 +298,7 @@ void Tetrahedralizer::finish() {
     }
   out_tets_.resize(kept.size());
   for (size_t i = 0; i < kept.size(); ++i) out_tets_[i] = uint32_t(remap[kept[i]]);
-
-  // Connected parts: tets that share a face belong together.
   const size_t nt = out_tets_.size() / 4;
-  std::vector<std::pair<std::array<uint32_t, 3>, uint32_t>> faces;
-  faces.reserve(4 * nt);
-  for (size_t t = 0; t < nt; ++t)
-    for (int skip = 0; skip < 4; ++skip) {
-      std::array<uint32_t, 3> f{};
-      int m = 0;
-      for (int k = 0; k < 4; ++k)
-        if (k != skip) f[size_t(m++)] = out_tets_[4 * t + size_t(k)];
-      std::sort(f.begin(), f.end());
-      faces.push_back({f, uint32_t(t)});
-    }
-  std::sort(faces.begin(), faces.end());
-  UnionFind parts(nt);
-  for (size_t i = 1; i < faces.size(); ++i)
-    if (faces[i].first == faces[i - 1].first) parts.join(faces[i].second, faces[i - 1].second);
-  stats_.parts = 0;
-  for (size_t t = 0; t < nt; ++t) stats_.parts += parts.find(int64_t(t)) == int64_t(t);
 
   stats_.vertices = used;
   stats_.tets = int64_t(nt);

@@ -29,6 +29,7 @@ struct TetraStats {
   CleanupReport cleanup;
   int64_t surface_points = 0, interior_points = 0, uninserted_points = 0;
   int64_t delaunay_tets = 0, slivers_removed = 0;
+  int64_t fragment_tets_removed = 0;  // tets of parts below 1 % of the largest part
   int64_t vertices = 0, tets = 0, parts = 0;
   double min_quality = 0, mean_quality = 0;
   double volume = 0;          // m^3 of the output tets

@@ -104,6 +104,10 @@ int32_t sb_tetra_run(sb_tetra handle, int32_t work) {
     case sb::TetraStatus::Done: return 1;
     case sb::TetraStatus::NoInsideTets: {
       const sb::TetraStats& s = job->stats();
+      if (s.delaunay_tets == 0)
+        return fail(SB_ERR_NO_INSIDE_TETS,
+                    "the surface gave only %lld points, too few or too flat to form a single tet: raise the resolution",
+                    (long long)(s.surface_points + s.interior_points));
       return fail(SB_ERR_NO_INSIDE_TETS,
                   "no tet survived: of %lld Delaunay tets, %lld lay inside the surface (winding number > 0.5) and "
                   "all of those were below the minimum quality or flat; the surface has %lld open edges%s",
@@ -176,6 +180,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->volume = float(s.volume);
   out->surface_volume = float(s.cleanup.volume);
   out->milliseconds = float(s.milliseconds);
+  out->fragment_tets = int32_t(s.fragment_tets_removed);
   return SB_OK;
 }
 

@@ -134,12 +134,14 @@ typedef struct sb_tetra_stats {
   int32_t slivers_removed;   /* inside tets below the quality threshold */
   int32_t vertices;          /* of the result */
   int32_t tets;              /* of the result */
-  int32_t parts;             /* connected parts (tets sharing faces) */
+  int32_t parts;             /* connected parts (tets sharing faces), after fragments were removed */
   float min_quality;         /* of the result, 1 = regular tet (see sb_tetra_create) */
   float mean_quality;
   float volume;              /* m^3, sum of the result's tets */
   float surface_volume;      /* m^3, enclosed by the cleaned surface */
   float milliseconds;        /* wall time spent in sb_tetra_create and sb_tetra_run */
+  int32_t fragment_tets;     /* tets removed with parts below 1 % of the largest part (loose bits that
+                                hang on by an edge or a vertex) */
 } sb_tetra_stats;
 
 /* Errors */

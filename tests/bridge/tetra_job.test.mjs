@@ -27,6 +27,8 @@ test('a sample runs in slices with rising progress and gives positive tets', asy
   assert.ok(s.weldedVertices < s.inputVertices, `seams and poles welded: ${s.inputVertices} -> ${s.weldedVertices}`);
   assert.equal(s.openEdges, 0, 'closed once welded');
   assert.ok(s.minQuality >= OPTIONS.minQuality, `min quality ${s.minQuality}`);
+  assert.ok(Number.isInteger(s.fragmentTets) && s.fragmentTets >= 0 && s.fragmentTets < s.tets, `fragments ${s.fragmentTets}`);
+  assert.equal(s.parts, 1, 'one piece after loose fragments are removed');
   assert.ok(Math.abs(s.volume - s.surfaceVolume) < 0.1 * s.surfaceVolume, `tet volume ${s.volume} vs surface ${s.surfaceVolume} m^3`);
 });
 

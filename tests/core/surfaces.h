@@ -51,6 +51,25 @@ inline Soup uv_sphere(float radius, int segments, int rings) {
 }
 
 
+// A torus about the y axis (ring radius R, tube radius r), with a seam row and column like an export.
+inline Soup torus(float R, float r, int segments, int sides) {
+  Soup s;
+  const double pi = 3.14159265358979323846;
+  for (int j = 0; j <= segments; ++j)
+    for (int i = 0; i <= sides; ++i) {
+      const double u = 2 * pi * j / segments, v = 2 * pi * i / sides;
+      s.positions.push_back(float((R + r * std::cos(v)) * std::cos(u)));
+      s.positions.push_back(float(r * std::sin(v)));
+      s.positions.push_back(float((R + r * std::cos(v)) * std::sin(u)));
+    }
+  for (int j = 0; j < segments; ++j)
+    for (int i = 0; i < sides; ++i) {
+      const auto a = uint32_t(j * (sides + 1) + i), b = a + uint32_t(sides + 1);
+      s.triangles.insert(s.triangles.end(), {a, a + 1, b, a + 1, b + 1, b});
+    }
+  return s;
+}
+
 // splitmix64: the same numbers on every platform (std distributions are implementation-defined).
 struct Rng {
   uint64_t state;

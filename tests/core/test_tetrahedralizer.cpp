@@ -175,6 +175,22 @@ TEST_CASE("the Stanford bunny becomes one connected part of positive tets") {
   check_solver_ready(r);
 }
 
+TEST_CASE("loose fragments are removed: a torus is one part at every resolution") {
+  const Soup torus = testing_surfaces::torus(0.35f, 0.15f, 48, 24);
+  int64_t fragments = 0;
+  for (int resolution : {6, 8, 12, 16}) {
+    CAPTURE(resolution);
+    const Result r = tetrahedralize(torus, resolution);
+    REQUIRE(r.status == TetraStatus::Done);
+    CHECK(r.stats.parts == 1);
+    fragments += r.stats.fragment_tets_removed;
+    // The exact torus holds 2 pi^2 R r^2; the faceted surface a little less. Fragments are tiny.
+    CHECK(r.stats.volume == doctest::Approx(r.stats.cleanup.volume).epsilon(0.05));
+    check_solver_ready(r);
+  }
+  MESSAGE("fragment tets removed over the four resolutions: " << fragments);
+}
+
 TEST_CASE("an open box (one face missing) still tetrahedralizes through the winding number") {
   const Result r = tetrahedralize(testing_surfaces::cube(1.0f, 2), 6);
   REQUIRE(r.status == TetraStatus::Done);
@@ -286,6 +302,17 @@ TEST_CASE("C API: each kind of bad surface gets its own error and message") {
   CHECK(sb_tetra_tet_count(job) == SB_ERR_NOT_READY);
   CHECK(sb_tetra_run(job, 1) == SB_ERR_NO_INSIDE_TETS);  // stays failed
   CHECK(sb_tetra_destroy(job) == SB_OK);
+
+  // Too coarse: a torus at one grid cell is resampled to a handful of coplanar points.
+  const Soup torus = testing_surfaces::torus(0.35f, 0.15f, 48, 24);
+  const sb_tetra coarse = sb_tetra_create(torus.positions.data(), torus.vertex_count(), torus.triangles.data(),
+                                          torus.triangle_count(), 1, 0.02f, 1);
+  REQUIRE(coarse > 0);
+  while ((rc = sb_tetra_run(coarse, 100000)) == 0) {
+  }
+  CHECK(rc == SB_ERR_NO_INSIDE_TETS);
+  CHECK(std::string(sb_last_error()).find("raise the resolution") != std::string::npos);
+  CHECK(sb_tetra_destroy(coarse) == SB_OK);
 }
 
 TEST_CASE("C API: jobs are limited and handles do not alias after destroy") {

@@ -73,7 +73,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 17 * 4; // sizeof(sb_body_stats): 11 float32, 2 int32, 2 float32, 2 int32
-const TETRA_STATS_BYTES = 19 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32
+const TETRA_STATS_BYTES = 20 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 1 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -260,6 +260,7 @@ export class Tetra {
     const out = {};
     TETRA_STATS_INTS.forEach((k, i) => (out[k] = ints[i]));
     TETRA_STATS_FLOATS.forEach((k, i) => (out[k] = floats[i]));
+    out.fragmentTets = new Int32Array(this.sb.buffer, this.sb._stats + 4 * (TETRA_STATS_INTS.length + TETRA_STATS_FLOATS.length), 1)[0];
     return out;
   }
 

@@ -47,6 +47,7 @@ export function meshSummary(stats) {
     counted(stats.vertices, 'vertex', 'vertices'),
     counted(stats.tets, 'tet'),
     `${counted(stats.slivers, 'sliver')} removed`,
+    ...(stats.fragmentTets ? [`${counted(stats.fragmentTets, 'loose tet')} removed`] : []),
     `quality min ${stats.minQuality.toFixed(2)}, mean ${stats.meanQuality.toFixed(2)}`,
     `${Math.round(stats.milliseconds)} ms`,
   ].join(' · ');
