@@ -66,7 +66,7 @@ struct Exp {
 class Arena {
  public:
   double* alloc(size_t n) {
-    if (buf_.empty()) buf_.resize(size_t(1) << 18);
+    if (buf_.empty()) buf_.resize(size_t(1) << 19);  // 4 MB; insphere's worst case needs under 200k
     if (used_ + n > buf_.size()) {
       // Cannot happen for the bounded determinants below; fail loudly rather than corrupt memory.
       std::abort();
@@ -83,9 +83,9 @@ class Arena {
 };
 Arena g_arena;
 
-// e + f, both non-overlapping and increasing in magnitude; zero components dropped.
-Exp add(Exp e, Exp f) {
-  double* h = g_arena.alloc(size_t(e.n + f.n));
+// h = e + f, both non-overlapping and increasing in magnitude; zero components dropped. h has room
+// for e.n + f.n components; returns how many it holds.
+int add_into(Exp e, Exp f, double* h) {
   int i = 0, j = 0, k = 0;
   // Next component by increasing magnitude (the merge of the two sorted lists).
   auto take = [&]() -> double {
@@ -106,7 +106,12 @@ Exp add(Exp e, Exp f) {
     if (hh != 0.0) h[k++] = hh;
   }
   if (q != 0.0 || k == 0) h[k++] = q;
-  return {h, k};
+  return k;
+}
+
+Exp add(Exp e, Exp f) {
+  double* h = g_arena.alloc(size_t(e.n + f.n));
+  return {h, add_into(e, f, h)};
 }
 
 Exp negate(Exp e) {
@@ -117,9 +122,8 @@ Exp negate(Exp e) {
 
 Exp sub(Exp e, Exp f) { return add(e, negate(f)); }
 
-// e * b for one double b.
-Exp scale(Exp e, double b) {
-  double* h = g_arena.alloc(size_t(2 * e.n));
+// h = e * b for one double b; h has room for 2 e.n components.
+int scale_into(Exp e, double b, double* h) {
   double b_hi, b_lo;
   split(b, b_hi, b_lo);
   int k = 0;
@@ -134,13 +138,23 @@ Exp scale(Exp e, double b) {
     if (hh != 0.0) h[k++] = hh;
   }
   if (q != 0.0 || k == 0) h[k++] = q;
-  return {h, k};
+  return k;
 }
 
+// e * f: the sum over f's components of e scaled by each, accumulated in two buffers used in turn,
+// so memory stays 4 e.n f.n + 2 e.n whatever the lengths (the worst case fits the arena).
 Exp mul(Exp e, Exp f) {
-  Exp result = scale(e, f.v[0]);
-  for (int j = 1; j < f.n; ++j) result = add(result, scale(e, f.v[j]));
-  return result;
+  const size_t cap = 2 * size_t(e.n) * size_t(f.n);
+  double* acc = g_arena.alloc(cap);
+  double* next = g_arena.alloc(cap);
+  double* term = g_arena.alloc(2 * size_t(e.n));
+  int n = scale_into(e, f.v[0], acc);
+  for (int j = 1; j < f.n; ++j) {
+    const int m = scale_into(e, f.v[j], term);
+    n = add_into({acc, n}, {term, m}, next);
+    std::swap(acc, next);
+  }
+  return {acc, n};
 }
 
 // a - b as an exact expansion of at most two terms.

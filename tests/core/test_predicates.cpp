@@ -103,3 +103,31 @@ TEST_CASE("insphere_sos: a consistent, non-zero answer for cospherical points") 
           }
   CHECK(decided > 100);
 }
+
+TEST_CASE("insphere on points rounded onto a sphere: exact stage with long expansions, antisymmetric") {
+  // Coordinates from sin/cos carry all 53 bits, so differences and products need full-length
+  // expansions: the exact stage's worst case for memory, which must neither crash nor disagree.
+  auto on_sphere = [](int i, double* p) {
+    const double t = 0.7 * i + 0.1, u = 1.3 * i * i + 0.2;
+    p[0] = 3.0 + std::sin(t) * std::cos(u);
+    p[1] = -2.0 + std::sin(t) * std::sin(u);
+    p[2] = 5.0 + std::cos(t);
+  };
+  const uint64_t before = predicate_counters().insphere_exact;
+  int checked = 0;
+  for (int i = 0; i < 40; ++i) {
+    double a[3], b[3], c[3], d[3], e[3];
+    on_sphere(5 * i, a);
+    on_sphere(5 * i + 1, b);
+    on_sphere(5 * i + 2, c);
+    on_sphere(5 * i + 3, d);
+    on_sphere(5 * i + 4, e);
+    if (orient3d(a, b, c, d) == 0) continue;
+    const int s = insphere(a, b, c, d, e);
+    CHECK(insphere(b, a, c, d, e) == -s);  // swapping two tet vertices mirrors the answer
+    CHECK(insphere(b, c, a, d, e) == s);   // an even permutation keeps it
+    ++checked;
+  }
+  CHECK(checked > 30);
+  CHECK(predicate_counters().insphere_exact > before);  // rounding left the filter undecided
+}
