@@ -25,14 +25,7 @@ uint64_t spread_bits(uint64_t v) {  // 21 bits -> every third bit of 63
   return v;
 }
 
-}  // namespace
-
-Delaunay::Delaunay(const double* xyz, int64_t count)
-    : count_(count), order_(spatial_order(xyz, count)) {
-  pts_.resize(3 * size_t(count));
-  for (int64_t v = 0; v < count; ++v)
-    for (int k = 0; k < 3; ++k) pts_[3 * size_t(v) + size_t(k)] = xyz[3 * size_t(order_[size_t(v)]) + size_t(k)];
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) {
   for (int k = 0; k < 3; ++k) {
     lo[k] = hi[k] = count > 0 ? xyz[k] : 0.0;
     for (int64_t i = 1; i < count; ++i) {
@@ -40,6 +33,17 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
       hi[k] = std::max(hi[k], xyz[3 * i + k]);
     }
   }
+}
+
+}  // namespace
+
+Delaunay::Delaunay(const double* xyz, int64_t count)
+    : count_(count), order_(spatial_order(xyz, count)) {
+  pts_.resize(3 * size_t(count));
+  for (int64_t v = 0; v < count; ++v)
+    for (int k = 0; k < 3; ++k) pts_[3 * size_t(v) + size_t(k)] = xyz[3 * size_t(order_[size_t(v)]) + size_t(k)];
+  double lo[3], hi[3];
+  bounding_box(xyz, count, lo, hi);
   double size = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
   // The corners of a cube's alternate vertices: a tet whose inscribed sphere has radius S / sqrt(3).
   const double s = 1000.0 * size;
@@ -58,13 +62,7 @@ std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
   std::vector<int32_t> order(size_t(std::max<int64_t>(count, 0)));
   if (count == 0) return order;
   double lo[3], hi[3];
-  for (int k = 0; k < 3; ++k) {
-    lo[k] = hi[k] = xyz[k];
-    for (int64_t i = 1; i < count; ++i) {
-      lo[k] = std::min(lo[k], xyz[3 * i + k]);
-      hi[k] = std::max(hi[k], xyz[3 * i + k]);
-    }
-  }
+  bounding_box(xyz, count, lo, hi);
   const double size = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
   const double scale = double((1 << 21) - 1) / size;
   // Biased randomized insertion order (Amenta, Choi, Rote 2003): a deterministic shuffle splits the

@@ -1,11 +1,12 @@
 #include "surface_cleanup.h"
 
+#include "point_grid.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <numeric>
 #include <tuple>
-#include <unordered_map>
 
 namespace sb {
 
@@ -45,42 +46,22 @@ std::vector<int64_t> weld(const float* xyz, int64_t n, const double lo[3], doubl
     std::iota(rep.begin(), rep.end(), int64_t(0));
     return rep;
   }
-  auto cell = [&](int64_t i, int k) { return int64_t(std::floor((double(xyz[3 * i + k]) - lo[k]) / tol)); };
-  auto key = [](int64_t x, int64_t y, int64_t z) {
-    return uint64_t(x & 0x1fffff) | uint64_t(y & 0x1fffff) << 21 | uint64_t(z & 0x1fffff) << 42;
-  };
-  // Cell -> first representative in it; next_in_cell chains the others.
-  std::unordered_map<uint64_t, int64_t> head;
-  head.reserve(size_t(n));
-  std::vector<int64_t> next_in_cell(size_t(n), -1);
+  PointGrid grid(lo, tol);
   const double tol2 = tol * tol;
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t cx = cell(i, 0), cy = cell(i, 1), cz = cell(i, 2);
+    const double p[3] = {xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]};
     int64_t found = -1;
-    for (int64_t dz = -1; dz <= 1 && found < 0; ++dz)
-      for (int64_t dy = -1; dy <= 1 && found < 0; ++dy)
-        for (int64_t dx = -1; dx <= 1 && found < 0; ++dx) {
-          auto it = head.find(key(cx + dx, cy + dy, cz + dz));
-          for (int64_t j = it == head.end() ? -1 : it->second; j >= 0; j = next_in_cell[size_t(j)]) {
-            double d2 = 0;
-            for (int k = 0; k < 3; ++k) {
-              const double d = double(xyz[3 * i + k]) - double(xyz[3 * j + k]);
-              d2 += d * d;
-            }
-            if (d2 <= tol2 && (found < 0 || j < found)) found = j;
-          }
-        }
-    if (found >= 0) {
-      rep[size_t(i)] = found;
-      continue;
-    }
-    rep[size_t(i)] = i;
-    auto [it, inserted] = head.emplace(key(cx, cy, cz), i);
-    if (!inserted) {  // append to the cell's chain, keeping index order
-      int64_t j = it->second;
-      while (next_in_cell[size_t(j)] >= 0) j = next_in_cell[size_t(j)];
-      next_in_cell[size_t(j)] = i;
-    }
+    grid.any_near(p, [&](int64_t j) {
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double d = p[k] - double(xyz[3 * j + k]);
+        d2 += d * d;
+      }
+      if (d2 <= tol2 && (found < 0 || j < found)) found = j;  // the lowest index, whatever the visit order
+      return false;
+    });
+    rep[size_t(i)] = found >= 0 ? found : i;
+    if (found < 0) grid.insert(i, p);
   }
   return rep;
 }

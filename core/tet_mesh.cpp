@@ -23,7 +23,7 @@ double tet_volume6(const float* p, const uint32_t* t) {
   return nx * e3[0] + ny * e3[1] + nz * e3[2];
 }
 
-static double longest_edge_sq(const float* p, const uint32_t* t) {
+double longest_edge_sq(const float* p, const uint32_t* t) {
   double longest = 0.0;
   for (int i = 0; i < 4; ++i)
     for (int j = i + 1; j < 4; ++j) {

@@ -42,6 +42,9 @@ constexpr double kDegenerateRelVolume = 1e-6;
 // Six times the signed volume, ((b-a) x (c-a)) . (d-a); positive for a positively oriented tet. m^3.
 double tet_volume6(const float* positions, const uint32_t* tet);
 
+// The square of a tet's longest edge, m^2 (the scale of the flatness test above).
+double longest_edge_sq(const float* positions, const uint32_t* tet);
+
 // Validates raw arrays without copying them; runs in O(vertices + tets).
 MeshCheck check_tet_mesh(const float* positions, int64_t vertex_count, const uint32_t* tets,
                          int64_t tet_count);

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
-#include <unordered_map>
 
 #include "delaunay.h"
+#include "point_grid.h"
 #include "surface_query.h"
 #include "tet_mesh.h"
 
@@ -25,38 +25,23 @@ double elapsed_ms(Clock::time_point since) {
 // come in priority order (input vertices first, so corners and sharp features survive).
 class Thinner {
  public:
-  explicit Thinner(double spacing) : spacing_(spacing) {}
+  explicit Thinner(double spacing) : spacing_(spacing), grid_(kOrigin, spacing) {}
   bool offer(const double* p, std::vector<double>& accepted) {
-    const int64_t c[3] = {cell(p[0]), cell(p[1]), cell(p[2])};
-    for (int64_t dz = -1; dz <= 1; ++dz)
-      for (int64_t dy = -1; dy <= 1; ++dy)
-        for (int64_t dx = -1; dx <= 1; ++dx) {
-          auto it = head_.find(key(c[0] + dx, c[1] + dy, c[2] + dz));
-          for (int64_t j = it == head_.end() ? -1 : it->second; j >= 0; j = next_[size_t(j)]) {
-            const double* q = &accepted[3 * size_t(j)];
-            const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
-            if (d2 < spacing_ * spacing_) return false;
-          }
-        }
-    const auto id = int64_t(accepted.size() / 3);
+    const bool crowded = grid_.any_near(p, [&](int64_t j) {
+      const double* q = &accepted[3 * size_t(j)];
+      const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
+      return d2 < spacing_ * spacing_;
+    });
+    if (crowded) return false;
+    grid_.insert(int64_t(accepted.size() / 3), p);
     accepted.insert(accepted.end(), p, p + 3);
-    next_.push_back(-1);
-    auto [it, inserted] = head_.emplace(key(c[0], c[1], c[2]), id);
-    if (!inserted) {  // prepend: order within a cell does not matter for the test above
-      next_[size_t(id)] = it->second;
-      it->second = id;
-    }
     return true;
   }
 
  private:
-  int64_t cell(double x) const { return int64_t(std::floor(x / spacing_)); }
-  static uint64_t key(int64_t x, int64_t y, int64_t z) {
-    return uint64_t(x & 0x1fffff) | uint64_t(y & 0x1fffff) << 21 | uint64_t(z & 0x1fffff) << 42;
-  }
+  static constexpr double kOrigin[3] = {0, 0, 0};
   double spacing_;
-  std::unordered_map<uint64_t, int64_t> head_;
-  std::vector<int64_t> next_;
+  PointGrid grid_;
 };
 
 struct UnionFind {
@@ -228,16 +213,7 @@ void Tetrahedralizer::finish() {
                                  &points_[3 * size_t(v[3])]);
     const uint32_t tet[4] = {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
     // Also what check_tet_mesh demands, after rounding to float: clearly positive volume.
-    double l2 = 0;
-    for (int i = 0; i < 4; ++i)
-      for (int j = i + 1; j < 4; ++j) {
-        double d2 = 0;
-        for (int k = 0; k < 3; ++k) {
-          const double d = double(metres[3 * tet[i] + size_t(k)]) - double(metres[3 * tet[j] + size_t(k)]);
-          d2 += d * d;
-        }
-        l2 = std::max(l2, d2);
-      }
+    const double l2 = longest_edge_sq(metres.data(), tet);
     const double v6 = tet_volume6(metres.data(), tet);
     if (q < options_.min_quality || !(v6 > 2.0 * kDegenerateRelVolume * l2 * std::sqrt(l2))) {
       ++stats_.slivers_removed;
