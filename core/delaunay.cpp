@@ -25,6 +25,20 @@ uint64_t spread_bits(uint64_t v) {  // 21 bits -> every third bit of 63
   return v;
 }
 
+// The slot of tet vertices v holding vertex z (one of them). Branch-free: which one it is cannot be
+// predicted.
+inline int slot_of(const int32_t* v, int32_t z) { return (v[1] == z) + 2 * (v[2] == z) + 3 * (v[3] == z); }
+
+// Whether point v lies inside the circumsphere of the tet with vertices tv (points: xyz by id).
+// Exactly on it, symbolic perturbation decides: internal ids are the perturbation order (later
+// points and the enclosing vertices perturbed more); any fixed order is consistent.
+inline bool conflicts(const double* points, const int32_t* tv, int32_t v) {
+  const double* q[5] = {points + 3 * size_t(tv[0]), points + 3 * size_t(tv[1]), points + 3 * size_t(tv[2]),
+                        points + 3 * size_t(tv[3]), points + 3 * size_t(v)};
+  const int64_t ids[5] = {tv[0], tv[1], tv[2], tv[3], v};
+  return insphere_sos(q[0], q[1], q[2], q[3], q[4], ids) > 0;
+}
+
 void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) {
   for (int k = 0; k < 3; ++k) {
     lo[k] = hi[k] = count > 0 ? xyz[k] : 0.0;
@@ -53,9 +67,7 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
   int32_t v[4] = {int32_t(count), int32_t(count + 1), int32_t(count + 2), int32_t(count + 3)};
   if (orient3d(point(v[0]), point(v[1]), point(v[2]), point(v[3])) < 0) std::swap(v[2], v[3]);
   tet_.assign({v[0], v[1], v[2], v[3], -1, -1, -1, -1});
-  mark_.assign(1, 0);
-  edge_key_.assign(256, 0);
-  edge_val_.assign(256, 0);
+  flag_.assign(1, 0);
 }
 
 std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
@@ -97,26 +109,6 @@ std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
   return order;
 }
 
-int32_t Delaunay::new_tet() {
-  if (!free_.empty()) {
-    const int32_t t = free_.back();
-    free_.pop_back();
-    return t;
-  }
-  const auto t = int32_t(tet_.size() / 8);
-  tet_.resize(tet_.size() + 8);
-  mark_.push_back(0);
-  return t;
-}
-
-bool Delaunay::conflicts(int32_t t, int32_t v) const {
-  const int32_t* tv = &tet_[8 * size_t(t)];
-  // Internal ids are the perturbation order: later-inserted points and the enclosing vertices are
-  // perturbed more. Any fixed order gives a consistent answer; this one is deterministic.
-  const int64_t ids[5] = {tv[0], tv[1], tv[2], tv[3], v};
-  return insphere_sos(point(tv[0]), point(tv[1]), point(tv[2]), point(tv[3]), point(v), ids) > 0;
-}
-
 int32_t Delaunay::locate(int32_t v) {
   const double* p = point(v);
   int32_t t = last_;
@@ -127,6 +119,7 @@ int32_t Delaunay::locate(int32_t v) {
   // Visibility walk: cross any face that has the point strictly on its far side. Terminates in a
   // Delaunay (regular) mesh; the step cap is only a guard against a bug turning into a hang.
   const int64_t max_steps = 4 * live_tet_count() + 64;
+  int entry = -1;  // the face just crossed: the point is known to lie on this tet's side of it
   for (int64_t step = 0; step < max_steps; ++step) {
     rng_ ^= rng_ << 13;
     rng_ ^= rng_ >> 17;
@@ -136,6 +129,7 @@ int32_t Delaunay::locate(int32_t v) {
     int next = -1;
     for (int k = 0; k < 4; ++k) {
       const int i = (start + k) & 3;
+      if (i == entry) continue;
       const double* q[4] = {point(tv[0]), point(tv[1]), point(tv[2]), point(tv[3])};
       q[i] = p;
       if (orient3d(q[0], q[1], q[2], q[3]) < 0) {
@@ -144,9 +138,10 @@ int32_t Delaunay::locate(int32_t v) {
       }
     }
     if (next < 0) return t;
-    const int32_t link = tet_[8 * size_t(t) + 4 + size_t(next)];
+    const int32_t link = tv[4 + next];
     if (link < 0) return -1;  // outside the enclosing tet: cannot happen for the points it was built on
     t = link >> 2;
+    entry = link & 3;
   }
   // Fallback: test every live tet.
   for (int32_t s = 0; s < int32_t(tet_.size() / 8); ++s) {
@@ -178,85 +173,120 @@ bool Delaunay::insert_next() {
     return false;
   }
 
-  // Cavity: every tet whose (perturbed) circumsphere contains p; connected and star-shaped from p.
-  ++stamp_;
-  const uint32_t in_cavity = 2 * stamp_ + 1, outside = 2 * stamp_ + 2;
-  cavity_.clear();
-  boundary_.clear();
-  cavity_.push_back(start);  // p lies in it (or on its boundary), so strictly inside its sphere
-  mark_[size_t(start)] = in_cavity;
-  for (size_t c = 0; c < cavity_.size(); ++c) {
+  // 1. The cavity: every tet whose (perturbed) circumsphere contains p, grown breadth first from
+  // the tet holding p; it is connected and star-shaped from p. Each boundary face's link in its
+  // cavity tet is overwritten with ~(its index in boundary_) (the outside link moves into the
+  // record), so inside the cavity a link >= 0 leads to a cavity tet and one < 0 to a boundary face.
+  // (Raw pointers in locals: the byte stores to flag_ could alias any member, so the compiler would
+  // otherwise reload every vector's data pointer after each of them.)
+  const double* const points = pts_.data();
+  int32_t* tet = tet_.data();
+  uint8_t* flag = flag_.data();
+  size_t cavity_size = 0, faces = 0;
+  auto push_cavity = [&](int32_t t) {
+    if (cavity_size == cavity_.size()) cavity_.resize(2 * cavity_size + 64);
+    cavity_[cavity_size++] = t;
+    flag[t] = kInCavity;
+  };
+  push_cavity(start);
+  for (size_t c = 0; c < cavity_size; ++c) {
     const int32_t t = cavity_[c];
+    int32_t* rec = tet + 8 * size_t(t);
     for (int i = 0; i < 4; ++i) {
-      const int32_t link = tet_[8 * size_t(t) + 4 + size_t(i)];
-      const int32_t u = link >> 2;  // -1 stays -1
-      if (link >= 0 && mark_[size_t(u)] == in_cavity) continue;
-      if (link >= 0 && mark_[size_t(u)] != outside) {
-        if (conflicts(u, v)) {
-          mark_[size_t(u)] = in_cavity;
-          cavity_.push_back(u);
-          continue;
+      const int32_t link = rec[4 + i];
+      if (link >= 0) {
+        const int32_t u = link >> 2;
+        if (flag[u] == kInCavity) continue;
+        if (flag[u] == 0) {
+          if (conflicts(points, tet + 8 * size_t(u), v)) {
+            push_cavity(u);
+            continue;
+          }
+          flag[u] = kOutside;
         }
-        mark_[size_t(u)] = outside;
       }
-      BoundaryFace f{i, link, {0, 0, 0, 0}};
-      for (int k = 0; k < 4; ++k) f.v[k] = tet_[8 * size_t(t) + size_t(k)];
+      if (faces == boundary_.size()) boundary_.resize(2 * faces + 64);
+      BoundaryFace& f = boundary_[faces];
+      f.tet = t;
+      f.slot = i;
+      for (int k = 0; k < 4; ++k) {
+        f.v[k] = rec[k];
+        f.link[k] = kUnlinked;
+      }
       f.v[i] = v;  // p is on the same side of the face as the vertex it replaces: still positive
-      boundary_.push_back(f);
+      f.link[i] = link;
+      rec[4 + i] = ~int32_t(faces);
+      ++faces;
     }
   }
 
-  for (const int32_t t : cavity_) {
-    tet_[8 * size_t(t)] = -1;
-    free_.push_back(t);
+  // 2. Slots for the new tets, one per boundary face: the cavity's own slots first, then freed
+  // ones, then new ones. Nothing is written yet: the linking below still reads the cavity.
+  BoundaryFace* const face = boundary_.data();
+  for (size_t b = 0; b < faces; ++b) {
+    if (b < cavity_size) {
+      face[b].id = cavity_[b];
+    } else if (!free_.empty()) {
+      face[b].id = free_.back();
+      free_.pop_back();
+    } else {
+      face[b].id = int32_t(tet_.size() / 8);
+      tet_.resize(tet_.size() + 8);
+      flag_.push_back(0);
+    }
   }
+  tet = tet_.data();
+  flag = flag_.data();
 
-  // The open-addressing table needs load <= 1/2: 3 entries per new tet.
-  size_t table = edge_key_.size();
-  while (table < 6 * boundary_.size()) table *= 2;
-  if (table != edge_key_.size()) {
-    edge_key_.assign(table, 0);
-    edge_val_.assign(table, 0);
-  }
-  int shift = 64;
-  for (size_t t = table; t > 1; t >>= 1) --shift;  // the hash takes the product's top log2(table) bits
-  const size_t mask = table - 1;
-  edge_used_.clear();
-
-  int32_t n = -1;
-  for (const BoundaryFace& f : boundary_) {
-    n = new_tet();
-    for (int k = 0; k < 4; ++k) tet_[8 * size_t(n) + size_t(k)] = f.v[k];
-    tet_[8 * size_t(n) + 4 + size_t(f.slot)] = f.outside;
-    if (f.outside >= 0) link_at(f.outside) = n << 2 | f.slot;  // the outside tet's face, by its link
-    mark_[size_t(n)] = 0;
-    // The three faces through p: the one opposite slot k holds p and the two vertices other than k
-    // and f.slot. Each such edge is shared by exactly two new tets; pair them up through the table.
+  // 3. Links between new tets. The new tet on boundary face b has three faces through p; the one
+  // opposite slot k holds the edge (x, y) of the two vertices in neither slot k nor b's slot. Its
+  // neighbour is the new tet on the other boundary face around that edge, found by turning about
+  // (x, y) through the cavity. In each tet on the way, `exit` is the slot opposite the face to
+  // cross and `third` the slot of that face's vertex besides x and y; the tet beyond holds that
+  // third vertex at the slot opposite its own next face, and the vertex it does not share becomes
+  // the next third. So the turn needs neither x nor y, only one vertex lookup per tet.
+  for (size_t b = 0; b < faces; ++b) {
+    BoundaryFace& f = face[b];
     for (int k = 0; k < 4; ++k) {
-      if (k == f.slot) continue;
-      int32_t a = -1, b = -1;
-      for (int m = 0; m < 4; ++m) {
-        if (m == k || m == f.slot) continue;
-        (a < 0 ? a : b) = f.v[m];
-      }
-      if (a > b) std::swap(a, b);
-      const uint64_t key = (uint64_t(uint32_t(a)) << 32 | uint32_t(b)) + 1;  // 0 = empty
-      size_t h = size_t((key * 0x9E3779B97F4A7C15ULL) >> shift);  // Fibonacci hashing
-      while (edge_key_[h] != 0 && edge_key_[h] != key) h = (h + 1) & mask;
-      if (edge_key_[h] == key) {
-        const int32_t other = edge_val_[h];
-        tet_[8 * size_t(n) + 4 + size_t(k)] = other;
-        link_at(other) = n << 2 | k;
-        edge_key_[h] = ~uint64_t(0);  // matched: a tombstone no later key equals
-      } else {
-        edge_key_[h] = key;
-        edge_val_[h] = n << 2 | k;
-        edge_used_.push_back(h);
+      if (f.link[k] != kUnlinked) continue;  // the slot of the boundary face, or set from the other side
+      int32_t cur = f.tet;
+      int exit = k, third = f.slot;
+      for (size_t guard = 0; guard <= cavity_size; ++guard) {
+        const int32_t link = tet[8 * size_t(cur) + 4 + size_t(exit)];
+        if (link < 0) {  // (cur, exit) is the other boundary face around the edge
+          BoundaryFace& g = face[~link];
+          f.link[k] = g.id << 2 | third;  // g's face through p and the edge is opposite `third`
+          g.link[third] = f.id << 2 | k;
+          break;
+        }
+        const int32_t z = tet[8 * size_t(cur) + size_t(third)];
+        cur = link >> 2;
+        third = link & 3;
+        exit = slot_of(tet + 8 * size_t(cur), z);
       }
     }
   }
-  for (const size_t h : edge_used_) edge_key_[h] = 0;  // empty again for the next insertion
-  last_ = n;
+
+  // 4. Write the new tets and point the outside tets back at them.
+  for (size_t b = 0; b < faces; ++b) {
+    const BoundaryFace& f = face[b];
+    int32_t* rec = tet + 8 * size_t(f.id);
+    for (int k = 0; k < 4; ++k) {
+      rec[k] = f.v[k];
+      rec[4 + k] = f.link[k];
+    }
+    flag[f.id] = 0;
+    const int32_t outside = f.link[f.slot];
+    if (outside >= 0) {
+      tet[8 * size_t(outside >> 2) + 4 + size_t(outside & 3)] = f.id << 2 | f.slot;
+      flag[outside >> 2] = 0;  // tested outside: clear for the next insertion
+    }
+  }
+  for (size_t c = faces; c < cavity_size; ++c) {  // a cavity with more tets than faces
+    tet[8 * size_t(cavity_[c])] = -1;
+    free_.push_back(cavity_[c]);
+  }
+  last_ = face[faces - 1].id;
   return true;
 }
 

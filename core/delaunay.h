@@ -5,6 +5,7 @@
 // perturbation, so grids and other cospherical sets give a valid, deterministic mesh.
 #pragma once
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -43,8 +44,6 @@ class Delaunay {
   // memory); the enclosing vertices come last. order_ maps back to input ids.
   const double* point(int32_t v) const { return &pts_[3 * size_t(v)]; }
   int32_t locate(int32_t v);  // a live tet containing point v (walk, brute force as a fallback)
-  int32_t new_tet();
-  bool conflicts(int32_t tet, int32_t v) const;
 
   int64_t count_;
   int64_t next_ = 0;               // internal id of the next point to insert
@@ -55,22 +54,23 @@ class Delaunay {
   // slot), then per face the link 4 * neighbour + the neighbour's slot facing back (-1 = none).
   std::vector<int32_t> tet_;
   int32_t& link_at(int32_t link) { return tet_[8 * size_t(link >> 2) + 4 + size_t(link & 3)]; }
-  std::vector<uint32_t> mark_;     // per tet: 2 * stamp_ + 1 in the cavity, + 2 tested outside it
+  // Per tet, during one insertion: in the cavity, or tested and found outside it (0 otherwise;
+  // cleared before the insertion returns, so one byte per tet suffices and stays in cache).
+  std::vector<uint8_t> flag_;
+  static constexpr uint8_t kInCavity = 1, kOutside = 2;
   std::vector<int32_t> free_;      // freed tet slots, reused first
-  uint32_t stamp_ = 0;
   int32_t last_ = 0;               // where the next walk starts (a tet made by the last insertion)
   uint32_t rng_ = 0x9E3779B9u;     // xorshift state for the walk's face order (deterministic)
   // Scratch reused by every insertion (never shrinks, so insertion does not allocate in steady state).
   std::vector<int32_t> cavity_;
+  static constexpr int32_t kUnlinked = INT32_MIN;
   struct BoundaryFace {
-    int32_t slot, outside;  // face opposite `slot` of a cavity tet; outside = tn_ of that face
-    int32_t v[4];                                      // the new tet: cavity tet with v[slot] = point
+    int32_t tet, slot;  // the face opposite `slot` of cavity tet `tet`
+    int32_t id;         // the slot of the new tet joining p to this face
+    int32_t v[4];       // its vertices: the cavity tet's, with v[slot] = p
+    int32_t link[4];    // its links; link[slot] = the outside tet's
   };
   std::vector<BoundaryFace> boundary_;
-  std::vector<int32_t> new_tets_;
-  std::vector<uint64_t> edge_key_;  // open-addressing table: edge (a, b) of a new tet's face
-  std::vector<int32_t> edge_val_;   // 4 * tet + slot of the face holding that edge
-  std::vector<size_t> edge_used_;   // slots written by this insertion, cleared after it
 };
 
 }  // namespace sb
