@@ -35,8 +35,33 @@ inline int slot_of(const int32_t* v, int32_t z) { return (v[1] == z) + 2 * (v[2]
 inline bool conflicts(const double* points, const int32_t* tv, int32_t v) {
   const double* q[5] = {points + 3 * size_t(tv[0]), points + 3 * size_t(tv[1]), points + 3 * size_t(tv[2]),
                         points + 3 * size_t(tv[3]), points + 3 * size_t(v)};
+  const int s = insphere(q[0], q[1], q[2], q[3], q[4]);
+  if (s != 0) return s > 0;
   const int64_t ids[5] = {tv[0], tv[1], tv[2], tv[3], v};
-  return insphere_sos(q[0], q[1], q[2], q[3], q[4], ids) > 0;
+  return insphere_tie_break(q[0], q[1], q[2], q[3], q[4], ids) > 0;
+}
+
+// Position along a 3D Hilbert curve of kHilbertBits-bit integer coordinates (Skilling, "Programming
+// the Hilbert curve", 2004): undo the curve's rotations and reflections level by level, Gray-encode,
+// then interleave the bits. Unlike the Morton curve it never jumps, so consecutive points are close.
+// Branch-free: the bit tests are random, and mispredicting them cost more than the arithmetic.
+constexpr int kHilbertBits = 16;  // 65536 cells a side: far finer than any point set we insert
+uint64_t hilbert_key(uint32_t x[3]) {
+  for (int level = kHilbertBits - 1; level > 0; --level) {
+    const uint32_t low = (1u << level) - 1;
+    for (int i = 0; i < 3; ++i) {
+      const uint32_t set = 0u - ((x[i] >> level) & 1u);  // all ones when bit `level` of x[i] is set
+      const uint32_t t = (x[0] ^ x[i]) & low & ~set;       // set: reflect x[0]; clear: swap low bits
+      x[0] ^= t ^ (low & set);
+      x[i] ^= t;
+    }
+  }
+  x[1] ^= x[0];
+  x[2] ^= x[1];
+  uint32_t t = 0;
+  for (int level = kHilbertBits - 1; level > 0; --level) t ^= ((1u << level) - 1) & (0u - ((x[2] >> level) & 1u));
+  for (int i = 0; i < 3; ++i) x[i] ^= t;
+  return spread_bits(x[0]) << 2 | spread_bits(x[1]) << 1 | spread_bits(x[2]);
 }
 
 void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) {
@@ -66,6 +91,11 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
     for (int k = 0; k < 3; ++k) pts_.push_back(0.5 * (lo[k] + hi[k]) + s * c[k]);
   int32_t v[4] = {int32_t(count), int32_t(count + 1), int32_t(count + 2), int32_t(count + 3)};
   if (orient3d(point(v[0]), point(v[1]), point(v[2]), point(v[3])) < 0) std::swap(v[2], v[3]);
+  // A Delaunay mesh of n points in general position has about 6.5 n tets: reserve that much up
+  // front, so the arrays rarely move (a move copies everything and touches fresh pages).
+  const size_t expected_tets = 7 * size_t(count) + 64;
+  tet_.reserve(8 * expected_tets);
+  flag_.reserve(expected_tets);
   tet_.assign({v[0], v[1], v[2], v[3], -1, -1, -1, -1});
   flag_.assign(1, 0);
 }
@@ -76,10 +106,12 @@ std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
   double lo[3], hi[3];
   bounding_box(xyz, count, lo, hi);
   const double size = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
-  const double scale = double((1 << 21) - 1) / size;
+  const double scale = double((1 << kHilbertBits) - 1) / size;
   // Biased randomized insertion order (Amenta, Choi, Rote 2003): a deterministic shuffle splits the
-  // points into rounds of doubling size, each sorted along the curve. Early rounds spread over the
-  // whole domain, so later cavities stay small; within a round consecutive points are close.
+  // points into rounds, each sorted along a Hilbert curve. Early rounds spread over the whole
+  // domain, so later cavities stay small; within a round consecutive points are close, so walks
+  // are short and the tets they touch are still in cache. Each round is 8x the one before (the
+  // last holds 7/8 of the points), as in CGAL's multiscale sort: one long sweep keeps memory local.
   std::vector<std::pair<uint64_t, int32_t>> keyed(order.size());
   uint64_t rng = 0x2545F4914F6CDD1DULL;
   std::vector<int32_t> shuffled(order.size());
@@ -92,18 +124,20 @@ std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
   }
   for (int64_t i = 0; i < count; ++i) {
     const int32_t id = shuffled[size_t(i)];
-    uint64_t code = 0;
-    for (int k = 0; k < 3; ++k) {
-      const auto q = uint64_t(std::min((xyz[3 * size_t(id) + k] - lo[k]) * scale, double((1 << 21) - 1)));
-      code |= spread_bits(q) << k;
-    }
-    keyed[size_t(i)] = {code, id};
+    uint32_t q[3];
+    for (int k = 0; k < 3; ++k)
+      q[k] = uint32_t(std::min((xyz[3 * size_t(id) + k] - lo[k]) * scale, double((1 << kHilbertBits) - 1)));
+    keyed[size_t(i)] = {hilbert_key(q), id};
+  }
+  std::vector<size_t> ends;  // round ends, from the last round back
+  for (size_t end = keyed.size(); ; end /= 8) {
+    ends.push_back(end);
+    if (end <= 64) break;
   }
   size_t begin = 0;
-  for (size_t end = std::min<size_t>(keyed.size(), 64); ; end = std::min(keyed.size(), end * 2)) {
-    std::sort(keyed.begin() + long(begin), keyed.begin() + long(end));  // (code, id): a total order
-    if (end == keyed.size()) break;
-    begin = end;
+  for (auto it = ends.rbegin(); it != ends.rend(); ++it) {
+    std::sort(keyed.begin() + long(begin), keyed.begin() + long(*it));  // (key, id): a total order
+    begin = *it;
   }
   for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
   return order;
@@ -188,35 +222,61 @@ bool Delaunay::insert_next() {
     cavity_[cavity_size++] = t;
     flag[t] = kInCavity;
   };
+  auto push_face = [&](int32_t t, int i, int32_t link) {
+    if (faces == boundary_.size()) boundary_.resize(2 * faces + 64);
+    BoundaryFace& f = boundary_[faces];
+    int32_t* rec = tet + 8 * size_t(t);
+    f.tet = t;
+    f.slot = i;
+    for (int k = 0; k < 4; ++k) {
+      f.v[k] = rec[k];
+      f.link[k] = kUnlinked;
+    }
+    f.v[i] = v;  // p is on the same side of the face as the vertex it replaces: still positive
+    f.link[i] = link;
+    rec[4 + i] = ~int32_t(faces);
+    ++faces;
+  };
   push_cavity(start);
   for (size_t c = 0; c < cavity_size; ++c) {
     const int32_t t = cavity_[c];
-    int32_t* rec = tet + 8 * size_t(t);
+    const int32_t* rec = tet + 8 * size_t(t);
+    // Neighbours not yet tested are tested in pairs, two tets per SIMD filter.
+    int untested_face[4], untested = 0;
     for (int i = 0; i < 4; ++i) {
       const int32_t link = rec[4 + i];
-      if (link >= 0) {
-        const int32_t u = link >> 2;
-        if (flag[u] == kInCavity) continue;
-        if (flag[u] == 0) {
-          if (conflicts(points, tet + 8 * size_t(u), v)) {
-            push_cavity(u);
-            continue;
-          }
-          flag[u] = kOutside;
+      if (link >= 0 && flag[link >> 2] == 0) {
+        untested_face[untested++] = i;
+      } else if (link < 0 || flag[link >> 2] == kOutside) {
+        push_face(t, i, link);
+      }
+    }
+    for (int j = 0; j < untested; j += 2) {
+      int in[2];
+      const int pair = untested - j >= 2 ? 2 : 1;
+      const int32_t* tv[2];
+      for (int m = 0; m < pair; ++m) tv[m] = tet + 8 * size_t(rec[4 + untested_face[j + m]] >> 2);
+      if (pair == 2) {
+        const double* qa[2] = {points + 3 * size_t(tv[0][0]), points + 3 * size_t(tv[1][0])};
+        const double* qb[2] = {points + 3 * size_t(tv[0][1]), points + 3 * size_t(tv[1][1])};
+        const double* qc[2] = {points + 3 * size_t(tv[0][2]), points + 3 * size_t(tv[1][2])};
+        const double* qd[2] = {points + 3 * size_t(tv[0][3]), points + 3 * size_t(tv[1][3])};
+        insphere_filter_pair(qa, qb, qc, qd, p, in);
+        for (int m = 0; m < 2; ++m)
+          if (in[m] == 0) in[m] = conflicts(points, tv[m], v) ? 1 : -1;
+      } else {
+        in[0] = conflicts(points, tv[0], v) ? 1 : -1;
+      }
+      for (int m = 0; m < pair; ++m) {
+        const int i = untested_face[j + m];
+        const int32_t link = rec[4 + i];
+        if (in[m] > 0) {
+          push_cavity(link >> 2);
+        } else {
+          flag[link >> 2] = kOutside;
+          push_face(t, i, link);
         }
       }
-      if (faces == boundary_.size()) boundary_.resize(2 * faces + 64);
-      BoundaryFace& f = boundary_[faces];
-      f.tet = t;
-      f.slot = i;
-      for (int k = 0; k < 4; ++k) {
-        f.v[k] = rec[k];
-        f.link[k] = kUnlinked;
-      }
-      f.v[i] = v;  // p is on the same side of the face as the vertex it replaces: still positive
-      f.link[i] = link;
-      rec[4 + i] = ~int32_t(faces);
-      ++faces;
     }
   }
 

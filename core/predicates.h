@@ -22,6 +22,16 @@ int insphere(const double* a, const double* b, const double* c, const double* d,
 // the same for any order the five points are passed in.
 int insphere_sos(const double* a, const double* b, const double* c, const double* d, const double* e,
                  const int64_t ids[5]);
+// The tie-break alone, for a caller that already knows insphere(a, b, c, d, e) == 0 (so the ids
+// need building only then).
+int insphere_tie_break(const double* a, const double* b, const double* c, const double* d, const double* e,
+                       const int64_t ids[5]);
+
+// Two in-sphere filters side by side, for two tets and the same point e, in 2-lane SIMD: each lane
+// runs exactly the operations of insphere's filter. sign[i] is insphere(a[i], b[i], c[i], d[i], e)
+// where the filter certifies it, 0 where it cannot (the caller then asks insphere itself).
+void insphere_filter_pair(const double* const a[2], const double* const b[2], const double* const c[2],
+                          const double* const d[2], const double* e, int sign[2]);
 
 // How often the exact stage ran, for tests and the benchmark (not thread-safe, just counters).
 struct PredicateCounters {

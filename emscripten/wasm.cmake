@@ -1,5 +1,4 @@
 # The WebAssembly module: the C API linked into an ES module for browsers, workers and node.
-add_compile_options(-msimd128)
 
 # Every function declared in softbody.h is exported: the header is the single list.
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/emscripten/softbody.h SOFTBODY_HEADER)
