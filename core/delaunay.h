@@ -27,8 +27,8 @@ class Delaunay {
   int64_t inserted_count() const { return next_; }  // points tried so far
   const std::vector<int32_t>& rejected() const { return rejected_; }  // input ids
 
-  // A good insertion order: a biased randomized order (rounds of doubling size, each sorted along
-  // a Morton curve), so walks are short and cavities small. Deterministic.
+  // A good insertion order: a biased randomized order (rounds growing 8x, each sorted along a
+  // Hilbert curve), so walks are short, cavities small and memory access local. Deterministic.
   static std::vector<int32_t> spatial_order(const double* xyz, int64_t count);
 
   // Live tets that use no enclosing vertex: 4 input point ids each, positively oriented.
@@ -53,7 +53,6 @@ class Delaunay {
   // Per tet, 8 ints side by side (one fetch brings both): 4 vertex ids (the first -1 marks a free
   // slot), then per face the link 4 * neighbour + the neighbour's slot facing back (-1 = none).
   std::vector<int32_t> tet_;
-  int32_t& link_at(int32_t link) { return tet_[8 * size_t(link >> 2) + 4 + size_t(link & 3)]; }
   // Per tet, during one insertion: in the cavity, or tested and found outside it (0 otherwise;
   // cleared before the insertion returns, so one byte per tet suffices and stays in cache).
   std::vector<uint8_t> flag_;

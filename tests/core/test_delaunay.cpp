@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 
 #include "delaunay.h"
@@ -152,4 +153,30 @@ TEST_CASE("Delaunay: two runs give the same tets in the same order") {
   a.insert_all();
   b.insert_all();
   CHECK(a.tets() == b.tets());
+}
+
+TEST_CASE("Delaunay: points on a sphere and its centre: the centre joins every surface triangle") {
+  // The centre lies inside the circumsphere of any four sphere points, so no tet of four sphere
+  // points survives: the mesh is the centre's star over the hull, 2n - 4 tets for n points in
+  // convex position. Inserting the centre opens a cavity of many tets at once, and the new tets'
+  // links are found by turning about edges deep inside it.
+  const int n = 500;
+  auto p = random_points(n, 11);
+  for (int i = 0; i < n; ++i) {
+    double* q = &p[3 * size_t(i)];
+    for (int k = 0; k < 3; ++k) q[k] = 2.0 * q[k] - 1.0;
+    const double r = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    for (int k = 0; k < 3; ++k) q[k] /= r;
+  }
+  p.insert(p.end(), {0.0, 0.0, 0.0});
+  Delaunay d(p.data(), n + 1);
+  d.insert_all();
+  CHECK(d.check_links());
+  const auto tets = d.tets();
+  CHECK(tets.size() / 4 == size_t(2 * n - 4));
+  size_t with_centre = 0;
+  for (size_t t = 0; t < tets.size(); t += 4)
+    with_centre += std::count(tets.begin() + long(t), tets.begin() + long(t) + 4, n) == 1;
+  CHECK(with_centre == tets.size() / 4);
+  CHECK(empty_sphere_violations(p, tets) == 0);
 }
