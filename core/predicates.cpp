@@ -214,6 +214,63 @@ int insphere_exact(const double* a, const double* b, const double* c, const doub
 
 PredicateCounters& predicate_counters() { return g_counters; }
 
+namespace {
+
+// GCC and clang vector extensions: SSE2 natively, wasm SIMD with -msimd128 (plain scalar code
+// without it, with the same results).
+typedef double f64x2 __attribute__((vector_size(16)));
+typedef int64_t i64x2 __attribute__((vector_size(16)));
+inline double abs_of(double v) { return std::fabs(v); }
+inline f64x2 abs_of(f64x2 v) {
+  const i64x2 mask = {INT64_MAX, INT64_MAX};
+  return (f64x2)((i64x2)v & mask);
+}
+
+// insphere's floating-point stage, written once for doubles and for 2-lane vectors (so both run
+// exactly the same operations): from the coordinates of a, b, c, d relative to e, Shewchuk's
+// determinant over rows (p - e, |p - e|^2) and its forward error bound (errboundA times the
+// permanent, the same expression with every product's magnitude).
+template <class T>
+void insphere_filter(const T x[4], const T y[4], const T z[4], T& det, T& bound) {
+  const T aex = x[0], bex = x[1], cex = x[2], dex = x[3];
+  const T aey = y[0], bey = y[1], cey = y[2], dey = y[3];
+  const T aez = z[0], bez = z[1], cez = z[2], dez = z[3];
+  const T aexbey = aex * bey, bexaey = bex * aey;
+  const T bexcey = bex * cey, cexbey = cex * bey;
+  const T cexdey = cex * dey, dexcey = dex * cey;
+  const T dexaey = dex * aey, aexdey = aex * dey;
+  const T aexcey = aex * cey, cexaey = cex * aey;
+  const T bexdey = bex * dey, dexbey = dex * bey;
+  const T ab = aexbey - bexaey, bc = bexcey - cexbey, cd = cexdey - dexcey;
+  const T da = dexaey - aexdey, ac = aexcey - cexaey, bd = bexdey - dexbey;
+  const T abc = aez * bc - bez * ac + cez * ab;
+  const T bcd = bez * cd - cez * bd + dez * bc;
+  const T cda = cez * da + dez * ac + aez * cd;
+  const T dab = dez * ab + aez * bd + bez * da;
+  const T alift = aex * aex + aey * aey + aez * aez;
+  const T blift = bex * bex + bey * bey + bez * bez;
+  const T clift = cex * cex + cey * cey + cez * cez;
+  const T dlift = dex * dex + dey * dey + dez * dez;
+  det = (dlift * abc - clift * dab) + (blift * cda - alift * bcd);
+
+  const T aez_abs = abs_of(aez), bez_abs = abs_of(bez), cez_abs = abs_of(cez), dez_abs = abs_of(dez);
+  const T aexbey_p = abs_of(aexbey) + abs_of(bexaey);
+  const T bexcey_p = abs_of(bexcey) + abs_of(cexbey);
+  const T cexdey_p = abs_of(cexdey) + abs_of(dexcey);
+  const T dexaey_p = abs_of(dexaey) + abs_of(aexdey);
+  const T aexcey_p = abs_of(aexcey) + abs_of(cexaey);
+  const T bexdey_p = abs_of(bexdey) + abs_of(dexbey);
+  const T permanent =
+      (cexdey_p * bez_abs + bexdey_p * cez_abs + bexcey_p * dez_abs) * alift +
+      (dexaey_p * cez_abs + aexcey_p * dez_abs + cexdey_p * aez_abs) * blift +
+      (aexbey_p * dez_abs + bexdey_p * aez_abs + dexaey_p * bez_abs) * clift +
+      (bexcey_p * aez_abs + aexcey_p * bez_abs + aexbey_p * cez_abs) * dlift;
+  bound = kInsphereBound * permanent;
+}
+
+}  // namespace
+
+
 int orient3d(const double* a, const double* b, const double* c, const double* d) {
   const double adx = a[0] - d[0], bdx = b[0] - d[0], cdx = c[0] - d[0];
   const double ady = a[1] - d[1], bdy = b[1] - d[1], cdy = c[1] - d[1];
@@ -234,41 +291,11 @@ int orient3d(const double* a, const double* b, const double* c, const double* d)
 }
 
 int insphere(const double* a, const double* b, const double* c, const double* d, const double* e) {
-  const double aex = a[0] - e[0], bex = b[0] - e[0], cex = c[0] - e[0], dex = d[0] - e[0];
-  const double aey = a[1] - e[1], bey = b[1] - e[1], cey = c[1] - e[1], dey = d[1] - e[1];
-  const double aez = a[2] - e[2], bez = b[2] - e[2], cez = c[2] - e[2], dez = d[2] - e[2];
-  const double aexbey = aex * bey, bexaey = bex * aey;
-  const double bexcey = bex * cey, cexbey = cex * bey;
-  const double cexdey = cex * dey, dexcey = dex * cey;
-  const double dexaey = dex * aey, aexdey = aex * dey;
-  const double aexcey = aex * cey, cexaey = cex * aey;
-  const double bexdey = bex * dey, dexbey = dex * bey;
-  const double ab = aexbey - bexaey, bc = bexcey - cexbey, cd = cexdey - dexcey;
-  const double da = dexaey - aexdey, ac = aexcey - cexaey, bd = bexdey - dexbey;
-  const double abc = aez * bc - bez * ac + cez * ab;
-  const double bcd = bez * cd - cez * bd + dez * bc;
-  const double cda = cez * da + dez * ac + aez * cd;
-  const double dab = dez * ab + aez * bd + bez * da;
-  const double alift = aex * aex + aey * aey + aez * aez;
-  const double blift = bex * bex + bey * bey + bez * bez;
-  const double clift = cex * cex + cey * cey + cez * cez;
-  const double dlift = dex * dex + dey * dey + dez * dez;
-  const double det = (dlift * abc - clift * dab) + (blift * cda - alift * bcd);
-
-  const double aez_abs = std::fabs(aez), bez_abs = std::fabs(bez);
-  const double cez_abs = std::fabs(cez), dez_abs = std::fabs(dez);
-  const double aexbey_p = std::fabs(aexbey) + std::fabs(bexaey);
-  const double bexcey_p = std::fabs(bexcey) + std::fabs(cexbey);
-  const double cexdey_p = std::fabs(cexdey) + std::fabs(dexcey);
-  const double dexaey_p = std::fabs(dexaey) + std::fabs(aexdey);
-  const double aexcey_p = std::fabs(aexcey) + std::fabs(cexaey);
-  const double bexdey_p = std::fabs(bexdey) + std::fabs(dexbey);
-  const double permanent =
-      (cexdey_p * bez_abs + bexdey_p * cez_abs + bexcey_p * dez_abs) * alift +
-      (dexaey_p * cez_abs + aexcey_p * dez_abs + cexdey_p * aez_abs) * blift +
-      (aexbey_p * dez_abs + bexdey_p * aez_abs + dexaey_p * bez_abs) * clift +
-      (bexcey_p * aez_abs + aexcey_p * bez_abs + aexbey_p * cez_abs) * dlift;
-  const double bound = kInsphereBound * permanent;
+  const double x[4] = {a[0] - e[0], b[0] - e[0], c[0] - e[0], d[0] - e[0]};
+  const double y[4] = {a[1] - e[1], b[1] - e[1], c[1] - e[1], d[1] - e[1]};
+  const double z[4] = {a[2] - e[2], b[2] - e[2], c[2] - e[2], d[2] - e[2]};
+  double det, bound;
+  insphere_filter(x, y, z, det, bound);
   // Shewchuk's sign convention is the mirror of ours, so his "inside" is our negative.
   if (det > bound) return -1;
   if (-det > bound) return 1;
@@ -276,57 +303,19 @@ int insphere(const double* a, const double* b, const double* c, const double* d,
   return -insphere_exact(a, b, c, d, e);
 }
 
-namespace {
-// GCC and clang vector extensions: SSE2 natively, wasm SIMD with -msimd128 (plain scalar code
-// without it, with the same results).
-typedef double f64x2 __attribute__((vector_size(16)));
-typedef int64_t i64x2 __attribute__((vector_size(16)));
-inline f64x2 abs2(f64x2 v) {
-  const i64x2 mask = {INT64_MAX, INT64_MAX};
-  return (f64x2)((i64x2)v & mask);
-}
-}  // namespace
-
 void insphere_filter_pair(const double* const a[2], const double* const b[2], const double* const c[2],
                           const double* const d[2], const double* e, int sign[2]) {
-  const f64x2 ex = {e[0], e[0]}, ey = {e[1], e[1]}, ez = {e[2], e[2]};
-  const f64x2 aex = f64x2{a[0][0], a[1][0]} - ex, bex = f64x2{b[0][0], b[1][0]} - ex;
-  const f64x2 cex = f64x2{c[0][0], c[1][0]} - ex, dex = f64x2{d[0][0], d[1][0]} - ex;
-  const f64x2 aey = f64x2{a[0][1], a[1][1]} - ey, bey = f64x2{b[0][1], b[1][1]} - ey;
-  const f64x2 cey = f64x2{c[0][1], c[1][1]} - ey, dey = f64x2{d[0][1], d[1][1]} - ey;
-  const f64x2 aez = f64x2{a[0][2], a[1][2]} - ez, bez = f64x2{b[0][2], b[1][2]} - ez;
-  const f64x2 cez = f64x2{c[0][2], c[1][2]} - ez, dez = f64x2{d[0][2], d[1][2]} - ez;
-  const f64x2 aexbey = aex * bey, bexaey = bex * aey;
-  const f64x2 bexcey = bex * cey, cexbey = cex * bey;
-  const f64x2 cexdey = cex * dey, dexcey = dex * cey;
-  const f64x2 dexaey = dex * aey, aexdey = aex * dey;
-  const f64x2 aexcey = aex * cey, cexaey = cex * aey;
-  const f64x2 bexdey = bex * dey, dexbey = dex * bey;
-  const f64x2 ab = aexbey - bexaey, bc = bexcey - cexbey, cd = cexdey - dexcey;
-  const f64x2 da = dexaey - aexdey, ac = aexcey - cexaey, bd = bexdey - dexbey;
-  const f64x2 abc = aez * bc - bez * ac + cez * ab;
-  const f64x2 bcd = bez * cd - cez * bd + dez * bc;
-  const f64x2 cda = cez * da + dez * ac + aez * cd;
-  const f64x2 dab = dez * ab + aez * bd + bez * da;
-  const f64x2 alift = aex * aex + aey * aey + aez * aez;
-  const f64x2 blift = bex * bex + bey * bey + bez * bez;
-  const f64x2 clift = cex * cex + cey * cey + cez * cez;
-  const f64x2 dlift = dex * dex + dey * dey + dez * dez;
-  const f64x2 det = (dlift * abc - clift * dab) + (blift * cda - alift * bcd);
-
-  const f64x2 aez_abs = abs2(aez), bez_abs = abs2(bez), cez_abs = abs2(cez), dez_abs = abs2(dez);
-  const f64x2 aexbey_p = abs2(aexbey) + abs2(bexaey);
-  const f64x2 bexcey_p = abs2(bexcey) + abs2(cexbey);
-  const f64x2 cexdey_p = abs2(cexdey) + abs2(dexcey);
-  const f64x2 dexaey_p = abs2(dexaey) + abs2(aexdey);
-  const f64x2 aexcey_p = abs2(aexcey) + abs2(cexaey);
-  const f64x2 bexdey_p = abs2(bexdey) + abs2(dexbey);
-  const f64x2 permanent =
-      (cexdey_p * bez_abs + bexdey_p * cez_abs + bexcey_p * dez_abs) * alift +
-      (dexaey_p * cez_abs + aexcey_p * dez_abs + cexdey_p * aez_abs) * blift +
-      (aexbey_p * dez_abs + bexdey_p * aez_abs + dexaey_p * bez_abs) * clift +
-      (bexcey_p * aez_abs + aexcey_p * bez_abs + aexbey_p * cez_abs) * dlift;
-  const f64x2 bound = kInsphereBound * permanent;
+  f64x2 x[4], y[4], z[4];
+  for (int k = 0; k < 3; ++k) {
+    const f64x2 ek = {e[k], e[k]};
+    f64x2* out = k == 0 ? x : (k == 1 ? y : z);
+    out[0] = f64x2{a[0][k], a[1][k]} - ek;
+    out[1] = f64x2{b[0][k], b[1][k]} - ek;
+    out[2] = f64x2{c[0][k], c[1][k]} - ek;
+    out[3] = f64x2{d[0][k], d[1][k]} - ek;
+  }
+  f64x2 det, bound;
+  insphere_filter(x, y, z, det, bound);
   for (int i = 0; i < 2; ++i)  // Shewchuk's "inside" is our negative, as in insphere
     sign[i] = det[i] > bound[i] ? -1 : (-det[i] > bound[i] ? 1 : 0);
 }
