@@ -53,8 +53,9 @@ class Delaunay {
   // Per tet, 8 ints side by side (one fetch brings both): 4 vertex ids (the first -1 marks a free
   // slot), then per face the link 4 * neighbour + the neighbour's slot facing back (-1 = none).
   std::vector<int32_t> tet_;
-  // Per tet, during one insertion: in the cavity, or tested and found outside it (0 otherwise;
-  // cleared before the insertion returns, so one byte per tet suffices and stays in cache).
+  // Per tet, during one insertion: in the cavity, or tested and found outside it (0 otherwise).
+  // Live tets are back to 0 when an insertion returns (a freed slot is reset when reused), so one
+  // byte per tet suffices, without stamps, and the array stays in cache.
   std::vector<uint8_t> flag_;
   static constexpr uint8_t kInCavity = 1, kOutside = 2;
   std::vector<int32_t> free_;      // freed tet slots, reused first
