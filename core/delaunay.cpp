@@ -14,6 +14,7 @@ namespace {
 // The three vertex slots of the face opposite slot i, in an order that keeps orientation irrelevant
 // here (faces are matched by vertex ids, not by winding).
 constexpr int kFace[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+constexpr double kEpsilon = 1.1102230246251565e-16;  // 2^-53, half an ulp of 1
 
 uint64_t spread_bits(uint64_t v) {  // 21 bits -> every third bit of 63
   v &= 0x1fffff;
@@ -32,7 +33,8 @@ inline int slot_of(const int32_t* v, int32_t z) { return (v[1] == z) + 2 * (v[2]
 // Whether point v lies inside the circumsphere of the tet with vertices tv (points: xyz by id).
 // Exactly on it, symbolic perturbation decides: internal ids are the perturbation order (later
 // points and the enclosing vertices perturbed more); any fixed order is consistent.
-inline bool conflicts(const double* points, const int32_t* tv, int32_t v) {
+// (Never inlined: it is the rare path, and inlined it would crowd the hot loop's registers.)
+__attribute__((noinline)) bool conflicts(const double* points, const int32_t* tv, int32_t v) {
   const double* q[5] = {points + 3 * size_t(tv[0]), points + 3 * size_t(tv[1]), points + 3 * size_t(tv[2]),
                         points + 3 * size_t(tv[3]), points + 3 * size_t(v)};
   const int s = insphere(q[0], q[1], q[2], q[3], q[4]);
@@ -76,6 +78,38 @@ void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) 
 
 }  // namespace
 
+// The in-sphere numbers of the tet with vertices tv (positively oriented), relative to tv[0]:
+// u, v, w = the other vertices - tv[0]; then q = p - tv[0] lies inside the circumsphere iff
+// D |q|^2 - N . q < 0, since the centre is N / (2 D) and D > 0 (six times the volume).
+// Error bound: every monomial of that degree-5 polynomial passes through at most 17 roundings
+// (5 differences, 12 products and sums), so the computed value is within 17.01 eps of the exact
+// one times the permanent P (the same polynomial with every monomial's magnitude). With
+// S = |u|^2 + |v|^2 + |w|^2, Cauchy-Schwarz and AM-GM give
+//   P <= S^1.5 |q|^2 + (S^2 / sqrt 3) |q| <= 1.5 S^1.5 (|q|^2 + S / 9).
+// G = 30 eps S^1.5 (20 eps after the 1.5) leaves room for S and |q|^2 themselves being rounded.
+void Delaunay::make_sphere(const double* points, const int32_t* tv, Sphere& s) {
+  const double* a = points + 3 * size_t(tv[0]);
+  const double* b = points + 3 * size_t(tv[1]);
+  const double* c = points + 3 * size_t(tv[2]);
+  const double* d = points + 3 * size_t(tv[3]);
+  const double ux = b[0] - a[0], uy = b[1] - a[1], uz = b[2] - a[2];
+  const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
+  const double wx = d[0] - a[0], wy = d[1] - a[1], wz = d[2] - a[2];
+  const double vw_x = vy * wz - vz * wy, vw_y = vz * wx - vx * wz, vw_z = vx * wy - vy * wx;
+  const double wu_x = wy * uz - wz * uy, wu_y = wz * ux - wx * uz, wu_z = wx * uy - wy * ux;
+  const double uv_x = uy * vz - uz * vy, uv_y = uz * vx - ux * vz, uv_z = ux * vy - uy * vx;
+  const double lu = ux * ux + uy * uy + uz * uz;
+  const double lv = vx * vx + vy * vy + vz * vz;
+  const double lw = wx * wx + wy * wy + wz * wz;
+  s.n[0] = lu * vw_x + lv * wu_x + lw * uv_x;
+  s.n[1] = lu * vw_y + lv * wu_y + lw * uv_y;
+  s.n[2] = lu * vw_z + lv * wu_z + lw * uv_z;
+  s.d = ux * vw_x + uy * vw_y + uz * vw_z;
+  const double sum = lu + lv + lw;
+  s.g = 30.0 * kEpsilon * sum * std::sqrt(sum);
+  s.h = sum * (1.0 / 9.0);
+}
+
 Delaunay::Delaunay(const double* xyz, int64_t count)
     : count_(count), order_(spatial_order(xyz, count)) {
   pts_.resize(3 * size_t(count));
@@ -96,8 +130,13 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
   const size_t expected_tets = 7 * size_t(count) + 64;
   tet_.reserve(8 * expected_tets);
   flag_.reserve(expected_tets);
+  sphere_.reserve(expected_tets);
   tet_.assign({v[0], v[1], v[2], v[3], -1, -1, -1, -1});
   flag_.assign(1, 0);
+  local_of_.assign(size_t(count) + 4, -1);
+  edge_table_.assign(size_t(kMaxTableVertices) * (kMaxTableVertices - 1) / 2, 0);
+  sphere_.resize(1);
+  make_sphere(pts_.data(), tet_.data(), sphere_[0]);
 }
 
 std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
@@ -216,14 +255,20 @@ bool Delaunay::insert_next() {
   const double* const points = pts_.data();
   int32_t* tet = tet_.data();
   uint8_t* flag = flag_.data();
+  int32_t* local_of = local_of_.data();
+  Sphere* sphere = sphere_.data();
   size_t cavity_size = 0, faces = 0;
+  int32_t boundary_vertices = 0;
   auto push_cavity = [&](int32_t t) {
     if (cavity_size == cavity_.size()) cavity_.resize(2 * cavity_size + 64);
     cavity_[cavity_size++] = t;
     flag[t] = kInCavity;
   };
   auto push_face = [&](int32_t t, int i, int32_t link) {
-    if (faces == boundary_.size()) boundary_.resize(2 * faces + 64);
+    if (faces + 1 >= boundary_.size()) {  // (one spare record: the edge table's scratch face)
+      boundary_.resize(2 * faces + 64);
+      boundary_vertex_.resize(3 * boundary_.size());  // a face brings at most 3 new vertices
+    }
     BoundaryFace& f = boundary_[faces];
     int32_t* rec = tet + 8 * size_t(t);
     f.tet = t;
@@ -232,52 +277,64 @@ bool Delaunay::insert_next() {
       f.v[k] = rec[k];
       f.link[k] = kUnlinked;
     }
+    for (int k : kFace[i]) {  // number the face's vertices; branch-free, as whether one is new is random
+      const int32_t x = rec[k];
+      const int32_t seen = local_of[x];
+      const int32_t local = seen < 0 ? boundary_vertices : seen;
+      local_of[x] = local;
+      boundary_vertex_[size_t(boundary_vertices)] = x;  // kept only when x was new
+      boundary_vertices += seen < 0;
+      f.local[k] = local;
+    }
     f.v[i] = v;  // p is on the same side of the face as the vertex it replaces: still positive
     f.link[i] = link;
     rec[4 + i] = ~int32_t(faces);
     ++faces;
   };
+  // Each neighbour of a cavity tet is untested, in the cavity, or tested outside; whether an
+  // untested one is inside is a coin toss. Mispredicted branches on these cost more than the
+  // arithmetic, so the neighbours are classified without branches: the in-sphere test runs for
+  // each one (it is cheap), and the cavity and the list of boundary faces (as 4 * tet + slot)
+  // grow by 0 or 1 entries each time. The faces are recorded once the cavity is complete.
   push_cavity(start);
+  size_t candidates = 0;
   for (size_t c = 0; c < cavity_size; ++c) {
-    const int32_t t = cavity_[c];
+    if (cavity_.size() < cavity_size + 4) cavity_.resize(2 * cavity_size + 64);
+    if (candidate_.size() < candidates + 4) candidate_.resize(2 * candidates + 64);
+    int32_t* const cavity = cavity_.data();
+    int32_t* const candidate = candidate_.data();
+    const int32_t t = cavity[c];
     const int32_t* rec = tet + 8 * size_t(t);
-    // Neighbours not yet tested are tested in pairs, two tets per SIMD filter.
-    int untested_face[4], untested = 0;
     for (int i = 0; i < 4; ++i) {
       const int32_t link = rec[4 + i];
-      if (link >= 0 && flag[link >> 2] == 0) {
-        untested_face[untested++] = i;
-      } else if (link < 0 || flag[link >> 2] == kOutside) {
-        push_face(t, i, link);
+      if (link < 0) {  // a face of the enclosing tet: always on the boundary (rare)
+        candidate[candidates++] = 4 * t + i;
+        continue;
       }
+      const int32_t n = link >> 2;
+      const int32_t state = flag[n];
+      const Sphere& s = sphere[n];
+      const int32_t* nv = tet + 8 * size_t(n);
+      const double* a = points + 3 * size_t(nv[0]);
+      const double qx = p[0] - a[0], qy = p[1] - a[1], qz = p[2] - a[2];
+      const double q2 = qx * qx + qy * qy + qz * qz;
+      const double det = s.d * q2 - (s.n[0] * qx + s.n[1] * qy + s.n[2] * qz);
+      const double bound = s.g * (q2 + s.h);
+      const int32_t untested = state == 0;
+      int32_t in = untested & (det < -bound);
+      if (std::fabs(det) <= bound) {  // rare: too close to call in floating point, so exactly
+        if (untested) in = conflicts(points, nv, v);
+      }
+      cavity[cavity_size] = n;
+      cavity_size += size_t(in);
+      flag[n] = uint8_t(state + untested * (kOutside - in));  // untested -> in cavity or outside
+      candidate[candidates] = 4 * t + i;
+      candidates += size_t((1 - in) & (state != kInCavity));  // tested outside, now or before
     }
-    for (int j = 0; j < untested; j += 2) {
-      int in[2];
-      const int pair = untested - j >= 2 ? 2 : 1;
-      const int32_t* tv[2];
-      for (int m = 0; m < pair; ++m) tv[m] = tet + 8 * size_t(rec[4 + untested_face[j + m]] >> 2);
-      if (pair == 2) {
-        const double* qa[2] = {points + 3 * size_t(tv[0][0]), points + 3 * size_t(tv[1][0])};
-        const double* qb[2] = {points + 3 * size_t(tv[0][1]), points + 3 * size_t(tv[1][1])};
-        const double* qc[2] = {points + 3 * size_t(tv[0][2]), points + 3 * size_t(tv[1][2])};
-        const double* qd[2] = {points + 3 * size_t(tv[0][3]), points + 3 * size_t(tv[1][3])};
-        insphere_filter_pair(qa, qb, qc, qd, p, in);
-        for (int m = 0; m < 2; ++m)
-          if (in[m] == 0) in[m] = conflicts(points, tv[m], v) ? 1 : -1;
-      } else {
-        in[0] = conflicts(points, tv[0], v) ? 1 : -1;
-      }
-      for (int m = 0; m < pair; ++m) {
-        const int i = untested_face[j + m];
-        const int32_t link = rec[4 + i];
-        if (in[m] > 0) {
-          push_cavity(link >> 2);
-        } else {
-          flag[link >> 2] = kOutside;
-          push_face(t, i, link);
-        }
-      }
-    }
+  }
+  for (size_t j = 0; j < candidates; ++j) {
+    const int32_t t = candidate_[j] >> 2, i = candidate_[j] & 3;
+    push_face(t, i, tet[8 * size_t(t) + 4 + size_t(i)]);
   }
 
   // 2. Slots for the new tets, one per boundary face: the cavity's own slots first, then freed
@@ -293,36 +350,65 @@ bool Delaunay::insert_next() {
       face[b].id = int32_t(tet_.size() / 8);
       tet_.resize(tet_.size() + 8);
       flag_.push_back(0);
+      sphere_.emplace_back();
     }
   }
   tet = tet_.data();
   flag = flag_.data();
+  sphere = sphere_.data();
 
   // 3. Links between new tets. The new tet on boundary face b has three faces through p; the one
   // opposite slot k holds the edge (x, y) of the two vertices in neither slot k nor b's slot. Its
-  // neighbour is the new tet on the other boundary face around that edge, found by turning about
-  // (x, y) through the cavity. In each tet on the way, `exit` is the slot opposite the face to
-  // cross and `third` the slot of that face's vertex besides x and y; the tet beyond holds that
-  // third vertex at the slot opposite its own next face, and the vertex it does not share becomes
-  // the next third. So the turn needs neither x nor y, only one vertex lookup per tet.
-  for (size_t b = 0; b < faces; ++b) {
-    BoundaryFace& f = face[b];
-    for (int k = 0; k < 4; ++k) {
-      if (f.link[k] != kUnlinked) continue;  // the slot of the boundary face, or set from the other side
-      int32_t cur = f.tet;
-      int exit = k, third = f.slot;
-      for (size_t guard = 0; guard <= cavity_size; ++guard) {
-        const int32_t link = tet[8 * size_t(cur) + 4 + size_t(exit)];
-        if (link < 0) {  // (cur, exit) is the other boundary face around the edge
-          BoundaryFace& g = face[~link];
-          f.link[k] = g.id << 2 | third;  // g's face through p and the edge is opposite `third`
-          g.link[third] = f.id << 2 | k;
-          break;
+  // neighbour is the new tet on the other boundary face with that edge: the cavity's boundary is a
+  // closed surface, so exactly two faces share each edge, and the edge table pairs them.
+  if (boundary_vertices <= kMaxTableVertices) {
+    int32_t* const table = edge_table_.data();
+    for (size_t b = 0; b < faces; ++b) {
+      BoundaryFace& f = face[b];
+      const int* other = kFace[f.slot];
+      for (int m = 0; m < 3; ++m) {
+        const int k = other[m];
+        const int32_t x = f.local[other[m == 2 ? 0 : m + 1]], y = f.local[other[m == 0 ? 2 : m - 1]];
+        // Branch-free, as which face comes first is random: the smaller and larger of x and y,
+        // then, when this face comes first, the link is written into a scratch face past the end
+        // (its own link gets a placeholder, overwritten by the face that comes second).
+        const int32_t diff = (x - y) & ((x - y) >> 31);  // x - y when x < y, else 0
+        const int32_t lo = y + diff, hi = x - diff;
+        int32_t& entry = table[size_t(hi) * size_t(hi - 1) / 2 + size_t(lo)];
+        const int32_t first = entry;  // 0, or 1 + (4 * face + slot) of the face that came first
+        entry = (int32_t(4 * b) + k + 1) & -int32_t(first == 0);
+        const int32_t code = first != 0 ? first - 1 : int32_t(4 * faces);
+        BoundaryFace& g = face[code >> 2];
+        f.link[k] = g.id << 2 | (code & 3);
+        g.link[code & 3] = f.id << 2 | k;
+      }
+    }
+  } else {
+    // A cavity with too many vertices for the table (rare: inserting the centre of points on a
+    // sphere) turns about each edge (x, y) through the cavity instead. In each tet on the way,
+    // `exit` is the slot opposite the face to cross and `third` the slot of that face's vertex
+    // besides x and y; the tet beyond holds that third vertex at the slot opposite its own next face,
+    // and the vertex it does not share becomes the next third. So the turn needs neither x nor y,
+    // only one vertex lookup per tet.
+    for (size_t b = 0; b < faces; ++b) {
+      BoundaryFace& f = face[b];
+      for (int k = 0; k < 4; ++k) {
+        if (f.link[k] != kUnlinked) continue;  // the slot of the boundary face, or set from the other side
+        int32_t cur = f.tet;
+        int exit = k, third = f.slot;
+        for (size_t guard = 0; guard <= cavity_size; ++guard) {
+          const int32_t link = tet[8 * size_t(cur) + 4 + size_t(exit)];
+          if (link < 0) {  // (cur, exit) is the other boundary face around the edge
+            BoundaryFace& g = face[~link];
+            f.link[k] = g.id << 2 | third;  // g's face through p and the edge is opposite `third`
+            g.link[third] = f.id << 2 | k;
+            break;
+          }
+          const int32_t z = tet[8 * size_t(cur) + size_t(third)];
+          cur = link >> 2;
+          third = link & 3;
+          exit = slot_of(tet + 8 * size_t(cur), z);
         }
-        const int32_t z = tet[8 * size_t(cur) + size_t(third)];
-        cur = link >> 2;
-        third = link & 3;
-        exit = slot_of(tet + 8 * size_t(cur), z);
       }
     }
   }
@@ -336,12 +422,14 @@ bool Delaunay::insert_next() {
       rec[4 + k] = f.link[k];
     }
     flag[f.id] = 0;
+    make_sphere(points, rec, sphere[f.id]);
     const int32_t outside = f.link[f.slot];
     if (outside >= 0) {
       tet[8 * size_t(outside >> 2) + 4 + size_t(outside & 3)] = f.id << 2 | f.slot;
       flag[outside >> 2] = 0;  // tested outside: clear for the next insertion
     }
   }
+  for (int32_t j = 0; j < boundary_vertices; ++j) local_of[boundary_vertex_[size_t(j)]] = -1;
   for (size_t c = faces; c < cavity_size; ++c) {  // a cavity with more tets than faces
     tet[8 * size_t(cavity_[c])] = -1;
     free_.push_back(cavity_[c]);
@@ -367,6 +455,12 @@ bool Delaunay::check_links() const {
     const int32_t* v = &tet_[8 * t];
     if (v[0] < 0) continue;
     if (orient3d(point(v[0]), point(v[1]), point(v[2]), point(v[3])) <= 0) return false;
+    Sphere fresh;  // the in-sphere numbers belong to the tet's current vertices
+    make_sphere(pts_.data(), v, fresh);
+    const Sphere& s = sphere_[t];
+    if (fresh.n[0] != s.n[0] || fresh.n[1] != s.n[1] || fresh.n[2] != s.n[2] || fresh.d != s.d || fresh.g != s.g ||
+        fresh.h != s.h)
+      return false;
     for (int i = 0; i < 4; ++i) {
       const int32_t link = tet_[8 * t + 4 + size_t(i)];
       if (link < 0) continue;
