@@ -14,9 +14,8 @@ namespace {
 // The three vertex slots of the face opposite slot i, in an order that keeps orientation irrelevant
 // here (faces are matched by vertex ids, not by winding).
 constexpr int kFace[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-constexpr double kEpsilon = 1.1102230246251565e-16;  // 2^-53, half an ulp of 1
 
-uint64_t spread_bits(uint64_t v) {  // 21 bits -> every third bit of 63
+uint64_t spread_bits(uint64_t v) {  // 21 bits -> every third bit of 63 (Morton interleaving)
   v &= 0x1fffff;
   v = (v | v << 32) & 0x1f00000000ffffULL;
   v = (v | v << 16) & 0x1f0000ff0000ffULL;
@@ -43,13 +42,12 @@ __attribute__((noinline)) bool conflicts(const double* points, const int32_t* tv
   return insphere_tie_break(q[0], q[1], q[2], q[3], q[4], ids) > 0;
 }
 
-// Position along a 3D Hilbert curve of kHilbertBits-bit integer coordinates (Skilling, "Programming
-// the Hilbert curve", 2004): undo the curve's rotations and reflections level by level, Gray-encode,
+// Position along a 3D Hilbert curve of `bits`-bit integer coordinates (Skilling, "Programming the
+// Hilbert curve", 2004): undo the curve's rotations and reflections level by level, Gray-encode,
 // then interleave the bits. Unlike the Morton curve it never jumps, so consecutive points are close.
 // Branch-free: the bit tests are random, and mispredicting them cost more than the arithmetic.
-constexpr int kHilbertBits = 16;  // 65536 cells a side: far finer than any point set we insert
-uint64_t hilbert_key(uint32_t x[3]) {
-  for (int level = kHilbertBits - 1; level > 0; --level) {
+uint64_t hilbert_key(uint32_t x[3], int bits) {
+  for (int level = bits - 1; level > 0; --level) {
     const uint32_t low = (1u << level) - 1;
     for (int i = 0; i < 3; ++i) {
       const uint32_t set = 0u - ((x[i] >> level) & 1u);  // all ones when bit `level` of x[i] is set
@@ -61,9 +59,31 @@ uint64_t hilbert_key(uint32_t x[3]) {
   x[1] ^= x[0];
   x[2] ^= x[1];
   uint32_t t = 0;
-  for (int level = kHilbertBits - 1; level > 0; --level) t ^= ((1u << level) - 1) & (0u - ((x[2] >> level) & 1u));
+  for (int level = bits - 1; level > 0; --level) t ^= ((1u << level) - 1) & (0u - ((x[2] >> level) & 1u));
   for (int i = 0; i < 3; ++i) x[i] ^= t;
   return spread_bits(x[0]) << 2 | spread_bits(x[1]) << 1 | spread_bits(x[2]);
+}
+
+// Sorts ids by key, stably (least significant digit first, 12 bits per pass; keys below 2^bits).
+// Linear time: for 1e5 points several times faster than a comparison sort.
+void radix_sort(std::vector<uint64_t>& key, std::vector<int32_t>& id, int bits) {
+  constexpr int kDigit = 12;
+  std::vector<uint64_t> key_out(key.size());
+  std::vector<int32_t> id_out(id.size());
+  std::vector<uint32_t> start(size_t(1) << kDigit);
+  for (int shift = 0; shift < bits; shift += kDigit) {
+    std::fill(start.begin(), start.end(), 0u);
+    for (uint64_t k : key) ++start[(k >> shift) & ((1u << kDigit) - 1)];
+    uint32_t sum = 0;
+    for (uint32_t& s : start) sum += std::exchange(s, sum);  // counts -> first position of each digit
+    for (size_t i = 0; i < key.size(); ++i) {
+      const uint32_t at = start[(key[i] >> shift) & ((1u << kDigit) - 1)]++;
+      key_out[at] = key[i];
+      id_out[at] = id[i];
+    }
+    key.swap(key_out);
+    id.swap(id_out);
+  }
 }
 
 void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) {
@@ -77,38 +97,6 @@ void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) 
 }
 
 }  // namespace
-
-// The in-sphere numbers of the tet with vertices tv (positively oriented), relative to tv[0]:
-// u, v, w = the other vertices - tv[0]; then q = p - tv[0] lies inside the circumsphere iff
-// D |q|^2 - N . q < 0, since the centre is N / (2 D) and D > 0 (six times the volume).
-// Error bound: every monomial of that degree-5 polynomial passes through at most 17 roundings
-// (5 differences, 12 products and sums), so the computed value is within 17.01 eps of the exact
-// one times the permanent P (the same polynomial with every monomial's magnitude). With
-// S = |u|^2 + |v|^2 + |w|^2, Cauchy-Schwarz and AM-GM give
-//   P <= S^1.5 |q|^2 + (S^2 / sqrt 3) |q| <= 1.5 S^1.5 (|q|^2 + S / 9).
-// G = 30 eps S^1.5 (20 eps after the 1.5) leaves room for S and |q|^2 themselves being rounded.
-void Delaunay::make_sphere(const double* points, const int32_t* tv, Sphere& s) {
-  const double* a = points + 3 * size_t(tv[0]);
-  const double* b = points + 3 * size_t(tv[1]);
-  const double* c = points + 3 * size_t(tv[2]);
-  const double* d = points + 3 * size_t(tv[3]);
-  const double ux = b[0] - a[0], uy = b[1] - a[1], uz = b[2] - a[2];
-  const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
-  const double wx = d[0] - a[0], wy = d[1] - a[1], wz = d[2] - a[2];
-  const double vw_x = vy * wz - vz * wy, vw_y = vz * wx - vx * wz, vw_z = vx * wy - vy * wx;
-  const double wu_x = wy * uz - wz * uy, wu_y = wz * ux - wx * uz, wu_z = wx * uy - wy * ux;
-  const double uv_x = uy * vz - uz * vy, uv_y = uz * vx - ux * vz, uv_z = ux * vy - uy * vx;
-  const double lu = ux * ux + uy * uy + uz * uz;
-  const double lv = vx * vx + vy * vy + vz * vz;
-  const double lw = wx * wx + wy * wy + wz * wz;
-  s.n[0] = lu * vw_x + lv * wu_x + lw * uv_x;
-  s.n[1] = lu * vw_y + lv * wu_y + lw * uv_y;
-  s.n[2] = lu * vw_z + lv * wu_z + lw * uv_z;
-  s.d = ux * vw_x + uy * vw_y + uz * vw_z;
-  const double sum = lu + lv + lw;
-  s.g = 30.0 * kEpsilon * sum * std::sqrt(sum);
-  s.h = sum * (1.0 / 9.0);
-}
 
 Delaunay::Delaunay(const double* xyz, int64_t count)
     : count_(count), order_(spatial_order(xyz, count)) {
@@ -136,49 +124,53 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
   local_of_.assign(size_t(count) + 4, -1);
   edge_table_.assign(size_t(kMaxTableVertices) * (kMaxTableVertices - 1) / 2, 0);
   sphere_.resize(1);
-  make_sphere(pts_.data(), tet_.data(), sphere_[0]);
+  prepare_sphere(point(v[0]), point(v[1]), point(v[2]), point(v[3]), sphere_[0]);
 }
 
 std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
-  std::vector<int32_t> order(size_t(std::max<int64_t>(count, 0)));
-  if (count == 0) return order;
+  const size_t n = size_t(std::max<int64_t>(count, 0));
+  std::vector<int32_t> order(n);
+  if (n == 0) return order;
   double lo[3], hi[3];
   bounding_box(xyz, count, lo, hi);
   const double size = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
-  const double scale = double((1 << kHilbertBits) - 1) / size;
   // Biased randomized insertion order (Amenta, Choi, Rote 2003): a deterministic shuffle splits the
   // points into rounds, each sorted along a Hilbert curve. Early rounds spread over the whole
   // domain, so later cavities stay small; within a round consecutive points are close, so walks
   // are short and the tets they touch are still in cache. Each round is 8x the one before (the
   // last holds 7/8 of the points), as in CGAL's multiscale sort: one long sweep keeps memory local.
-  std::vector<std::pair<uint64_t, int32_t>> keyed(order.size());
+  for (size_t i = 0; i < n; ++i) order[i] = int32_t(i);
   uint64_t rng = 0x2545F4914F6CDD1DULL;
-  std::vector<int32_t> shuffled(order.size());
-  for (int64_t i = 0; i < count; ++i) shuffled[size_t(i)] = int32_t(i);
-  for (int64_t i = count - 1; i > 0; --i) {
+  for (size_t i = n - 1; i > 0; --i) {
     rng ^= rng << 13;
     rng ^= rng >> 7;
     rng ^= rng << 17;
-    std::swap(shuffled[size_t(i)], shuffled[size_t(rng % uint64_t(i + 1))]);
+    std::swap(order[i], order[size_t(rng % uint64_t(i + 1))]);
   }
-  for (int64_t i = 0; i < count; ++i) {
-    const int32_t id = shuffled[size_t(i)];
-    uint32_t q[3];
-    for (int k = 0; k < 3; ++k)
-      q[k] = uint32_t(std::min((xyz[3 * size_t(id) + k] - lo[k]) * scale, double((1 << kHilbertBits) - 1)));
-    keyed[size_t(i)] = {hilbert_key(q), id};
-  }
-  std::vector<size_t> ends;  // round ends, from the last round back
-  for (size_t end = keyed.size(); ; end /= 8) {
+  std::vector<size_t> ends;  // where each round ends, from the last round back: n, n/8, ... <= 64
+  for (size_t end = n; ; end /= 8) {
     ends.push_back(end);
     if (end <= 64) break;
   }
-  size_t begin = 0;
-  for (auto it = ends.rbegin(); it != ends.rend(); ++it) {
-    std::sort(keyed.begin() + long(begin), keyed.begin() + long(*it));  // (key, id): a total order
-    begin = *it;
+  int round_bits = 0;
+  while ((size_t(1) << round_bits) < ends.size()) ++round_bits;
+  // A curve with at least 16 cells per point is fine enough (few points share a cell) and its
+  // keys sort in few passes; the round number goes above the curve position, so one sort does all.
+  int bits = 2;
+  while (bits < 16 && (uint64_t(1) << (3 * bits)) < 16 * uint64_t(n)) ++bits;
+  const double scale = double((1u << bits) - 1) / size;
+  std::vector<uint64_t> key(n);
+  size_t current = ends.size() - 1;  // ends[current] ends the round of shuffled position i
+  for (size_t i = 0; i < n; ++i) {
+    if (i == ends[current]) --current;
+    const uint64_t round = ends.size() - 1 - current;  // 0 for the first round
+    const int32_t id = order[i];
+    uint32_t q[3];
+    for (int k = 0; k < 3; ++k)
+      q[k] = uint32_t(std::min((xyz[3 * size_t(id) + k] - lo[k]) * scale, double((1u << bits) - 1)));
+    key[i] = round << (3 * bits) | hilbert_key(q, bits);
   }
-  for (size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+  radix_sort(key, order, 3 * bits + round_bits);
   return order;
 }
 
@@ -256,7 +248,7 @@ bool Delaunay::insert_next() {
   int32_t* tet = tet_.data();
   uint8_t* flag = flag_.data();
   int32_t* local_of = local_of_.data();
-  Sphere* sphere = sphere_.data();
+  PreparedSphere* sphere = sphere_.data();
   size_t cavity_size = 0, faces = 0;
   int32_t boundary_vertices = 0;
   auto push_cavity = [&](int32_t t) {
@@ -313,16 +305,12 @@ bool Delaunay::insert_next() {
       }
       const int32_t n = link >> 2;
       const int32_t state = flag[n];
-      const Sphere& s = sphere[n];
       const int32_t* nv = tet + 8 * size_t(n);
-      const double* a = points + 3 * size_t(nv[0]);
-      const double qx = p[0] - a[0], qy = p[1] - a[1], qz = p[2] - a[2];
-      const double q2 = qx * qx + qy * qy + qz * qz;
-      const double det = s.d * q2 - (s.n[0] * qx + s.n[1] * qy + s.n[2] * qz);
-      const double bound = s.g * (q2 + s.h);
+      double det, bound;
+      prepared_insphere(sphere[n], points + 3 * size_t(nv[0]), p, det, bound);
       const int32_t untested = state == 0;
       int32_t in = untested & (det < -bound);
-      if (std::fabs(det) <= bound) {  // rare: too close to call in floating point, so exactly
+      if (!(std::fabs(det) > bound)) {  // rare: too close to call in floating point (or NaN), so exactly
         if (untested) in = conflicts(points, nv, v);
       }
       cavity[cavity_size] = n;
@@ -422,7 +410,8 @@ bool Delaunay::insert_next() {
       rec[4 + k] = f.link[k];
     }
     flag[f.id] = 0;
-    make_sphere(points, rec, sphere[f.id]);
+    prepare_sphere(points + 3 * size_t(rec[0]), points + 3 * size_t(rec[1]), points + 3 * size_t(rec[2]),
+                   points + 3 * size_t(rec[3]), sphere[f.id]);
     const int32_t outside = f.link[f.slot];
     if (outside >= 0) {
       tet[8 * size_t(outside >> 2) + 4 + size_t(outside & 3)] = f.id << 2 | f.slot;
@@ -455,9 +444,9 @@ bool Delaunay::check_links() const {
     const int32_t* v = &tet_[8 * t];
     if (v[0] < 0) continue;
     if (orient3d(point(v[0]), point(v[1]), point(v[2]), point(v[3])) <= 0) return false;
-    Sphere fresh;  // the in-sphere numbers belong to the tet's current vertices
-    make_sphere(pts_.data(), v, fresh);
-    const Sphere& s = sphere_[t];
+    PreparedSphere fresh;  // the prepared in-sphere test belongs to the tet's current vertices
+    prepare_sphere(point(v[0]), point(v[1]), point(v[2]), point(v[3]), fresh);
+    const PreparedSphere& s = sphere_[t];
     if (fresh.n[0] != s.n[0] || fresh.n[1] != s.n[1] || fresh.n[2] != s.n[2] || fresh.d != s.d || fresh.g != s.g ||
         fresh.h != s.h)
       return false;

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "predicates.h"
+
 namespace sb {
 
 class Delaunay {
@@ -59,17 +61,9 @@ class Delaunay {
   // byte per tet suffices, without stamps, and the array stays in cache.
   std::vector<uint8_t> flag_;
   static constexpr uint8_t kInCavity = 1, kOutside = 2;
-  // Per tet, its circumsphere as numbers that make the in-sphere test a dot product (Marot,
-  // Pellerin, Remacle 2019 precompute such sub-determinants per tet): with q = point - vertex 0,
-  // the point is inside when D |q|^2 - N . q < 0, outside when > 0, and the floating-point value
-  // is certain to have the right sign when its magnitude exceeds G (|q|^2 + H). Made once per new
-  // tet, so each of the ~45 tests an insertion runs costs about 20 flops instead of ~150.
-  struct Sphere {
-    double n[3], d;  // N = |u|^2 (v x w) + |v|^2 (w x u) + |w|^2 (u x v), D = u . (v x w) > 0
-    double g, h;     // error bound: G (|q|^2 + H), see make_sphere
-  };
-  std::vector<Sphere> sphere_;
-  static void make_sphere(const double* points, const int32_t* tv, Sphere& s);
+  // Per tet, its in-sphere test prepared when the tet is made (predicates.h), so each of the ~45
+  // tests an insertion runs costs a dot product instead of a 4x4 determinant.
+  std::vector<PreparedSphere> sphere_;
   std::vector<int32_t> free_;      // freed tet slots, reused first
   int32_t last_ = 0;               // where the next walk starts (a tet made by the last insertion)
   uint32_t rng_ = 0x9E3779B9u;     // xorshift state for the walk's face order (deterministic)

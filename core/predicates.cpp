@@ -216,51 +216,39 @@ PredicateCounters& predicate_counters() { return g_counters; }
 
 namespace {
 
-// GCC and clang vector extensions: SSE2 natively, wasm SIMD with -msimd128 (plain scalar code
-// without it, with the same results).
-typedef double f64x2 __attribute__((vector_size(16)));
-typedef int64_t i64x2 __attribute__((vector_size(16)));
-inline double abs_of(double v) { return std::fabs(v); }
-inline f64x2 abs_of(f64x2 v) {
-  const i64x2 mask = {INT64_MAX, INT64_MAX};
-  return (f64x2)((i64x2)v & mask);
-}
-
-// insphere's floating-point stage, written once for doubles and for 2-lane vectors (so both run
-// exactly the same operations): from the coordinates of a, b, c, d relative to e, Shewchuk's
+// insphere's floating-point stage: from the coordinates of a, b, c, d relative to e, Shewchuk's
 // determinant over rows (p - e, |p - e|^2) and its forward error bound (errboundA times the
 // permanent, the same expression with every product's magnitude).
-template <class T>
-void insphere_filter(const T x[4], const T y[4], const T z[4], T& det, T& bound) {
-  const T aex = x[0], bex = x[1], cex = x[2], dex = x[3];
-  const T aey = y[0], bey = y[1], cey = y[2], dey = y[3];
-  const T aez = z[0], bez = z[1], cez = z[2], dez = z[3];
-  const T aexbey = aex * bey, bexaey = bex * aey;
-  const T bexcey = bex * cey, cexbey = cex * bey;
-  const T cexdey = cex * dey, dexcey = dex * cey;
-  const T dexaey = dex * aey, aexdey = aex * dey;
-  const T aexcey = aex * cey, cexaey = cex * aey;
-  const T bexdey = bex * dey, dexbey = dex * bey;
-  const T ab = aexbey - bexaey, bc = bexcey - cexbey, cd = cexdey - dexcey;
-  const T da = dexaey - aexdey, ac = aexcey - cexaey, bd = bexdey - dexbey;
-  const T abc = aez * bc - bez * ac + cez * ab;
-  const T bcd = bez * cd - cez * bd + dez * bc;
-  const T cda = cez * da + dez * ac + aez * cd;
-  const T dab = dez * ab + aez * bd + bez * da;
-  const T alift = aex * aex + aey * aey + aez * aez;
-  const T blift = bex * bex + bey * bey + bez * bez;
-  const T clift = cex * cex + cey * cey + cez * cez;
-  const T dlift = dex * dex + dey * dey + dez * dez;
+void insphere_filter(const double x[4], const double y[4], const double z[4], double& det, double& bound) {
+  const double aex = x[0], bex = x[1], cex = x[2], dex = x[3];
+  const double aey = y[0], bey = y[1], cey = y[2], dey = y[3];
+  const double aez = z[0], bez = z[1], cez = z[2], dez = z[3];
+  const double aexbey = aex * bey, bexaey = bex * aey;
+  const double bexcey = bex * cey, cexbey = cex * bey;
+  const double cexdey = cex * dey, dexcey = dex * cey;
+  const double dexaey = dex * aey, aexdey = aex * dey;
+  const double aexcey = aex * cey, cexaey = cex * aey;
+  const double bexdey = bex * dey, dexbey = dex * bey;
+  const double ab = aexbey - bexaey, bc = bexcey - cexbey, cd = cexdey - dexcey;
+  const double da = dexaey - aexdey, ac = aexcey - cexaey, bd = bexdey - dexbey;
+  const double abc = aez * bc - bez * ac + cez * ab;
+  const double bcd = bez * cd - cez * bd + dez * bc;
+  const double cda = cez * da + dez * ac + aez * cd;
+  const double dab = dez * ab + aez * bd + bez * da;
+  const double alift = aex * aex + aey * aey + aez * aez;
+  const double blift = bex * bex + bey * bey + bez * bez;
+  const double clift = cex * cex + cey * cey + cez * cez;
+  const double dlift = dex * dex + dey * dey + dez * dez;
   det = (dlift * abc - clift * dab) + (blift * cda - alift * bcd);
 
-  const T aez_abs = abs_of(aez), bez_abs = abs_of(bez), cez_abs = abs_of(cez), dez_abs = abs_of(dez);
-  const T aexbey_p = abs_of(aexbey) + abs_of(bexaey);
-  const T bexcey_p = abs_of(bexcey) + abs_of(cexbey);
-  const T cexdey_p = abs_of(cexdey) + abs_of(dexcey);
-  const T dexaey_p = abs_of(dexaey) + abs_of(aexdey);
-  const T aexcey_p = abs_of(aexcey) + abs_of(cexaey);
-  const T bexdey_p = abs_of(bexdey) + abs_of(dexbey);
-  const T permanent =
+  const double aez_abs = std::fabs(aez), bez_abs = std::fabs(bez), cez_abs = std::fabs(cez), dez_abs = std::fabs(dez);
+  const double aexbey_p = std::fabs(aexbey) + std::fabs(bexaey);
+  const double bexcey_p = std::fabs(bexcey) + std::fabs(cexbey);
+  const double cexdey_p = std::fabs(cexdey) + std::fabs(dexcey);
+  const double dexaey_p = std::fabs(dexaey) + std::fabs(aexdey);
+  const double aexcey_p = std::fabs(aexcey) + std::fabs(cexaey);
+  const double bexdey_p = std::fabs(bexdey) + std::fabs(dexbey);
+  const double permanent =
       (cexdey_p * bez_abs + bexdey_p * cez_abs + bexcey_p * dez_abs) * alift +
       (dexaey_p * cez_abs + aexcey_p * dez_abs + cexdey_p * aez_abs) * blift +
       (aexbey_p * dez_abs + bexdey_p * aez_abs + dexaey_p * bez_abs) * clift +
@@ -303,21 +291,31 @@ int insphere(const double* a, const double* b, const double* c, const double* d,
   return -insphere_exact(a, b, c, d, e);
 }
 
-void insphere_filter_pair(const double* const a[2], const double* const b[2], const double* const c[2],
-                          const double* const d[2], const double* e, int sign[2]) {
-  f64x2 x[4], y[4], z[4];
-  for (int k = 0; k < 3; ++k) {
-    const f64x2 ek = {e[k], e[k]};
-    f64x2* out = k == 0 ? x : (k == 1 ? y : z);
-    out[0] = f64x2{a[0][k], a[1][k]} - ek;
-    out[1] = f64x2{b[0][k], b[1][k]} - ek;
-    out[2] = f64x2{c[0][k], c[1][k]} - ek;
-    out[3] = f64x2{d[0][k], d[1][k]} - ek;
-  }
-  f64x2 det, bound;
-  insphere_filter(x, y, z, det, bound);
-  for (int i = 0; i < 2; ++i)  // Shewchuk's "inside" is our negative, as in insphere
-    sign[i] = det[i] > bound[i] ? -1 : (-det[i] > bound[i] ? 1 : 0);
+// Error bound: every monomial of that degree-5 polynomial passes through at most 17 roundings
+// (5 differences, 12 products and sums), so the computed value is within 17.01 eps of the exact
+// one times the permanent P (the same polynomial with every monomial's magnitude). With
+// S = |u|^2 + |v|^2 + |w|^2, Cauchy-Schwarz and AM-GM give
+//   P <= S^1.5 |q|^2 + (S^2 / sqrt 3) |q| <= 1.5 S^1.5 (|q|^2 + S / 9).
+// G = 30 eps S^1.5 (20 eps after the 1.5) leaves room for S and |q|^2 themselves being rounded.
+// Like Shewchuk's bounds this assumes no underflow: true for any float input (the C API's), whose
+// differences are at least 1e-45, so that S^2.5 stays far above the smallest double.
+void prepare_sphere(const double* a, const double* b, const double* c, const double* d, PreparedSphere& s) {
+  const double ux = b[0] - a[0], uy = b[1] - a[1], uz = b[2] - a[2];
+  const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
+  const double wx = d[0] - a[0], wy = d[1] - a[1], wz = d[2] - a[2];
+  const double vw_x = vy * wz - vz * wy, vw_y = vz * wx - vx * wz, vw_z = vx * wy - vy * wx;
+  const double wu_x = wy * uz - wz * uy, wu_y = wz * ux - wx * uz, wu_z = wx * uy - wy * ux;
+  const double uv_x = uy * vz - uz * vy, uv_y = uz * vx - ux * vz, uv_z = ux * vy - uy * vx;
+  const double lu = ux * ux + uy * uy + uz * uz;
+  const double lv = vx * vx + vy * vy + vz * vz;
+  const double lw = wx * wx + wy * wy + wz * wz;
+  s.n[0] = lu * vw_x + lv * wu_x + lw * uv_x;
+  s.n[1] = lu * vw_y + lv * wu_y + lw * uv_y;
+  s.n[2] = lu * vw_z + lv * wu_z + lw * uv_z;
+  s.d = ux * vw_x + uy * vw_y + uz * vw_z;
+  const double sum = lu + lv + lw;
+  s.g = 30.0 * kEpsilon * sum * std::sqrt(sum);
+  s.h = sum * (1.0 / 9.0);
 }
 
 int insphere_sos(const double* a, const double* b, const double* c, const double* d, const double* e,

@@ -27,11 +27,26 @@ int insphere_sos(const double* a, const double* b, const double* c, const double
 int insphere_tie_break(const double* a, const double* b, const double* c, const double* d, const double* e,
                        const int64_t ids[5]);
 
-// Two in-sphere filters side by side, for two tets and the same point e, in 2-lane SIMD: each lane
-// runs exactly the operations of insphere's filter. sign[i] is insphere(a[i], b[i], c[i], d[i], e)
-// where the filter certifies it, 0 where it cannot (the caller then asks insphere itself).
-void insphere_filter_pair(const double* const a[2], const double* const b[2], const double* const c[2],
-                          const double* const d[2], const double* e, int sign[2]);
+// An in-sphere test prepared once for a tet and then run against many points: the filter stage
+// of insphere at the cost of a dot product (Marot, Pellerin, Remacle 2019 keep such
+// sub-determinants per tet). With u, v, w = b - a, c - a, d - a and q = p - a, p is inside the
+// circumsphere of the positive tet a, b, c, d iff D |q|^2 - N . q < 0, where
+// N = |u|^2 (v x w) + |v|^2 (w x u) + |w|^2 (u x v) and D = u . (v x w) > 0 (the centre is a + N / 2D).
+struct PreparedSphere {
+  double n[3], d;  // N and D
+  double g, h;     // the error bound is G (|q|^2 + H); see prepare_sphere
+};
+void prepare_sphere(const double* a, const double* b, const double* c, const double* d, PreparedSphere& s);
+// The filter's value and its error bound for point p (a: the tet's first vertex, as prepared):
+// p is certainly inside when value < -bound, certainly outside when value > bound; otherwise only
+// insphere can tell. Branch-free, so callers can classify many tets without mispredictions.
+inline void prepared_insphere(const PreparedSphere& s, const double* a, const double* p, double& value,
+                              double& bound) {
+  const double qx = p[0] - a[0], qy = p[1] - a[1], qz = p[2] - a[2];
+  const double q2 = qx * qx + qy * qy + qz * qz;
+  value = s.d * q2 - (s.n[0] * qx + s.n[1] * qy + s.n[2] * qz);
+  bound = s.g * (q2 + s.h);
+}
 
 // How often the exact stage ran, for tests and the benchmark (not thread-safe, just counters).
 struct PredicateCounters {
