@@ -98,8 +98,8 @@ void bounding_box(const double* xyz, int64_t count, double lo[3], double hi[3]) 
 
 }  // namespace
 
-Delaunay::Delaunay(const double* xyz, int64_t count)
-    : count_(count), order_(spatial_order(xyz, count)) {
+Delaunay::Delaunay(const double* xyz, int64_t count, Order order)
+    : count_(count), order_(order == Order::kSpatial ? spatial_order(xyz, count) : given_order(count)) {
   pts_.resize(3 * size_t(count));
   for (int64_t v = 0; v < count; ++v)
     for (int k = 0; k < 3; ++k) pts_[3 * size_t(v) + size_t(k)] = xyz[3 * size_t(order_[size_t(v)]) + size_t(k)];
@@ -125,6 +125,12 @@ Delaunay::Delaunay(const double* xyz, int64_t count)
   edge_table_.assign(size_t(kMaxTableVertices) * (kMaxTableVertices - 1) / 2, 0);
   sphere_.resize(1);
   prepare_sphere(point(v[0]), point(v[1]), point(v[2]), point(v[3]), sphere_[0]);
+}
+
+std::vector<int32_t> Delaunay::given_order(int64_t count) {
+  std::vector<int32_t> order(size_t(std::max<int64_t>(count, 0)));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int32_t(i);
+  return order;
 }
 
 std::vector<int32_t> Delaunay::spatial_order(const double* xyz, int64_t count) {
@@ -241,7 +247,8 @@ bool Delaunay::insert_next() {
   // 1. The cavity: every tet whose (perturbed) circumsphere contains p, grown breadth first from
   // the tet holding p; it is connected and star-shaped from p. Each boundary face's link in its
   // cavity tet is overwritten with ~(its index in boundary_) (the outside link moves into the
-  // record), so inside the cavity a link >= 0 leads to a cavity tet and one < 0 to a boundary face.
+  // record), so inside the cavity a link >= 0 leads to a cavity tet and one < 0 to a boundary face
+  // (which the linking of large cavities, turning about edges, relies on).
   // (Raw pointers in locals: the byte stores to flag_ could alias any member, so the compiler would
   // otherwise reload every vector's data pointer after each of them.)
   const double* const points = pts_.data();
@@ -372,6 +379,7 @@ bool Delaunay::insert_next() {
       }
     }
   } else {
+    ++large_cavities_;
     // A cavity with too many vertices for the table (rare: inserting the centre of points on a
     // sphere) turns about each edge (x, y) through the cavity instead. In each tet on the way,
     // `exit` is the slot opposite the face to cross and `third` the slot of that face's vertex

@@ -17,7 +17,9 @@ class Delaunay {
  public:
   // Copies `count` points (xyz doubles), fixes the insertion order (spatial_order) and encloses
   // them in a tet 1000x their size. Nothing is inserted yet.
-  Delaunay(const double* xyz, int64_t count);
+  // With kGiven the points go in as given instead (for tests that need a particular order).
+  enum class Order { kSpatial, kGiven };
+  Delaunay(const double* xyz, int64_t count, Order order = Order::kSpatial);
 
   // Inserts the next point in insertion order. Returns false when that point cannot be inserted
   // (it coincides with a vertex already in the mesh); it is then listed in rejected().
@@ -28,18 +30,21 @@ class Delaunay {
   bool done() const { return next_ >= count_; }
   int64_t inserted_count() const { return next_; }  // points tried so far
   const std::vector<int32_t>& rejected() const { return rejected_; }  // input ids
+  // Insertions whose cavity had too many boundary vertices for the edge table (for tests).
+  int64_t large_cavities() const { return large_cavities_; }
 
   // A good insertion order: a biased randomized order (rounds growing 8x, each sorted along a
   // Hilbert curve), so walks are short, cavities small and memory access local. Deterministic.
   static std::vector<int32_t> spatial_order(const double* xyz, int64_t count);
+  static std::vector<int32_t> given_order(int64_t count);  // 0, 1, 2, ...
 
   // Live tets that use no enclosing vertex: 4 input point ids each, positively oriented.
   std::vector<int32_t> tets() const;
   int64_t live_tet_count() const { return int64_t(tet_.size() / 8 - free_.size()); }
   int64_t point_count() const { return count_; }
 
-  // For tests: every live tet is positive, mutually linked with its neighbours, and its in-sphere
-  // numbers are those of its vertices.
+  // For tests: every live tet is positive, mutually linked with its neighbours, and its prepared
+  // in-sphere test is that of its current vertices.
   bool check_links() const;
 
  private:
@@ -87,6 +92,7 @@ class Delaunay {
   std::vector<int32_t> boundary_vertex_;
   std::vector<int32_t> edge_table_;
   static constexpr int32_t kMaxTableVertices = 256;  // larger cavities turn about edges instead
+  int64_t large_cavities_ = 0;
 };
 
 }  // namespace sb
