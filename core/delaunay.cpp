@@ -358,6 +358,7 @@ bool Delaunay::insert_next() {
   // closed surface, so exactly two faces share each edge, and the edge table pairs them.
   if (boundary_vertices <= kMaxTableVertices) {
     int32_t* const table = edge_table_.data();
+    face[faces].id = 0;  // the scratch face: its links are junk, but its id is read
     for (size_t b = 0; b < faces; ++b) {
       BoundaryFace& f = face[b];
       const int* other = kFace[f.slot];
