@@ -245,10 +245,8 @@ bool Delaunay::insert_next() {
   }
 
   // 1. The cavity: every tet whose (perturbed) circumsphere contains p, grown breadth first from
-  // the tet holding p; it is connected and star-shaped from p. Each boundary face's link in its
-  // cavity tet is overwritten with ~(its index in boundary_) (the outside link moves into the
-  // record), so inside the cavity a link >= 0 leads to a cavity tet and one < 0 to a boundary face
-  // (which the linking of large cavities, turning about edges, relies on).
+  // the tet holding p; it is connected and star-shaped from p. Its boundary faces are recorded in
+  // boundary_ (with the outside tet's link) once it is complete.
   // (Raw pointers in locals: the byte stores to flag_ could alias any member, so the compiler would
   // otherwise reload every vector's data pointer after each of them.)
   const double* const points = pts_.data();
@@ -258,11 +256,6 @@ bool Delaunay::insert_next() {
   PreparedSphere* sphere = sphere_.data();
   size_t cavity_size = 0, faces = 0;
   int32_t boundary_vertices = 0;
-  auto push_cavity = [&](int32_t t) {
-    if (cavity_size == cavity_.size()) cavity_.resize(2 * cavity_size + 64);
-    cavity_[cavity_size++] = t;
-    flag[t] = kInCavity;
-  };
   auto push_face = [&](int32_t t, int i, int32_t link) {
     if (faces + 1 >= boundary_.size()) {  // (one spare record: the edge table's scratch face)
       boundary_.resize(2 * faces + 64);
@@ -287,7 +280,6 @@ bool Delaunay::insert_next() {
     }
     f.v[i] = v;  // p is on the same side of the face as the vertex it replaces: still positive
     f.link[i] = link;
-    rec[4 + i] = ~int32_t(faces);
     ++faces;
   };
   // Each neighbour of a cavity tet is untested, in the cavity, or tested outside; whether an
@@ -295,8 +287,10 @@ bool Delaunay::insert_next() {
   // arithmetic, so the neighbours are classified without branches: the in-sphere test runs for
   // each one (it is cheap), and the cavity and the list of boundary faces (as 4 * tet + slot)
   // grow by 0 or 1 entries each time. The faces are recorded once the cavity is complete.
-  push_cavity(start);
   size_t candidates = 0;
+  if (cavity_.empty()) cavity_.resize(64);
+  cavity_[cavity_size++] = start;
+  flag[start] = kInCavity;
   for (size_t c = 0; c < cavity_size; ++c) {
     if (cavity_.size() < cavity_size + 4) cavity_.resize(2 * cavity_size + 64);
     if (candidate_.size() < candidates + 4) candidate_.resize(2 * candidates + 64);
@@ -382,11 +376,15 @@ bool Delaunay::insert_next() {
   } else {
     ++large_cavities_;
     // A cavity with too many vertices for the table (rare: inserting the centre of points on a
-    // sphere) turns about each edge (x, y) through the cavity instead. In each tet on the way,
+    // sphere) turns about each edge (x, y) through the cavity instead. Each boundary face's link in
+    // its cavity tet is first overwritten with ~(its index in boundary_) (the outside link is in
+    // the record), so inside the cavity a link >= 0 leads to a cavity tet and one < 0 to a boundary
+    // face. In each tet on the way,
     // `exit` is the slot opposite the face to cross and `third` the slot of that face's vertex
     // besides x and y; the tet beyond holds that third vertex at the slot opposite its own next face,
     // and the vertex it does not share becomes the next third. So the turn needs neither x nor y,
     // only one vertex lookup per tet.
+    for (size_t b = 0; b < faces; ++b) tet[8 * size_t(face[b].tet) + 4 + size_t(face[b].slot)] = ~int32_t(b);
     for (size_t b = 0; b < faces; ++b) {
       BoundaryFace& f = face[b];
       for (int k = 0; k < 4; ++k) {
