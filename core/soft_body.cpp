@@ -130,6 +130,7 @@ void SoftBody::reset() {
   grab_set_.clear();
   grab_offset_.clear();
   compute_masses();
+  plate_ = Plate{};
   if (!visual_.empty()) visual_.update(pos_.data());
 }
 
@@ -155,7 +156,32 @@ void SoftBody::squash(float factor) {
   prev_ = pos_;
   last_good_pos_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
+  plate_ = Plate{};
   if (!visual_.empty()) visual_.update(pos_.data());
+}
+
+void SoftBody::press(float factor, float release_seconds) {
+  const uint32_t n = vertex_count();
+  float top = -INFINITY;  // m, before the squash: where the plate lets go
+  for (uint32_t i = 0; i < n; ++i) top = std::max(top, pos_[3 * i + 1]);
+  squash(factor);
+  if (release_seconds <= 0.0f || n == 0) return;
+  float squashed_top = -INFINITY;
+  for (uint32_t i = 0; i < n; ++i) squashed_top = std::max(squashed_top, pos_[3 * i + 1]);
+  plate_.active = true;
+  plate_.from = plate_.height = squashed_top;
+  plate_.to = top;
+  plate_.elapsed = 0.0;
+  plate_.duration = release_seconds;
+  plate_.speed = float((top - squashed_top) / double(release_seconds));
+}
+
+// Moves the plate to where it is at the end of the coming substep of h seconds; the constraint of that
+// substep then holds the body below it.
+void SoftBody::advance_plate(float h) {
+  plate_.elapsed += h;
+  const double t = std::min(1.0, plate_.elapsed / plate_.duration);
+  plate_.height = float(plate_.from + (double(plate_.to) - plate_.from) * t);
 }
 
 Vec3 SoftBody::grab_target(float t) const {
@@ -165,6 +191,7 @@ Vec3 SoftBody::grab_target(float t) const {
 
 void SoftBody::grab_begin(uint32_t vertex, const float target[3]) {
   if (grab_vertex_ >= 0) grab_end(&vel_[3 * grab_vertex_]);
+  plate_ = Plate{};  // a hand on the body takes over from the press (and may lift it above the plate)
   grab_vertex_ = int32_t(vertex);
   // Hold every unpinned vertex within grab_radius of the picked one, as a rigid handle: each keeps
   // its offset to the target. One vertex alone pulls a spike out of a soft, heavy body.
@@ -306,6 +333,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale);
   solve_grab(h, grab_t);
   if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
+  if (plate_.active) solve_plate(pos_.data(), inv_mass_.data(), vertex_count(), plate_.height);
   post_solve(h, s.ground, 2.0f * g * h);
 }
 
@@ -357,6 +385,16 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
       v[3 * i + 2] *= keep;
     }
   }
+  // The press plate, like the ground at velocity level but inelastic and frictionless: project onto
+  // the plate and keep no upward speed beyond the plate's own (the XPBD loop gets the same from
+  // v = (x - prev) / h after its position projection).
+  if (plate_.active) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (inv_mass_[i] == 0.0f || x[3 * i + 1] <= plate_.height) continue;
+      x[3 * i + 1] = plate_.height;
+      v[3 * i + 1] = std::min(v[3 * i + 1], plate_.speed);
+    }
+  }
   // Grabbed particles are kinematic here: they jump to the pointer's path with its velocity.
   const Vec3 target = grab_target(float(sub + 1) / float(s.substeps));
   for (size_t k = 0; k < grab_set_.size(); ++k) {
@@ -373,8 +411,10 @@ bool SoftBody::step(float dt, const StepSettings& s) {
   if (diverged_) return true;  // already reported; frozen until reset
   const float h = dt / float(s.substeps);
   for (int sub = 0; sub < s.substeps; ++sub) {
+    if (plate_.active) advance_plate(h);
     if (is_force_based(solver_)) force_based_substep(h, s, sub);
     else position_based_substep(h, s, sub);
+    if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
   }
   std::copy(grab_to_, grab_to_ + 3, grab_from_);
 

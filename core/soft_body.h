@@ -86,6 +86,14 @@ class SoftBody {
   void set_pinned(uint32_t vertex, bool pinned);
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
   void squash(float factor);  // presses to factor x height, widening to keep the volume; stops motion
+  // squash(factor), then holds the body under a frictionless plate (a ceiling y <= plate height,
+  // solved every substep like the ground) that starts at the squashed top and rises at constant speed
+  // to the top before the squash over release_seconds of simulated time, then disappears. So the
+  // stored elastic energy is handed back slowly instead of throwing the body up. release_seconds = 0
+  // is squash. reset, squash, a new press and grab_begin remove the plate.
+  void press(float factor, float release_seconds);
+  bool plate_active() const { return plate_.active; }
+  float plate_height() const { return plate_.height; }  // m, while plate_active()
 
   // Grabbing: one vertex (plus those within grab_radius of it, keeping their offsets) is driven to a
   // target that moves once per frame; the step interpolates the target across its substeps.
@@ -132,6 +140,7 @@ class SoftBody {
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
   Vec3 grab_target(float t) const;
+  void advance_plate(float h);
 
   BodyParams params_;
   // Hot particle state, structure of arrays. pos_ is the buffer the renderer reads.
@@ -158,6 +167,13 @@ class SoftBody {
   std::vector<uint32_t> grab_set_;  // held vertices (sized at grab_begin, never in the step loop)
   std::vector<Vec3> grab_offset_;   // their offsets from the picked vertex at grab time, m
   VisualSkin visual_;               // empty unless set_visual was called
+  struct Plate {
+    bool active = false;
+    float from = 0.0f, to = 0.0f;  // m: heights at the start and the end of the release
+    float height = 0.0f;           // m, now (updated at the start of each substep)
+    float speed = 0.0f;            // m/s, (to - from) / duration
+    double elapsed = 0.0, duration = 0.0;  // s of simulated time
+  } plate_;
 };
 
 }  // namespace sb

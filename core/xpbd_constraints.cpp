@@ -87,4 +87,11 @@ void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t
   }
 }
 
+void solve_plate(float* pos, const float* inv_mass, uint32_t particle_count, float plate_y) {
+  for (uint32_t i = 0; i < particle_count; ++i) {
+    float* x = pos + 3 * i;
+    if (x[1] > plate_y && inv_mass[i] != 0.0f) x[1] = plate_y;
+  }
+}
+
 }  // namespace sb

@@ -34,4 +34,8 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
 void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
                   float friction);
 
+// A frictionless ceiling y <= plate_y (the press plate of SoftBody::press), zero compliance: particles
+// above it are put back on it and keep their sideways motion, so the body spreads freely under it.
+void solve_plate(float* pos, const float* inv_mass, uint32_t particle_count, float plate_y);
+
 }  // namespace sb

@@ -231,6 +231,16 @@ int32_t sb_body_squash(sb_world world, sb_body body, float factor) {
   return SB_OK;
 }
 
+int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_seconds) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b || !check_range(factor, 0.05f, 1.0f, "press factor") ||
+      !check_range(release_seconds, 0.0f, 10.0f, "press release time (s)"))
+    return sb_last_error_code();
+  b->press(factor, release_seconds);
+  return SB_OK;
+}
+
 float* sb_body_positions(sb_world world, sb_body body) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);

@@ -196,6 +196,12 @@ int32_t sb_body_get_solver(sb_world world, sb_body body);
 /* Presses the body to factor in [0.05, 1] of its height (about its lowest vertex), widening it by
  * 1/sqrt(factor) so the volume is kept, and stops all motion. The elastic edges spring it back. */
 int32_t sb_body_squash(sb_world world, sb_body body, float factor);
+/* Squashes like sb_body_squash, then holds the body under a frictionless plate (a ceiling y <= plate
+ * height, solved in every substep like the ground) that starts at the squashed top and rises at
+ * constant speed back to the top before the squash over release_seconds in [0, 10] of simulated time,
+ * then disappears: the body springs back without being thrown up. release_seconds = 0 is squash.
+ * sb_body_reset, sb_body_squash, another press and sb_body_grab_begin remove the plate. */
+int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_seconds);
 
 float* sb_body_positions(sb_world world, sb_body body); /* vertex_count * 3 floats, m */
 int32_t sb_body_vertex_count(sb_world world, sb_body body);

@@ -1,6 +1,7 @@
 // The C API: every invalid input gets its documented error code and a message, and changes nothing.
 #include <doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -216,6 +217,15 @@ TEST_CASE_FIXTURE(Fixture, "pin, squash, grab and stats validate their arguments
   CHECK_FAILS(sb_body_squash(w, b, 0.0f), SB_ERR_OUT_OF_RANGE);
   CHECK_FAILS(sb_body_squash(w, b, 1.5f), SB_ERR_OUT_OF_RANGE);
   CHECK_FAILS(sb_body_squash(w, b, NAN), SB_ERR_NOT_FINITE);
+  CHECK_FAILS(sb_body_press(w, b, 0.0f, 0.5f), SB_ERR_OUT_OF_RANGE);
+  CHECK_FAILS(sb_body_press(w, b, 1.5f, 0.5f), SB_ERR_OUT_OF_RANGE);
+  CHECK_FAILS(sb_body_press(w, b, NAN, 0.5f), SB_ERR_NOT_FINITE);
+  CHECK_FAILS(sb_body_press(w, b, 0.3f, -0.1f), SB_ERR_OUT_OF_RANGE);
+  CHECK(g_message.find("release") != std::string::npos);
+  CHECK_FAILS(sb_body_press(w, b, 0.3f, 10.5f), SB_ERR_OUT_OF_RANGE);
+  CHECK_FAILS(sb_body_press(w, b, 0.3f, INFINITY), SB_ERR_NOT_FINITE);
+  CHECK_FAILS(sb_body_press(w + 1, b, 0.3f, 0.5f), SB_ERR_INVALID_WORLD);
+  CHECK_FAILS(sb_body_press(w, b + 1, 0.3f, 0.5f), SB_ERR_INVALID_BODY);
   CHECK_FAILS(sb_body_nearest_vertex(w, b, NAN, 0, 0), SB_ERR_NOT_FINITE);
   CHECK_FAILS(sb_body_grab_begin(w, b, n, 0, 1, 0), SB_ERR_INDEX_OUT_OF_RANGE);
   CHECK_FAILS(sb_body_grab_begin(w, b, 0, 0, NAN, 0), SB_ERR_NOT_FINITE);
@@ -374,4 +384,23 @@ TEST_CASE_FIXTURE(Fixture, "rope, jelly and pressure ball: created through the C
   CHECK_FAILS(sb_body_create_jelly(w, 2, -1.0f, 0, 1, 0), SB_ERR_OUT_OF_RANGE);
   CHECK_FAILS(sb_body_create_pressure_ball(w, 0.5f, 1, 0, 1, 0), SB_ERR_BAD_COUNT);
   CHECK_FAILS(sb_body_create_pressure_ball(w, 0.5f, 8, 0, INFINITY, 0), SB_ERR_NOT_FINITE);
+}
+
+TEST_CASE_FIXTURE(Fixture, "press squashes at once and holds the body under the rising plate") {
+  const auto top = [&] {
+    const float* p = sb_body_positions(w, b);
+    float y = -INFINITY;
+    for (int32_t i = 0; i < sb_body_vertex_count(w, b); ++i) y = std::max(y, p[3 * i + 1]);
+    return y;
+  };
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  const float bottom = float(st.min_y), before = top();
+  REQUIRE(sb_body_press(w, b, 0.5f, 1.0f) == SB_OK);
+  CHECK(sb_last_error_code() == SB_OK);
+  const float squashed = top();
+  CHECK(squashed - bottom == doctest::Approx(0.5f * (before - bottom)).epsilon(1e-4));
+  // One frame of the 1 s release: the plate has risen by 1/60 of the way back.
+  REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  CHECK(top() <= squashed + (before - squashed) / 60.0f + 1e-6f);
 }

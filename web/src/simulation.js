@@ -1,7 +1,7 @@
 // The physics side of the page: one world with one body, built from the settings, stepped with a
 // fixed dt. Every change the panel or the test hook makes goes through set(), so both take the
 // same path. Methods throw the bridge's SoftbodyError; callers decide how to show it.
-import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, SHAPES, SQUASH_FACTOR } from './settings.js';
+import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S } from './settings.js';
 
 export class Simulation {
   // onBodyChange(body, source) runs after a new body replaced the old one (the mesh must rebind);
@@ -113,7 +113,9 @@ export class Simulation {
     this.body.reset();
   }
 
+  // Squashes at once, then a plate lets the body rise back over SQUASH_RELEASE_S instead of letting go
+  // at once (which throws it out of the picture).
   squash() {
-    this.body.squash(SQUASH_FACTOR);
+    this.body.press(SQUASH_FACTOR, SQUASH_RELEASE_S);
   }
 }

@@ -402,6 +402,11 @@ export class Body {
   squash(factor) {
     this._call('_sb_body_squash', factor);
   }
+  // squash(factor), then a plate holds the body down and rises back to its old top over `seconds` of
+  // simulated time (sb_body_press), so it springs back without being thrown.
+  press(factor, seconds) {
+    this._call('_sb_body_press', factor, seconds);
+  }
   reset() {
     this._call('_sb_body_reset');
   }
