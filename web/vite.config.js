@@ -1,9 +1,13 @@
-// Two pages: the demo (index.html) and the integrator comparison (compare.html). Vite builds only
+// The pages: the demo (index.html), the integrator comparison (compare.html) and the chrome-less
+// figure for iframes (embed.html). Vite builds only
 // index.html unless told about the others. (The browser tests start Vite without this file; the dev
 // server serves every page in web/ anyway.)
 import { fileURLToPath } from 'node:url';
 
 export default {
+  // Relative asset paths: the built site works from any folder (a blog's sub-folder, GitHub
+  // Pages), not only from the server's root.
+  base: './',
   // The bunny sample's npm package is CommonJS; the dev server serves only ES modules, so it is
   // pre-bundled (converted) at start-up. The browser tests' server does the same (harness.mjs).
   optimizeDeps: { include: ['bunny'] },
@@ -14,6 +18,7 @@ export default {
       input: {
         demo: fileURLToPath(new URL('./index.html', import.meta.url)),
         compare: fileURLToPath(new URL('./compare.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
       },
     },
   },

@@ -55,13 +55,17 @@ export function createScenery(renderer, { lowCost = false } = {}) {
   scene.background = new THREE.Color(SKY);
   scene.fog = new THREE.Fog(SKY, 9, 28);
 
-  if (!lowCost) {
-    // A soft studio environment gives the glossy body its highlights; built once.
+  // A soft studio environment gives the glossy body its highlights; built once, and again after a
+  // lost WebGL context comes back (it lives in a render target, whose pixels the loss took).
+  function buildEnvironment() {
+    if (lowCost) return;
     const pmrem = new THREE.PMREMGenerator(renderer);
+    scene.environment?.dispose();
     scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
     scene.environmentIntensity = 0.35;
     pmrem.dispose();
   }
+  buildEnvironment();
 
   scene.add(new THREE.HemisphereLight(0xf4f7ff, 0xb7a898, 1.3));
 
@@ -89,6 +93,7 @@ export function createScenery(renderer, { lowCost = false } = {}) {
 
   return {
     scene,
+    buildEnvironment,
     // Centres the shadow camera on a body (x, z of its centre of mass).
     follow(center) {
       sun.target.position.set(center[0], 0, center[2]);

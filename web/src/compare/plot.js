@@ -70,8 +70,10 @@ function decimalsFor(step) {
 }
 
 export class Plot {
-  constructor(canvas) {
+  // panels: which quantities to draw, ['energy', 'volume'] (the comparison page) or one of them.
+  constructor(canvas, { panels = ['energy', 'volume'] } = {}) {
     this.canvas = canvas;
+    this.panels = panels;
     this.ctx = canvas.getContext('2d');
     this.times = new Float64Array(CAPACITY);
     this.head = 0; // next write position
@@ -172,7 +174,9 @@ export class Plot {
     const top = this._legend(8, 4) + 6;
     if (width < 40 || height < top + 40) return;
 
-    if (width >= SIDE_BY_SIDE_MIN_WIDTH) {
+    if (this.panels.length === 1) {
+      this._panel(this.panels[0], 0, top, width, height - top);
+    } else if (width >= SIDE_BY_SIDE_MIN_WIDTH) {
       const half = width / 2;
       this._panel('energy', 0, top, half, height - top);
       this._panel('volume', half, top, width - half, height - top);

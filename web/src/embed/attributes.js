@@ -1,0 +1,202 @@
+// Every attribute of <soft-body>, in one table: its kebab-case name, the property it is reflected
+// as, how its text is read, and what it changes. Plain data and parsing, no DOM and no wasm, so the
+// iframe page (URL parameters are exactly the attributes), the README table and node tests read the
+// same list.
+//
+// Numbers are only checked for being numbers here; their ranges are the C API's, which refuses an
+// out-of-range value with its own message (emscripten/softbody.h), so the element shows the C text.
+// Values only the page interprets (dt, resolution, the lists) are range-checked here.
+
+// Scene names: lattices and springs built by the C API at once, samples tetrahedralized in a worker.
+export const SCENES = Object.freeze(['box', 'ball', 'bunny', 'torus', 'sphere', 'rope', 'jelly', 'pressure-ball']);
+export const SAMPLE_SCENES = Object.freeze(['bunny', 'torus', 'sphere']);
+
+// Solver names as attributes spell them (kebab-case) -> the bridge's names (softbody.js Solver).
+export const SOLVER_NAMES = Object.freeze({
+  xpbd: 'xpbd',
+  pbd: 'pbd',
+  'explicit-euler': 'explicitEuler',
+  'semi-implicit-euler': 'semiImplicitEuler',
+  verlet: 'verlet',
+  midpoint: 'midpoint',
+  heun: 'heun',
+  rk4: 'rk4',
+  'implicit-euler': 'implicitEuler',
+});
+export const SOLVER_LABELS = Object.freeze({
+  xpbd: 'XPBD',
+  pbd: 'PBD',
+  explicitEuler: 'explicit Euler',
+  semiImplicitEuler: 'semi-implicit Euler',
+  verlet: 'Verlet',
+  midpoint: 'midpoint (RK2)',
+  heun: 'Heun',
+  rk4: 'RK4',
+  implicitEuler: 'implicit Euler',
+});
+export const MAX_VIEWS = 4; // compare="..." shows 2 to 4 solvers side by side
+
+export const STARTS = Object.freeze(['drop', 'squash']);
+export const SQUASH_START = 0.7; // start="squash": pressed to 70 % of the height, as the comparison page does
+export const PLOTS = Object.freeze(['none', 'energy', 'volume', 'both']);
+
+// Default resolution per scene, in the scene's own unit (see figure.js SCENE_BUILDERS).
+export const DEFAULT_RESOLUTION = Object.freeze({
+  box: 6, // cells per side
+  ball: 8, // cells across the diameter
+  jelly: 4, // lattice cells per side
+  'pressure-ball': 8, // skin cells across the diameter
+  rope: 5, // 4 segments per step
+  bunny: 10, // tetrahedralizer grid cells along the longest side
+  torus: 10,
+  sphere: 10,
+  src: 10,
+});
+
+// kind: how the text is read (see parseAttribute). apply: what a change does.
+//   'rebuild'  new bodies (scene, src, resolution, compare)
+//   'restart'  every view back to its start state (start)
+//   'body'     sb_body_set_param on every view's body, live (param: the bridge's name)
+//   'world'    a world setting of every view, live
+//   'solver'   the body's solver, live
+//   'element'  only the element's own behaviour (controls, plot, camera, playback, poster, dt)
+// slider: the range a `controls="..."` slider offers (log: the slider moves log10 of the value and
+// its leftmost position is exactly 0). unit: shown next to the value.
+export const ATTRIBUTES = Object.freeze([
+  { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
+  { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele")' },
+  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), jelly cells (4), rope 4·n segments (5), tetrahedralizer grid cells for samples and src (10)' },
+  { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler' },
+  { name: 'compare', kind: 'solvers', default: null, apply: 'rebuild', doc: '2 to 4 solvers side by side, same body, same start, one fair grab (overrides solver)' },
+  { name: 'start', kind: 'enum', values: STARTS, default: 'drop', apply: 'restart', doc: 'drop: released at rest 0.5 m up; squash: pressed to 70 % of its height, released at rest' },
+  { name: 'stiffness', kind: 'number', default: null, unit: 'N/m', apply: 'body', slider: { log: true, min: 2, max: 6, step: 0.05 }, doc: 'one stiffness k for all: edge compliance 1/k and volume compliance L⁴/k (L the mean rest edge), as on the comparison page; overrides edge-compliance and volume-compliance' },
+  { name: 'edge-compliance', param: 'edgeCompliance', kind: 'number', default: 1e-4, unit: 'm/N', apply: 'body', slider: { log: true, min: -7, max: -1, step: 0.1, zero: true }, doc: 'α of every edge, 1/k' },
+  { name: 'volume-compliance', param: 'volumeCompliance', kind: 'number', default: null, unit: 'm⁵/N', apply: 'body', slider: { log: true, min: -10, max: -3, step: 0.1, zero: true }, doc: 'α of every tet\'s C = 6(V − V0); unset: 0 (incompressible) under XPBD and PBD, L⁴ × edge compliance under force-based solvers' },
+  { name: 'density', param: 'density', kind: 'number', default: 1000, unit: 'kg/m³', apply: 'body', slider: { min: 50, max: 5000, step: 10 }, doc: 'sets the vertex masses' },
+  { name: 'damping', param: 'damping', kind: 'number', default: 1, unit: '1/s', apply: 'body', slider: { min: 0, max: 10, step: 0.05 }, doc: 'velocities decay as exp(−damping·t)' },
+  { name: 'spring-damping', param: 'springDamping', kind: 'number', default: 0, unit: 'N s/m', apply: 'body', slider: { min: 0, max: 200, step: 1 }, doc: 'f = −c dl/dt along each edge' },
+  { name: 'pbd-stiffness', param: 'pbdStiffness', kind: 'number', default: 1, apply: 'body', slider: { min: 0, max: 1, step: 0.01 }, doc: 'PBD only: fraction of each correction per iteration' },
+  { name: 'pressure', param: 'pressure', kind: 'number', default: null, unit: 'J', apply: 'body', slider: { min: 0, max: 20000, step: 100 }, doc: 'nRT of the gas inside a closed surface (pressure-ball: 4000 J unless set)' },
+  { name: 'restitution', param: 'restitution', kind: 'number', default: 0.2, apply: 'body', slider: { min: 0, max: 1, step: 0.01 }, doc: 'ground bounce' },
+  { name: 'friction', param: 'friction', kind: 'number', default: 0.5, apply: 'body', slider: { min: 0, max: 2, step: 0.01 }, doc: 'Coulomb coefficient against the ground' },
+  { name: 'grab-radius', param: 'grabRadius', kind: 'number', default: 0.15, unit: 'm', apply: 'body', slider: { min: 0, max: 0.5, step: 0.01 }, doc: 'the pointer holds the particles this close to the grabbed one' },
+  { name: 'grab-compliance', param: 'grabCompliance', kind: 'number', default: 0, unit: 'm/N', apply: 'body', slider: { log: true, min: -6, max: 0, step: 0.1, zero: true }, doc: '0: grabbed particles follow the pointer exactly' },
+  { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },
+  { name: 'gravity', kind: 'number', default: -9.81, unit: 'm/s²', apply: 'world', slider: { min: -30, max: 30, step: 0.1 }, doc: 'along y' },
+  { name: 'ground', kind: 'boolean', default: true, apply: 'world', doc: 'the floor y = 0 ("false" removes it)' },
+  { name: 'dt', kind: 'number', min: 1e-4, max: 0.1, default: 1 / 60, unit: 's', apply: 'element', slider: { log: true, min: -3, max: -1, step: 0.05 }, doc: 'simulated seconds per frame' },
+  { name: 'controls', kind: 'controls', default: 'minimal', apply: 'element', doc: 'none, minimal (play/pause and reset), or attribute names to show as sliders, e.g. "edge-compliance substeps"' },
+  { name: 'plot', kind: 'enum', values: PLOTS, default: 'none', apply: 'element', doc: 'a live plot of total energy, volume, or both, one line per view' },
+  { name: 'autoplay', kind: 'boolean', default: false, apply: 'element', doc: 'play when first visible (otherwise a play button); prefers-reduced-motion keeps it paused' },
+  { name: 'camera', kind: 'camera', default: null, apply: 'element', doc: '"x y z" camera position, or "x y z tx ty tz" with the point it looks at (m)' },
+  { name: 'poster', kind: 'url', default: null, apply: 'element', doc: 'an image shown until the first frame' },
+]);
+
+export const ATTRIBUTE_NAMES = Object.freeze(ATTRIBUTES.map((a) => a.name));
+const BY_NAME = new Map(ATTRIBUTES.map((a) => [a.name, a]));
+
+export function attributeInfo(name) {
+  return BY_NAME.get(name) ?? null;
+}
+
+// 'edge-compliance' -> 'edgeCompliance'
+export function propertyName(name) {
+  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+}
+// 'edgeCompliance' or 'edge-compliance' -> 'edge-compliance'
+export function attributeName(name) {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+// A solver name as written in an attribute, kebab-case or the bridge's camelCase.
+function readSolver(text) {
+  const key = text.trim();
+  if (key in SOLVER_NAMES) return SOLVER_NAMES[key];
+  if (Object.values(SOLVER_NAMES).includes(key)) return key;
+  throw new Error(`unknown solver "${key}" (one of ${Object.keys(SOLVER_NAMES).join(', ')})`);
+}
+
+function words(text) {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+// Reads an attribute's text into its value. null text (the attribute removed) gives the default.
+// Throws an Error whose message is the short sentence the element shows.
+export function parseAttribute(name, text) {
+  const info = BY_NAME.get(name);
+  if (!info) throw new Error(`unknown attribute "${name}"`);
+  if (text === null || text === undefined) return info.default;
+  const raw = String(text).trim();
+  switch (info.kind) {
+    case 'enum':
+      if (!info.values.includes(raw)) throw new Error(`${name}="${raw}" is not one of ${info.values.join(', ')}`);
+      return raw;
+    case 'url':
+      return raw === '' ? null : raw;
+    case 'boolean':
+      // HTML style: present means true; "false", "off", "0" and "no" mean false.
+      return !['false', 'off', '0', 'no'].includes(raw.toLowerCase());
+    case 'number':
+    case 'integer': {
+      const value = Number(raw);
+      if (raw === '' || !Number.isFinite(value)) throw new Error(`${name}="${raw}" is not a number`);
+      if (info.kind === 'integer' && !Number.isInteger(value)) throw new Error(`${name}="${raw}" is not a whole number`);
+      if (info.min !== undefined && (value < info.min || value > info.max)) {
+        throw new Error(`${name} must be in [${info.min}, ${info.max}], got ${raw}`);
+      }
+      return value;
+    }
+    case 'solver':
+      return readSolver(raw);
+    case 'solvers': {
+      if (raw === '') return null;
+      const list = words(raw).map(readSolver);
+      if (list.length < 2 || list.length > MAX_VIEWS) throw new Error(`compare needs 2 to ${MAX_VIEWS} solvers, got ${list.length}`);
+      return list;
+    }
+    case 'controls': {
+      const list = words(raw);
+      if (list.length === 0 || (list.length === 1 && list[0] === 'minimal')) return 'minimal';
+      if (list.length === 1 && list[0] === 'none') return 'none';
+      for (const item of list) {
+        if (!BY_NAME.get(item)?.slider) {
+          const offered = ATTRIBUTES.filter((a) => a.slider).map((a) => a.name);
+          throw new Error(`controls: "${item}" has no slider (none, minimal, or any of ${offered.join(', ')})`);
+        }
+      }
+      return list;
+    }
+    case 'camera': {
+      const numbers = words(raw).map(Number);
+      if ((numbers.length !== 3 && numbers.length !== 6) || !numbers.every(Number.isFinite)) {
+        throw new Error(`camera="${raw}" needs 3 numbers (position) or 6 (position, then target), in m`);
+      }
+      return { position: numbers.slice(0, 3), target: numbers.length === 6 ? numbers.slice(3) : null };
+    }
+    default:
+      throw new Error(`attribute "${name}" has no reader`);
+  }
+}
+
+// The value as attribute text (for reflecting properties and for "copy embed code").
+export function formatAttribute(name, value) {
+  const info = BY_NAME.get(name);
+  if (value === null || value === undefined) return null;
+  switch (info.kind) {
+    case 'boolean':
+      return value ? '' : 'false';
+    case 'solver':
+      return attributeName(value);
+    case 'solvers':
+      return value.map(attributeName).join(' ');
+    case 'controls':
+      return Array.isArray(value) ? value.join(' ') : value;
+    case 'camera':
+      return [...value.position, ...(value.target ?? [])].map((v) => String(Number(v.toPrecision(6)))).join(' ');
+    case 'number':
+    case 'integer':
+      return String(Number(value.toPrecision(6)));
+    default:
+      return String(value);
+  }
+}

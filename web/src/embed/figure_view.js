@@ -1,0 +1,175 @@
+// What one <soft-body> element shows: its views (one per solver) drawn side by side into the
+// element's own 2D canvas by the page's shared renderer (page_stage.js), one camera with orbit
+// controls for all of them, grabbing (a grab in any view drives the same particle in every view,
+// compare/fair_grab.js), and the wheel/touch rules that keep an article scrollable.
+import * as THREE from 'three';
+import { BodyMesh } from '../body_mesh.js';
+import { createCameraRig } from '../camera_rig.js';
+import { FairGrab } from '../compare/fair_grab.js';
+import { Grabber } from '../grabber.js';
+import { StrandMesh } from '../strand_mesh.js';
+
+// One colour per view (the comparison page's: coral, blue, green, purple).
+export const VIEW_COLORS = ['#ff5a3c', '#2f6fdf', '#1f9d55', '#8b4fd8'];
+const MIN_VIEW_WIDTH = 150; // CSS px: narrower views wrap into two columns
+
+export class FigureView {
+  // canvas: the element's 2D canvas; stage: the page stage; onError(error): shows a failed call.
+  constructor({ canvas, stage, lowCost, onError, getTime, onChange }) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.stage = stage;
+    this.lowCost = lowCost;
+    this.onChange = onChange; // the view needs a redraw (the camera moved)
+    this.group = new THREE.Group(); // everything this element shows; visible only while it renders
+    this.group.visible = false;
+    stage.scene.add(this.group);
+    this.rig = createCameraRig(canvas);
+    this.camera = this.rig.camera;
+    this.controls = this.rig.controls;
+    this.controls.addEventListener('change', () => this.onChange());
+    this.views = []; // [{ lane, mesh, group }]
+    this.rects = []; // CSS px within the canvas, per view: { x, y, width, height }
+    this.pixelRatio = 1;
+    this.lanes = [];
+    this.fairGrab = new FairGrab(() => this.lanes, onError);
+    this.grabber = new Grabber({
+      canvas,
+      camera: this.camera,
+      controls: this.controls,
+      scene: this.group,
+      getTime,
+      onError,
+      pick: (event) => this._pick(event),
+    });
+    this.active = false;
+    this.setActive(false);
+  }
+
+  // Inactive (the default, until the first click, tap or focus): the wheel and vertical swipes
+  // scroll the page, as a map embedded in an article does; orbiting by dragging still works and a
+  // grab never scrolls. Active: the wheel zooms and touches belong to the view.
+  setActive(active) {
+    this.active = active;
+    this.controls.enableZoom = active; // OrbitControls then leaves the wheel event alone
+    this.canvas.style.touchAction = active ? 'none' : 'pan-y';
+  }
+
+  // Points the camera: position and target in m (target null: the scene's).
+  setCamera(position, target) {
+    if (position) this.camera.position.set(...position);
+    if (target) this.controls.target.set(...target);
+    this.controls.update();
+  }
+
+  // New meshes for the figure's lanes (after a build).
+  bind(lanes) {
+    this.grabber.cancel();
+    this.fairGrab.cancel();
+    for (const view of this.views) {
+      view.mesh.dispose();
+      this.group.remove(view.group);
+    }
+    this.lanes = lanes;
+    this.views = lanes.map((lane, i) => {
+      const group = new THREE.Group();
+      this.group.add(group);
+      const color = VIEW_COLORS[i % VIEW_COLORS.length];
+      const mesh = lane.body.triangleCount > 0 ? new BodyMesh(group, { color }) : new StrandMesh(group, { color });
+      mesh.bind(lane.body);
+      return { lane, mesh, group };
+    });
+    this.layout();
+  }
+
+  // Sizes the canvas to its box and splits it into one rectangle per view. Returns the rectangles.
+  layout() {
+    const width = this.canvas.clientWidth;
+    const height = this.canvas.clientHeight;
+    this.pixelRatio = this.lowCost ? 1 : Math.min(window.devicePixelRatio || 1, 2);
+    const w = Math.max(1, Math.round(width * this.pixelRatio));
+    const h = Math.max(1, Math.round(height * this.pixelRatio));
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+    }
+    const n = Math.max(1, this.views.length);
+    const columns = width >= n * MIN_VIEW_WIDTH || n < 3 ? n : 2;
+    const rows = Math.ceil(n / columns);
+    this.rects = [];
+    for (let i = 0; i < n; i++) {
+      const c = i % columns;
+      const r = Math.floor(i / columns);
+      const x0 = Math.round((c * width) / columns);
+      const x1 = Math.round(((c + 1) * width) / columns);
+      const y0 = Math.round((r * height) / rows);
+      const y1 = Math.round(((r + 1) * height) / rows);
+      this.rects.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+    }
+    return this.rects;
+  }
+
+  // The view under a pointer event: what the grabber raycasts and drives.
+  _pick(event) {
+    const box = this.canvas.getBoundingClientRect();
+    const px = event.clientX - box.left;
+    const py = event.clientY - box.top;
+    for (let i = 0; i < this.views.length; i++) {
+      const r = this.rects[i];
+      if (!r || px < r.x || px >= r.x + r.width || py < r.y || py >= r.y + r.height) continue;
+      const { lane, mesh } = this.views[i];
+      if (lane.exploded) return null;
+      const rect = { left: box.left + r.x, top: box.top + r.y, width: r.width, height: r.height };
+      if (this.views.length === 1) return { rect, object: mesh.mesh, body: lane.body };
+      this.fairGrab.focus(i);
+      return { rect, object: mesh.mesh, body: this.fairGrab };
+    }
+    return null;
+  }
+
+  // Client coordinates of a world point in view i (for tests and captions).
+  project(index, [x, y, z]) {
+    const r = this.rects[index];
+    const box = this.canvas.getBoundingClientRect();
+    this.rig.fit(r.width / r.height);
+    const ndc = new THREE.Vector3(x, y, z).project(this.camera);
+    return { x: box.left + r.x + ((ndc.x + 1) / 2) * r.width, y: box.top + r.y + ((1 - ndc.y) / 2) * r.height };
+  }
+
+  // Uploads every body's positions and draws each view into its rectangle. Returns whether the
+  // camera is still moving (damping), so the caller keeps asking for frames.
+  render() {
+    const moving = this.controls.update();
+    const ratio = this.pixelRatio;
+    const vertex = this.grabber.dragging ? this.grabber.vertex : -1;
+    this.grabber.bead.visible = vertex >= 0;
+    for (const view of this.views) view.group.visible = false;
+    for (let i = 0; i < this.views.length; i++) {
+      const { lane, mesh, group } = this.views[i];
+      const r = this.rects[i];
+      if (!r || r.width < 1 || r.height < 1) continue;
+      mesh.update();
+      this.rig.fit(r.width / r.height);
+      if (vertex >= 0) {
+        const p = lane.body.positions;
+        this.grabber.bead.position.set(p[3 * vertex], p[3 * vertex + 1], p[3 * vertex + 2]);
+      }
+      group.visible = true;
+      const x = Math.round(r.x * ratio);
+      const y = Math.round(r.y * ratio);
+      const w = Math.round((r.x + r.width) * ratio) - x;
+      const h = Math.round((r.y + r.height) * ratio) - y;
+      this.stage.draw(this.group, this.camera, w, h, this.ctx, x, y, lane.stats.center);
+      group.visible = false;
+    }
+    return moving;
+  }
+
+  dispose() {
+    this.grabber.cancel();
+    for (const view of this.views) view.mesh.dispose();
+    this.views = [];
+    this.stage.scene.remove(this.group);
+    this.controls.dispose();
+  }
+}

@@ -1,0 +1,81 @@
+// Tet meshes for the elements whose scene is a sample surface (bunny, torus, sphere) or whose src
+// is a file: fetched, read and tetrahedralized in the worker (import/tetra_client.js) the same way
+// the demo imports a dropped file, and cached per page, so ten bunnies on one page are meshed once.
+// The file readers (three.js loaders) are imported on first use: elements with a built-in lattice
+// never load them.
+import { tetrahedralize } from '../import/tetra_client.js';
+
+const MIN_QUALITY = 0.02; // the demo's default (settings.js MESH_DEFAULTS)
+const cache = new Map(); // key -> Promise<mesh>
+
+// The file name a URL points at ("https://x/y/bunny.obj?v=2" -> "bunny.obj").
+export function fileNameOf(url) {
+  const path = new URL(url, 'http://x/').pathname;
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || 'mesh';
+}
+
+async function fetchFile(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(`could not fetch ${url}: ${error.message}`);
+  }
+  if (!response.ok) throw new Error(`could not fetch ${url}: HTTP ${response.status}`);
+  const name = fileNameOf(url);
+  return new File([await response.arrayBuffer()], name);
+}
+
+// Keeps the newest progress listener per key: several elements may wait on one mesh.
+function meshed(key, make, onProgress) {
+  let entry = cache.get(key);
+  if (!entry) {
+    const listeners = new Set();
+    const promise = make((fraction) => {
+      for (const listener of listeners) listener(fraction);
+    });
+    entry = { promise, listeners };
+    cache.set(key, entry);
+    // A failure is not cached: the next element (or a corrected src) tries again.
+    promise.catch(() => cache.delete(key));
+  }
+  entry.listeners.add(onProgress);
+  return entry.promise.finally(() => entry.listeners.delete(onProgress));
+}
+
+async function surfaceToTets(name, surface, resolution, onProgress) {
+  const job = tetrahedralize(surface, { resolution, minQuality: MIN_QUALITY, thinSurface: true }, { onProgress });
+  const result = await job.promise;
+  return { name, positions: result.positions, tets: result.tets, surface, stats: result.stats };
+}
+
+// scene: a sample name, or null with src: one URL, or two for a TetGen pair ("a.node a.ele").
+// Returns { name, positions (m), tets, surface (or null), stats (or null) }; rejects with an Error
+// whose message names what failed.
+export function loadMesh({ scene = null, src = null, resolution = 10 }, onProgress = () => {}) {
+  if (!src) {
+    return meshed(`sample:${scene}:${resolution}`, async (progress) => {
+      const { sampleSurface } = await import('../import/samples.js');
+      return surfaceToTets(scene, await sampleSurface(scene), resolution, progress);
+    }, onProgress);
+  }
+  const urls = src.split(/\s+/).filter(Boolean).map((u) => new URL(u, document.baseURI).href);
+  return meshed(`src:${urls.join(' ')}:${resolution}`, async (progress) => {
+    const files = await Promise.all(urls.map(fetchFile));
+    const { classifyFiles } = await import('../import/file_kinds.js');
+    const request = classifyFiles(files);
+    if (request.kind === 'surface') {
+      const { normalizeSurface, readSurfaceFile } = await import('../import/mesh_files.js');
+      const surface = normalizeSurface(await readSurfaceFile(request.file), request.file.name);
+      return surfaceToTets(request.file.name, surface, resolution, progress);
+    }
+    const { parseTetGen, parseTetJson } = await import('../import/tet_files.js');
+    if (request.kind === 'tets') {
+      const mesh = parseTetJson(await request.file.text(), request.file.name);
+      return { name: request.file.name, positions: mesh.positions, tets: mesh.tets, surface: mesh.surface ?? null, stats: null };
+    }
+    const { placeOnStage } = await import('../import/placement.js');
+    const mesh = parseTetGen(await request.node.text(), await request.ele.text(), { nodeName: request.node.name, eleName: request.ele.name });
+    return { name: `${request.node.name} + ${request.ele.name}`, positions: placeOnStage(mesh.positions, request.node.name), tets: mesh.tets, surface: null, stats: null };
+  }, onProgress);
+}

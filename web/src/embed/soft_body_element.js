@@ -1,0 +1,695 @@
+// <soft-body>: a live soft-body figure for articles, in one tag.
+//
+//   <soft-body scene="box" compare="explicit-euler xpbd" stiffness="10000" plot="energy" autoplay></soft-body>
+//
+// Attributes (attributes.js has the full table) are reflected as properties and apply live. The
+// element is frugal: nothing but this small module and the shadow DOM exists until the element
+// comes within about one viewport of being seen; then three.js, the bridge and the wasm module are
+// loaded (once per page, runtime.js) and the body is built. Off-screen or in a hidden tab it steps
+// and draws nothing, and resumes where it stopped. All elements share one WebGL context
+// (page_stage.js).
+//
+// API: play(), pause(), reset(), step(n), setParam(name, value); read-only world, bodies, stats,
+// paused, frames, time. Events (bubbling, composed): ready, exploded, error, and a throttled frame
+// event (4 per second) for captions that show live numbers.
+import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, SOLVER_LABELS, attributeInfo, attributeName, formatAttribute, parseAttribute, propertyName } from './attributes.js';
+import { buildControls } from './element_controls.js';
+import { buildShadow, setProgress } from './element_dom.js';
+
+// ?test in the page's URL: cheap rendering for software WebGL (no MSAA, pixel ratio 1, small
+// shadow map), identical physics, as on the demo page.
+const LOW_COST = typeof location !== 'undefined' && new URLSearchParams(location.search).has('test');
+const FRAME_EVENT_MS = 250; // the frame event's period
+const MESSAGE_MS = 9000; // a message stays this long (or until dismissed)
+const HINT_MS = 1600;
+const NEAR_MARGIN = '100% 0px 100% 0px'; // load when within about one viewport of being visible
+
+let runtime = null;
+let sharedStage = null;
+function loadRuntime() {
+  runtime ??= import('./runtime.js');
+  runtime.catch(() => (runtime = null));
+  return runtime;
+}
+
+// Two observers for all elements: "near" starts loading, "visible" starts and stops the frames.
+let nearObserver = null;
+let visibleObserver = null;
+function observe(element) {
+  nearObserver ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) if (entry.isIntersecting) entry.target._near();
+    },
+    { rootMargin: NEAR_MARGIN },
+  );
+  visibleObserver ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) entry.target._setVisible(entry.isIntersecting);
+  });
+  nearObserver.observe(element);
+  visibleObserver.observe(element);
+}
+function unobserve(element) {
+  nearObserver?.unobserve(element);
+  visibleObserver?.unobserve(element);
+}
+
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export class SoftBodyElement extends HTMLElement {
+  static get observedAttributes() {
+    return ATTRIBUTE_NAMES;
+  }
+
+  // The page's shared renderer and loop (page_stage.js) once an element has loaded it, else null:
+  // for diagnostics and the browser tests (frames run, context losses seen, the renderer).
+  static get stage() {
+    return sharedStage;
+  }
+
+  constructor() {
+    super();
+    this._parts = buildShadow(this.attachShadow({ mode: 'open' }));
+    this._values = {}; // property name -> the value in effect
+    for (const a of ATTRIBUTES) this._values[propertyName(a.name)] = a.default;
+    this._status = 'idle'; // idle | loading | ready | failed
+    this._rt = null;
+    this._stage = null;
+    this._figure = null;
+    this._view = null;
+    this._plot = null;
+    this._controls = buildControls(this._parts.bar, 'minimal', this._controlHandlers());
+    this._visible = false;
+    this._playing = false;
+    this._everPlayed = false;
+    this._wantPlay = null; // play()/pause() before the figure exists: applied when it does
+    this._dirty = false; // draw once more even if paused (camera moved, reset, resize)
+    this._pendingSteps = 0;
+    this._frames = 0;
+    this._readyFired = false;
+    this._reverting = false; // writing an attribute back after a refusal: not a change
+    this._buildId = 0; // the newest build request; older ones see they are stale
+    this._rebuildOld = null; // attribute -> text before the changes a queued rebuild applies
+    this._lastFrameEvent = 0;
+    this._warned = new Set(); // messages already logged to the console
+    this._messageTimer = 0;
+    this._hintTimer = 0;
+    this._disposeTimer = 0;
+    this._labels = [];
+    this._wire();
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  connectedCallback() {
+    clearTimeout(this._disposeTimer);
+    if (!this.hasAttribute('tabindex')) this.tabIndex = 0; // focusable: focus activates the view
+    this._describe();
+    this._showPoster();
+    if (this._status === 'idle') this._parts.loadingText.textContent = 'soft body';
+    observe(this);
+    if (this._status === 'ready') this._stage.add(this);
+  }
+
+  disconnectedCallback() {
+    unobserve(this);
+    this._visible = false;
+    this._setActive(false);
+    this._stage?.remove(this);
+    // Moved elsewhere in the page: disconnected and connected in one task. Removed for good: free
+    // the worlds (wasm memory) and the GPU buffers; a later connect builds anew.
+    this._disposeTimer = setTimeout(() => {
+      if (this.isConnected) return;
+      this._view?.dispose();
+      this._figure?.destroy();
+      this._view = null;
+      this._figure = null;
+      if (this._status === 'ready') this._status = 'idle';
+    }, 0);
+  }
+
+  attributeChangedCallback(name, oldText, text) {
+    if (this._reverting || oldText === text) return;
+    const key = propertyName(name);
+    let value;
+    try {
+      value = parseAttribute(name, text);
+    } catch (error) {
+      this._report(error, name);
+      this._revert(name, oldText);
+      return;
+    }
+    const info = attributeInfo(name);
+    if (this._status !== 'ready') {
+      this._values[key] = value; // applied when the figure is built
+      this._applyElementValue(name, value);
+      return;
+    }
+    if (info.apply === 'rebuild') {
+      this._rebuildOld ??= {};
+      if (!(name in this._rebuildOld)) this._rebuildOld[name] = oldText;
+      this._values[key] = value;
+      this._queueRebuild();
+      return;
+    }
+    try {
+      if (info.apply === 'body') this._figure.setBodyValue(key, value);
+      else if (info.apply === 'world') this._figure.setWorldValue(key, value);
+      else if (info.apply === 'solver' && !this._values.compare) this._figure.setSolver(value);
+      else if (info.apply === 'restart') {
+        this._figure.restart(value);
+        this._restarted();
+      }
+    } catch (error) {
+      this._report(error, name);
+      this._revert(name, oldText);
+      return;
+    }
+    this._values[key] = value;
+    this._applyElementValue(name, value);
+    this._controls.update(name);
+    if (info.apply === 'solver') this._labelViews();
+    this._invalidate();
+  }
+
+  // ---- public API -----------------------------------------------------------------------------
+
+  play() {
+    if (this._status !== 'ready') {
+      this._wantPlay = true;
+      return;
+    }
+    this._playing = true;
+    this._everPlayed = true;
+    this._syncPlay();
+    this._stage.wake();
+  }
+
+  pause() {
+    if (this._status !== 'ready') {
+      this._wantPlay = false;
+      return;
+    }
+    this._playing = false;
+    this._syncPlay();
+  }
+
+  // Every view back to its start state (the parameters stay).
+  reset() {
+    if (!this._figure?.built) return;
+    this._view.grabber.cancel();
+    this._view.fairGrab.cancel();
+    this._figure.restart();
+    this._restarted();
+    this._invalidate();
+  }
+
+  // Pauses and advances n frames.
+  step(n = 1) {
+    if (!Number.isInteger(n) || n < 1) {
+      this._report(new Error(`step(n) needs a whole number n >= 1, got ${n}`));
+      return;
+    }
+    this.pause();
+    this._pendingSteps += n;
+    this._stage?.wake();
+  }
+
+  // Same as setting the attribute (name in kebab-case or camelCase). Returns false when the value
+  // was refused (the message shows in the element); rebuilds (scene, resolution...) finish later.
+  setParam(name, value) {
+    const attr = attributeName(name);
+    const info = attributeInfo(attr);
+    if (!info) {
+      this._report(new Error(`unknown parameter "${name}" (one of ${ATTRIBUTE_NAMES.join(', ')})`));
+      return false;
+    }
+    const text = typeof value === 'string' ? value : formatAttribute(attr, value);
+    const before = this.getAttribute(attr);
+    if (text === null) this.removeAttribute(attr);
+    else this.setAttribute(attr, text);
+    return this.getAttribute(attr) === text || before === text;
+  }
+
+  get world() {
+    return this._figure?.lanes[0]?.world ?? null;
+  }
+  get bodies() {
+    return this._figure?.lanes.map((lane) => lane.body) ?? [];
+  }
+  get paused() {
+    return !this._playing;
+  }
+  get frames() {
+    return this._frames;
+  }
+  get time() {
+    return this._figure?.time ?? 0;
+  }
+  get loaded() {
+    return this._status === 'ready';
+  }
+
+  // The first view's body statistics (bridge Body.stats()) plus time, energy and state, and one
+  // entry per view; null before the figure exists.
+  get stats() {
+    const lanes = this._figure?.lanes;
+    if (!lanes?.length) return null;
+    const views = lanes.map((lane) => ({
+      ...lane.stats,
+      solver: lane.solver,
+      energy: lane.energy, // J: kinetic + elastic + gravitational
+      exploded: lane.exploded,
+      explodedAt: lane.explodedAt,
+    }));
+    return { ...views[0], time: this._figure.time, frames: this._frames, paused: !this._playing, views };
+  }
+
+  // ---- loading and building -------------------------------------------------------------------
+
+  async _near() {
+    if (this._status !== 'idle' || !this.isConnected) return;
+    this._status = 'loading';
+    this._parts.loadingText.textContent = 'loading physics…';
+    try {
+      const rt = (this._rt = await loadRuntime());
+      const softbody = await rt.sharedSoftbody();
+      this._stage = sharedStage = rt.pageStage({ lowCost: LOW_COST });
+      this._figure = new rt.Figure(softbody);
+      this._view = new rt.FigureView({
+        canvas: this._parts.canvas,
+        stage: this._stage,
+        lowCost: LOW_COST,
+        onError: (error) => this._report(error),
+        getTime: () => this._figure?.time ?? 0,
+        onChange: () => this._invalidate(),
+      });
+      this._setActive(this._active ?? false);
+      new ResizeObserver(() => {
+        this._view?.layout();
+        this._labelViews();
+        this._invalidate();
+      }).observe(this._parts.canvas);
+      await this._build({ initial: true });
+    } catch (error) {
+      this._status = 'failed';
+      this._parts.loadingText.textContent = 'the simulation could not start';
+      this._report(error);
+      return;
+    }
+    this._status = 'ready';
+    const play = this._wantPlay ?? (this._values.autoplay && !reducedMotion());
+    this._playing = Boolean(play);
+    this._everPlayed = this._playing;
+    this._syncPlay();
+    this._dirty = true;
+    if (this.isConnected) this._stage.add(this);
+  }
+
+  _config() {
+    const v = this._values;
+    return { scene: v.scene, resolution: v.resolution, solvers: v.compare ?? [v.solver], values: { ...v }, start: v.start };
+  }
+
+  // Loads the mesh a sample scene or src needs (progress ring), then builds every view.
+  // initial: the first build, where values set before loading are tried one by one, so that a bad
+  // one is reported by name and dropped while the rest apply.
+  async _build({ initial = false } = {}) {
+    const id = ++this._buildId;
+    const v = this._values;
+    let mesh = null;
+    const needsMesh = Boolean(v.src) || SAMPLE_SCENES.includes(v.scene);
+    if (needsMesh) {
+      const label = v.src ? `meshing ${this._rt.fileNameOf(v.src.split(/\s+/)[0])}` : `meshing ${v.scene}`;
+      setProgress(this._parts, 0, label);
+      try {
+        mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src }, (f) => {
+          if (id === this._buildId) setProgress(this._parts, f, label);
+        });
+      } finally {
+        if (id === this._buildId) setProgress(this._parts, null);
+      }
+      if (id !== this._buildId) return false;
+    }
+    const config = this._config();
+    try {
+      this._figure.build(config, mesh);
+    } catch (error) {
+      if (!initial) throw error;
+      this._buildOneByOne(config, mesh, error);
+    }
+    this._built();
+    return true;
+  }
+
+  // The first build failed on some value: build with the defaults, then apply the values one at a
+  // time, reporting and dropping each one the C API refuses.
+  _buildOneByOne(config, mesh, firstError) {
+    const defaults = {};
+    for (const a of ATTRIBUTES) defaults[propertyName(a.name)] = a.default;
+    const base = { ...config, resolution: config.resolution, values: { ...defaults, scene: config.scene } };
+    try {
+      this._figure.build(base, mesh);
+    } catch (error) {
+      // Not a parameter but the shape itself (a resolution the C API refuses): drop that too.
+      this._report(error, 'resolution');
+      this._revert('resolution', null);
+      this._values.resolution = null;
+      this._figure.build({ ...base, resolution: null }, mesh);
+    }
+    let reported = false;
+    for (const a of ATTRIBUTES) {
+      if (a.apply !== 'body' && a.apply !== 'world' && a.apply !== 'solver') continue;
+      const key = propertyName(a.name);
+      const value = config.values[key];
+      if (value === a.default || (a.apply === 'solver' && config.values.compare)) continue;
+      try {
+        if (a.apply === 'body') this._figure.setBodyValue(key, value);
+        else if (a.apply === 'world') this._figure.setWorldValue(key, value);
+        else this._figure.setSolver(value);
+      } catch (error) {
+        reported = true;
+        this._report(error, a.name);
+        this._revert(a.name, null);
+        this._values[key] = a.default;
+      }
+    }
+    if (!reported) this._report(firstError);
+  }
+
+  // After a build: meshes, camera, labels, plot series.
+  _built() {
+    const figure = this._figure;
+    this._view.bind(figure.lanes);
+    const camera = this._values.camera;
+    this._view.setCamera(camera?.position ?? null, camera?.target ?? figure.target);
+    this._labelViews();
+    this._setupPlot();
+    for (const name of this._controls.sliders.keys()) this._controls.update(name);
+    this._describe();
+    this._invalidate();
+  }
+
+  _queueRebuild() {
+    if (this._rebuildQueued) return;
+    this._rebuildQueued = true;
+    queueMicrotask(async () => {
+      this._rebuildQueued = false;
+      const old = this._rebuildOld ?? {};
+      this._rebuildOld = null;
+      try {
+        await this._build();
+      } catch (error) {
+        // The running figure stays; the attributes go back to what it shows.
+        this._report(error, Object.keys(old)[0]);
+        for (const [name, text] of Object.entries(old)) {
+          this._values[propertyName(name)] = parseAttribute(name, text);
+          this._revert(name, text);
+        }
+      }
+    });
+  }
+
+  // ---- the frame ------------------------------------------------------------------------------
+
+  // Asked by the page stage before every animation frame.
+  wantsFrame() {
+    return this._status === 'ready' && this._visible && Boolean(this._figure?.built) && (this._playing || this._dirty || this._pendingSteps > 0 || this._view.grabber.dragging);
+  }
+
+  // One frame: grab input, a step of every view (unless paused), drawing, plot, events.
+  frame(now) {
+    this._dirty = false;
+    const figure = this._figure;
+    const stepping = this._playing || this._pendingSteps > 0;
+    if (stepping) {
+      if (this._pendingSteps > 0) this._pendingSteps -= 1;
+      try {
+        this._view.grabber.update();
+        const exploded = figure.advance(this._values.dt);
+        for (const lane of exploded) {
+          const view = figure.lanes.indexOf(lane);
+          this._emit('exploded', { view, solver: lane.solver, time: lane.explodedAt, reason: lane.exploded });
+        }
+        if (exploded.length) this._labelViews();
+        this._samplePlot();
+      } catch (error) {
+        this._report(error);
+        this.pause(); // a C error that repeats every frame would only repeat its message
+      }
+    }
+    try {
+      if (this._view.render()) this._dirty = true; // the camera is still gliding
+    } catch (error) {
+      this._report(error);
+    }
+    if (this._plot && (stepping || !this._plotDrawn)) {
+      this._plot.draw();
+      this._plotDrawn = true;
+    }
+    this._frames += 1;
+    if (!this._readyFired) {
+      this._readyFired = true;
+      this._parts.placeholder.classList.add('gone');
+      this._parts.poster.classList.add('gone');
+      this._emit('ready', { frames: this._frames });
+    }
+    if (now - this._lastFrameEvent >= FRAME_EVENT_MS) {
+      this._lastFrameEvent = now;
+      this._emit('frame', this.stats);
+    }
+  }
+
+  _invalidate() {
+    this._dirty = true;
+    this._plotDrawn = false;
+    this._stage?.wake();
+  }
+  invalidate() {
+    this._invalidate();
+  }
+
+  _setVisible(visible) {
+    this._visible = visible;
+    if (visible) this._invalidate();
+  }
+
+  _restarted() {
+    this._plot?.clear();
+    this._labelViews();
+  }
+
+  // ---- pieces of the shadow DOM ---------------------------------------------------------------
+
+  _wire() {
+    const p = this._parts;
+    p.play.addEventListener('click', () => this.play());
+    p.messageClose.addEventListener('click', () => (p.message.hidden = true));
+    // Activation, as maps embedded in articles do it: until the first click, tap or focus the wheel
+    // scrolls the page. A touch swipe that starts on the view may be a page scroll, so only a tap
+    // (click) activates on touch.
+    this.addEventListener('pointerdown', (e) => {
+      if (e.pointerType !== 'touch') this._setActive(true);
+    });
+    this.addEventListener('click', () => this._setActive(true));
+    this.addEventListener('focusin', () => this._setActive(true));
+    this.addEventListener('focusout', (e) => {
+      if (!this.contains(e.relatedTarget) && !this.shadowRoot.contains(e.relatedTarget)) this._setActive(false);
+    });
+    p.canvas.addEventListener('wheel', () => {
+      if (!this._active) this._flashHint();
+    }, { passive: true });
+    // A grab never scrolls: pointerdown (which starts the grab) comes before touchstart, so the
+    // touch can still be claimed here even though touch-action allows vertical panning.
+    const claim = (e) => {
+      if (this._view?.grabber.dragging && e.cancelable) e.preventDefault();
+    };
+    p.canvas.addEventListener('touchstart', claim, { passive: false });
+    p.canvas.addEventListener('touchmove', claim, { passive: false });
+    this._onOutside = (e) => {
+      if (!e.composedPath().includes(this)) this._setActive(false);
+    };
+  }
+
+  _setActive(active) {
+    if (this._active === active) return;
+    this._active = active;
+    this._view?.setActive(active);
+    this.toggleAttribute('active', active);
+    if (active) document.addEventListener('pointerdown', this._onOutside, true);
+    else document.removeEventListener('pointerdown', this._onOutside, true);
+    if (active) this._parts.hint.classList.remove('shown');
+  }
+
+  _flashHint() {
+    this._parts.hint.classList.add('shown');
+    clearTimeout(this._hintTimer);
+    this._hintTimer = setTimeout(() => this._parts.hint.classList.remove('shown'), HINT_MS);
+  }
+
+  _controlHandlers() {
+    return {
+      playPause: () => (this._playing ? this.pause() : this.play()),
+      reset: () => this.reset(),
+      set: (name, value) => this.setParam(name, value),
+      get: (name) => {
+        const key = propertyName(name);
+        if (key === 'stiffness' && this._values.stiffness === null) return this._values.edgeCompliance > 0 ? 1 / this._values.edgeCompliance : 1e6;
+        if (key === 'volumeCompliance' && this._values.volumeCompliance === null) return this._figure?.lanes[0]?.body.getParam('volumeCompliance') ?? 0;
+        if (key === 'pressure' && this._values.pressure === null) return this._figure?.lanes[0]?.body.getParam('pressure') ?? 0;
+        return this._values[key];
+      },
+    };
+  }
+
+  // Element-only attributes take effect here (also before loading).
+  _applyElementValue(name, value) {
+    if (name === 'controls') {
+      this._controls = buildControls(this._parts.bar, value, this._controlHandlers());
+      this._syncPlay();
+    } else if (name === 'plot') {
+      this._setupPlot();
+    } else if (name === 'camera' && this._view) {
+      this._view.setCamera(value?.position ?? [2.9, 2.1, 3.6], value?.target ?? this._figure.target);
+    } else if (name === 'poster') {
+      this._showPoster();
+    }
+    if (name === 'scene' || name === 'src' || name === 'compare' || name === 'solver') this._describe();
+  }
+
+  _syncPlay() {
+    this._controls.sync(!this._playing);
+    const showBig = !this._playing && this._status === 'ready' && (!this._everPlayed || this._values.controls === 'none');
+    this._parts.play.hidden = !showBig;
+  }
+
+  _showPoster() {
+    const { poster } = this._parts;
+    const url = this._values.poster;
+    poster.hidden = !url;
+    if (url && poster.getAttribute('src') !== url) poster.src = url;
+  }
+
+  _setupPlot() {
+    const kind = this._values.plot;
+    const canvas = this._parts.plot;
+    canvas.hidden = kind === 'none';
+    if (kind === 'none' || !this._rt || !this._figure?.built) {
+      this._plot = null;
+      return;
+    }
+    const panels = kind === 'both' ? ['energy', 'volume'] : [kind];
+    if (!this._plot || this._plot.canvas !== canvas || this._plot.panels.join() !== panels.join()) {
+      this._plot = new this._rt.Plot(canvas, { panels });
+    }
+    this._plot.setSeries(this._figure.lanes.map((lane, i) => ({ label: SOLVER_LABELS[lane.solver], color: this._rt.VIEW_COLORS[i] })));
+    canvas.setAttribute('aria-label', `${panels.join(' and ')} against simulated time, one line per view`);
+    this._plotDrawn = false;
+  }
+
+  _samplePlot() {
+    const plot = this._plot;
+    if (!plot) return;
+    const figure = this._figure;
+    plot.beginSample(figure.time);
+    figure.lanes.forEach((lane, i) => {
+      const live = !lane.exploded || (lane.explodedAt === figure.time && lane.stats.finite);
+      plot.sample(i, live ? lane.energy : NaN, live ? lane.stats.volumeRatio : NaN, Boolean(lane.exploded));
+    });
+  }
+
+  // One label per view: its solver (when several are compared) and EXPLODED once it has.
+  _labelViews() {
+    const lanes = this._figure?.lanes ?? [];
+    const rects = this._view?.rects ?? [];
+    const container = this._parts.labels;
+    while (this._labels.length > lanes.length) this._labels.pop().remove();
+    while (this._labels.length < lanes.length) {
+      const label = document.createElement('div');
+      label.className = 'label';
+      const name = document.createElement('span');
+      const exploded = document.createElement('span');
+      exploded.className = 'exploded';
+      label.append(name, exploded);
+      container.append(label);
+      this._labels.push(label);
+    }
+    lanes.forEach((lane, i) => {
+      const label = this._labels[i];
+      const [name, exploded] = label.children;
+      const several = lanes.length > 1;
+      name.textContent = several ? SOLVER_LABELS[lane.solver] : '';
+      name.hidden = !several;
+      exploded.hidden = !lane.exploded;
+      exploded.textContent = lane.exploded ? `EXPLODED at ${lane.explodedAt.toFixed(2)} s` : '';
+      label.hidden = !several && !lane.exploded;
+      label.style.setProperty('--view-color', this._rt?.VIEW_COLORS[i] ?? '#ff5a3c');
+      const r = rects[i];
+      if (r) Object.assign(label.style, { left: `${r.x}px`, top: `${r.y}px` });
+    });
+  }
+
+  // What a screen reader hears for the canvas.
+  _describe() {
+    const v = this._values;
+    const what = v.src ? this._rt?.fileNameOf(v.src.split(/\s+/)[0]) ?? 'a mesh' : v.scene;
+    const how = v.compare ? `side by side under ${v.compare.map((s) => SOLVER_LABELS[s]).join(', ')}` : `under ${SOLVER_LABELS[v.solver]}`;
+    const canvas = this._parts.canvas;
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', `soft-body simulation: a ${what} ${how}. Drag the body to grab and throw it; drag elsewhere to orbit.`);
+  }
+
+  // Shows a message inside the element (the C API's text when it comes from there), logs it once
+  // to the console, and fires an error event.
+  _report(error, attribute = null) {
+    const message = String(error?.message ?? error);
+    const p = this._parts;
+    p.messageText.textContent = message;
+    p.message.hidden = false;
+    clearTimeout(this._messageTimer);
+    this._messageTimer = setTimeout(() => (p.message.hidden = true), MESSAGE_MS);
+    if (!this._warned.has(message)) {
+      this._warned.add(message);
+      console.warn(`<soft-body>: ${message}`);
+    }
+    this._emit('error', { message, code: error?.code ?? null, codeName: error?.codeName ?? null, attribute });
+  }
+
+  // Puts an attribute back to text (null: removed) without treating it as a change.
+  _revert(name, text) {
+    this._reverting = true;
+    try {
+      if (text === null) this.removeAttribute(name);
+      else this.setAttribute(name, text);
+    } finally {
+      this._reverting = false;
+    }
+  }
+
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+// Properties reflect attributes: el.edgeCompliance = 1e-3 sets edge-compliance="0.001", and reads
+// back the value in effect (parsed). Setting null removes the attribute (the default applies).
+for (const a of ATTRIBUTES) {
+  const key = propertyName(a.name);
+  Object.defineProperty(SoftBodyElement.prototype, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      return this._values[key];
+    },
+    set(value) {
+      const text = value === null || value === undefined ? null : typeof value === 'string' ? value : formatAttribute(a.name, value);
+      if (text === null) this.removeAttribute(a.name);
+      else this.setAttribute(a.name, text);
+    },
+  });
+}
+
+// Registers <soft-body> once (importing this module twice, or two bundles, is harmless).
+export function defineSoftBody(name = 'soft-body') {
+  if (!customElements.get(name)) customElements.define(name, SoftBodyElement);
+  return customElements.get(name);
+}
