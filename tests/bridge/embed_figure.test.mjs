@@ -1,0 +1,118 @@
+// The <soft-body> element's DOM-free parts in node: the attribute table and its parsing
+// (web/src/embed/attributes.js), and the figure (web/src/embed/figure.js) driving real wasm
+// worlds: one physics for every compared view, all-or-nothing changes, the explosion rule.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import test from 'node:test';
+
+import { ATTRIBUTES, ATTRIBUTE_NAMES, formatAttribute, parseAttribute, propertyName } from '../../web/src/embed/attributes.js';
+import { Figure, bodyParams } from '../../web/src/embed/figure.js';
+import { Param } from '../../web/src/softbody.js';
+import { attributeTable } from '../../scripts/attribute_table.mjs';
+import { load } from './load.mjs';
+
+const sb = await load();
+
+function defaults() {
+  const values = {};
+  for (const a of ATTRIBUTES) values[propertyName(a.name)] = a.default;
+  return values;
+}
+
+test('every body attribute names a C API parameter, and every C API parameter has an attribute', () => {
+  const params = ATTRIBUTES.filter((a) => a.param).map((a) => a.param).sort();
+  assert.deepEqual(params, Object.keys(Param).sort());
+  assert.equal(new Set(ATTRIBUTE_NAMES).size, ATTRIBUTE_NAMES.length, 'names are unique');
+  for (const a of ATTRIBUTES) assert.match(a.name, /^[a-z]+(-[a-z]+)*$/, `${a.name} is kebab-case`);
+});
+
+test('attribute text is read strictly, with a sentence for each mistake', () => {
+  assert.equal(parseAttribute('edge-compliance', ' 1e-3 '), 1e-3);
+  assert.equal(parseAttribute('edge-compliance', null), 1e-4, 'removed: the default');
+  assert.throws(() => parseAttribute('edge-compliance', 'soft'), /edge-compliance="soft" is not a number/);
+  assert.throws(() => parseAttribute('edge-compliance', ''), /is not a number/);
+  assert.throws(() => parseAttribute('substeps', '2.5'), /not a whole number/);
+  assert.throws(() => parseAttribute('dt', '2'), /dt must be in \[0.0001, 0.1\], got 2/);
+  assert.equal(parseAttribute('solver', 'semi-implicit-euler'), 'semiImplicitEuler');
+  assert.equal(parseAttribute('solver', 'rk4'), 'rk4');
+  assert.throws(() => parseAttribute('solver', 'leapfrog'), /unknown solver "leapfrog"/);
+  assert.deepEqual(parseAttribute('compare', 'explicit-euler, xpbd'), ['explicitEuler', 'xpbd']);
+  assert.throws(() => parseAttribute('compare', 'xpbd'), /2 to 4 solvers, got 1/);
+  assert.throws(() => parseAttribute('compare', 'xpbd pbd rk4 heun verlet'), /got 5/);
+  assert.equal(parseAttribute('autoplay', ''), true, 'a present boolean attribute is true');
+  assert.equal(parseAttribute('autoplay', 'false'), false);
+  assert.equal(parseAttribute('controls', 'none'), 'none');
+  assert.equal(parseAttribute('controls', ''), 'minimal');
+  assert.deepEqual(parseAttribute('controls', 'edge-compliance substeps'), ['edge-compliance', 'substeps']);
+  assert.throws(() => parseAttribute('controls', 'edge-compliance scene'), /"scene" has no slider/);
+  assert.deepEqual(parseAttribute('camera', '3 2 4'), { position: [3, 2, 4], target: null });
+  assert.deepEqual(parseAttribute('camera', '3 2 4 0 0.5 0'), { position: [3, 2, 4], target: [0, 0.5, 0] });
+  assert.throws(() => parseAttribute('camera', '3 2'), /needs 3 numbers/);
+  assert.throws(() => parseAttribute('scene', 'teapot'), /scene="teapot" is not one of box, ball, bunny/);
+  assert.throws(() => parseAttribute('colour', 'red'), /unknown attribute "colour"/);
+  // What is formatted reads back as the same value.
+  for (const [name, value] of [['edge-compliance', 1e-4], ['compare', ['explicitEuler', 'xpbd']], ['camera', { position: [1, 2, 3], target: [0, 0.5, 0] }], ['solver', 'implicitEuler'], ['autoplay', true]]) {
+    assert.deepEqual(parseAttribute(name, formatAttribute(name, value)), value, name);
+  }
+});
+
+test('the README lists every attribute exactly as the table in attributes.js', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes(attributeTable()), 'README.md holds the output of scripts/attribute_table.mjs');
+});
+
+test('compared views simulate one physics: the same parameters on every body', () => {
+  const figure = new Figure(sb);
+  const values = { ...defaults(), stiffness: 5000 };
+  figure.build({ scene: 'box', resolution: 3, solvers: ['explicitEuler', 'xpbd'], values, start: 'drop' });
+  const [a, b] = figure.lanes.map((lane) => lane.body);
+  for (const name of Object.keys(Param)) assert.equal(a.getParam(name), b.getParam(name), name);
+  const L = figure.lanes[0].meanEdge;
+  assert.ok(Math.abs(a.getParam('edgeCompliance') - 1 / 5000) < 1e-9);
+  assert.ok(Math.abs(a.getParam('volumeCompliance') / (L ** 4 / 5000) - 1) < 1e-6, 'stiffness k: volume compliance L^4/k');
+  assert.equal(a.solver, 'explicitEuler');
+  assert.equal(b.solver, 'xpbd');
+  // Unset volume compliance: incompressible for position-based views only.
+  assert.equal(bodyParams(defaults(), { meanEdge: 0.2, solvers: ['xpbd', 'pbd'], scene: 'box' }).volumeCompliance, 0);
+  assert.ok(Math.abs(bodyParams(defaults(), { meanEdge: 0.2, solvers: ['xpbd', 'rk4'], scene: 'box' }).volumeCompliance - 0.2 ** 4 * 1e-4) < 1e-15);
+  assert.equal(bodyParams(defaults(), { meanEdge: 0.2, solvers: ['xpbd'], scene: 'pressure-ball' }).pressure, 4000);
+  figure.destroy();
+});
+
+test('a refused value changes nothing in any view', () => {
+  const figure = new Figure(sb);
+  figure.build({ scene: 'box', resolution: 3, solvers: ['semiImplicitEuler', 'xpbd'], values: defaults(), start: 'drop' });
+  const before = figure.lanes.map((lane) => Object.keys(Param).map((name) => lane.body.getParam(name)));
+  // Edge compliance 0 is refused by the force-based view (it needs a finite stiffness).
+  assert.throws(() => figure.setBodyValue('edgeCompliance', 0), /SB_ERR_NEEDS_COMPLIANCE/);
+  assert.throws(() => figure.setBodyValue('density', -5), /SB_ERR_OUT_OF_RANGE: density/);
+  assert.throws(() => figure.setWorldValue('substeps', 0), /SB_ERR_OUT_OF_RANGE/);
+  const after = figure.lanes.map((lane) => Object.keys(Param).map((name) => lane.body.getParam(name)));
+  assert.deepEqual(after, before);
+  assert.equal(figure.config.values.density, 1000);
+  assert.deepEqual(figure.lanes.map((lane) => lane.world.substeps), [10, 10]);
+  assert.throws(() => figure.setSolver('rk4'), /single view/);
+  figure.destroy();
+});
+
+test('explicit Euler explodes on a stiff box while XPBD lands and keeps its volume', () => {
+  const figure = new Figure(sb);
+  figure.build({ scene: 'box', resolution: 4, solvers: ['explicitEuler', 'xpbd'], values: { ...defaults(), stiffness: 2e4, damping: 0 }, start: 'drop' });
+  let exploded = null;
+  for (let frame = 0; frame < 120 && !exploded; frame++) {
+    const lanes = figure.advance(1 / 60);
+    if (lanes.length) exploded = { solver: lanes[0].solver, time: figure.time };
+  }
+  assert.ok(exploded, 'explicit Euler exploded within 2 s');
+  assert.equal(exploded.solver, 'explicitEuler');
+  const frozen = figure.lanes[0].body.positions.slice();
+  for (let frame = 0; frame < 60; frame++) figure.advance(1 / 60);
+  assert.deepEqual(figure.lanes[0].body.positions, frozen, 'an exploded view is frozen');
+  const xpbd = figure.lanes[1];
+  assert.equal(xpbd.exploded, null);
+  assert.ok(Math.abs(xpbd.stats.volumeRatio - 1) < 0.03, `XPBD keeps its volume within 3 % (${xpbd.stats.volumeRatio})`);
+  figure.restart();
+  assert.equal(figure.lanes[0].exploded, null, 'restart clears the explosion');
+  assert.equal(figure.time, 0);
+  figure.destroy();
+});
