@@ -8,6 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { OUT_DIR, launchBrowser, openDemo, startServer, waitMoreFrames } from './harness.mjs';
+import { DEFAULTS } from '../../web/src/settings.js';
+import { DEFAULT_SETUP } from '../../web/src/compare/setup.js';
 
 const COMPARE_VIEWPORT = { width: 720, height: 540 }; // as compare_page.test.mjs
 
@@ -162,6 +164,108 @@ test('squash presses the box and lets it rise back without throwing it out of vi
     const after = await page.evaluate(() => app.stats());
     assert.ok(after.center[1] > rest.center[1] - 0.05, `sprang back: centre of mass ${after.center[1].toFixed(3)} m vs ${rest.center[1].toFixed(3)} m at rest`);
     assert.ok(after.minY < 0.03, 'still on the ground');
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('restore defaults: every demo setting back to DEFAULTS, the default box rebuilt, the panel showing it', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate(() => app.openPanel());
+    // Extreme settings through the panel's own controls (the walkthrough's reset body then read 124 %).
+    await page.evaluate(() => {
+      app.set('shape', 'ball');
+      app.set('resolution', 4);
+      app.set('edgeCompliance', 1e-2);
+      app.set('volumeCompliance', 1e-4);
+      app.set('density', 200);
+      app.set('damping', 0);
+      app.set('grabRadius', 0.4);
+      app.set('restitution', 0.9);
+      app.set('friction', 0);
+      app.set('gravity', -25);
+      app.set('substeps', 3);
+    });
+    await waitMoreFrames(page, 20);
+    const changed = await page.evaluate(() => app.settings());
+    assert.notDeepEqual(changed, { ...DEFAULTS });
+    // Reset keeps those parameters (documented); restore defaults does not.
+    await page.evaluate(() => app.press('reset'));
+    assert.equal(await page.evaluate(() => app.body.getParam('density')), 200, 'reset keeps the parameters');
+
+    // Clicked and read in one task (app.press clicks the button's DOM element), so no frame runs
+    // in between.
+    const restored = await page.evaluate(() => ({
+      clicked: app.press('restoreDefaults'),
+      settings: app.settings(),
+      particles: app.particleCount(),
+      substeps: app.world.substeps,
+      params: Object.fromEntries(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'grabRadius'].map((k) => [k, app.body.getParam(k)])),
+      minY: app.stats().minY,
+    }));
+    assert.deepEqual(restored.settings, { ...DEFAULTS });
+    assert.equal(restored.particles, 729, 'the default 8 x 8 x 8 box');
+    assert.equal(restored.substeps, DEFAULTS.substeps);
+    for (const [key, value] of Object.entries(restored.params)) assert.equal(value, f32(DEFAULTS[key]), `${key} in the C body`);
+    assert.ok(Math.abs(restored.minY - 0.5) < 1e-4, 'a fresh box at its start height');
+    // The panel shows the defaults.
+    const shown = async (name) => control(page, name).locator('input, select').first().inputValue();
+    assert.equal(await shown('shape'), 'box');
+    assert.equal(await shown('edge compliance'), '1.0e-4');
+    assert.equal(await shown('volume compliance'), '0');
+    assert.equal(await shown('density'), '1000');
+    assert.equal(await shown('damping'), '1');
+    assert.equal(await shown('gravity y'), '-9.81');
+    assert.equal(await shown('substeps'), '10');
+    assert.equal(await shown('grid cells'), '10');
+    // Gravity reaches the world: the box falls 0.5 m onto the ground like a fresh page's, and its
+    // volume is that of an incompressible body again (within 1 %), not 124 %.
+    await waitMoreFrames(page, 60);
+    const landed = await page.evaluate(() => app.stats());
+    assert.ok(landed.minY < 0.01, `landed: bottom at ${landed.minY.toFixed(3)} m`);
+    assert.ok(Math.abs(landed.volumeRatio - 1) < 0.01, `volume ${(100 * landed.volumeRatio).toFixed(1)} %`);
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('restore defaults on the comparison page: back to DEFAULT_SETUP', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test&preset=stiff-jelly', frames: 5, viewport: COMPARE_VIEWPORT });
+  try {
+    await page.evaluate(() => {
+      app.set('stiffness', 2e4);
+      app.set('viewCount', 2);
+      app.set('substeps', 5);
+      app.set('scene', 'ball');
+    });
+    await waitMoreFrames(page, 5);
+    assert.notDeepEqual(await page.evaluate(() => app.setup()), JSON.parse(JSON.stringify(DEFAULT_SETUP)));
+    if (await page.evaluate(() => document.querySelector('.compare-panel').classList.contains('lil-closed'))) {
+      await page.locator('.compare-panel > .lil-title').click();
+    }
+    await page.getByRole('button', { name: 'restore defaults' }).click();
+    await waitMoreFrames(page, 3);
+    const after = await page.evaluate(() => ({
+      setup: app.setup(),
+      lanes: app.lanes().map((l) => ({ solver: l.solver, substeps: l.substeps, vertices: l.vertexCount })),
+      cells: app.cellCount(),
+      url: app.url(),
+      pressed: [...document.querySelectorAll('[data-preset][aria-pressed="true"]')].length,
+    }));
+    assert.deepEqual(after.setup, JSON.parse(JSON.stringify(DEFAULT_SETUP)));
+    assert.equal(after.cells, 4);
+    assert.deepEqual(after.lanes.map((l) => l.solver), DEFAULT_SETUP.views.map((v) => v.solver), 'solvers read back from the C side');
+    assert.ok(after.lanes.every((l) => l.substeps === 10 && l.vertices === 216), 'the default 5-cell box, 10 substeps, in every view');
+    assert.equal(after.pressed, 0, 'no preset is marked');
+    assert.doesNotMatch(after.url, /preset=/);
+    assert.match(after.url, /k=5000/);
+    assert.equal(await control(page, 'stiffness k').locator('input').inputValue(), '5000');
+    assert.equal(await page.getByRole('textbox', { name: 'views', exact: true }).inputValue(), '4');
     assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
     assert.deepEqual(problems, []);
   } finally {

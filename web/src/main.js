@@ -83,6 +83,11 @@ async function init() {
         sim.reset();
       },
       squash: () => sim.squash(),
+      restoreDefaults: () => {
+        grabber.cancel();
+        importer.cancel(); // an import in flight would replace the default box when it lands
+        sim.restoreDefaults();
+      },
       // A lattice replaces the body at once (and ends any import in flight); a sample goes
       // through the importer like a file.
       shape: (name) => {

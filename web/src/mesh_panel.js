@@ -26,5 +26,11 @@ export function addMeshFolder(gui, { view, actions }) {
   return {
     controllers,
     options: () => ({ resolution: model.meshResolution, minQuality: model.minQuality }),
+    // Back to MESH_DEFAULTS without re-meshing (restore defaults builds the default box anyway).
+    restore() {
+      Object.assign(model, MESH_DEFAULTS);
+      resolution.updateDisplay();
+      minQuality.updateDisplay();
+    },
   };
 }

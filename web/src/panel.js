@@ -12,14 +12,14 @@ function formatScientific(value) {
 }
 
 // guard(fn) runs fn and returns true, or shows the error and returns false.
-// actions: { togglePause(paused), step(), reset(), squash(), shape(name), chooseFile(), remesh(),
-// downloadTets() }: shape(name) builds a lattice or starts loading a sample (the importer), and
-// the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
+// actions: { togglePause(paused), step(), reset(), squash(), restoreDefaults(), shape(name),
+// chooseFile(), remesh(), downloadTets() }: shape(name) builds a lattice or starts loading a sample
+// (the importer), and the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
 export function createPanel({ sim, guard, actions, view }) {
   const gui = new GUI({ title: 'softbody controls', width: 270 });
   gui.domElement.classList.add('panel');
   const model = { ...sim.settings, paused: false, wireframe: false };
-  const controllers = new Map(); // key -> { controller, set(value) }
+  const controllers = new Map(); // key -> { controller, set(value), update() }
 
   function revert(key, controller) {
     model[key] = sim.settings[key];
@@ -32,7 +32,7 @@ export function createPanel({ sim, guard, actions, view }) {
     controller.onChange((value) => {
       if (!guard(() => sim.set(key, value))) revert(key, controller);
     });
-    controllers.set(key, { controller, set: (value) => controller.setValue(value) });
+    controllers.set(key, { controller, set: (value) => controller.setValue(value), update: () => controller.updateDisplay() });
     return controller;
   }
 
@@ -59,7 +59,7 @@ export function createPanel({ sim, guard, actions, view }) {
         return true;
       },
     });
-    controllers.set(key, { controller: slider.controller, set: slider.setValue });
+    controllers.set(key, { controller: slider.controller, set: slider.setValue, update: slider.update });
     return slider.controller;
   }
 
@@ -71,10 +71,18 @@ export function createPanel({ sim, guard, actions, view }) {
     step: () => guard(actions.step),
     reset: () => guard(actions.reset),
     squash: () => guard(actions.squash),
+    // Every setting back to settings.js (DEFAULTS, MESH_DEFAULTS) and the default box rebuilt;
+    // reset only restores the shape.
+    restoreDefaults: () => {
+      if (!guard(actions.restoreDefaults)) return;
+      mesh.restore();
+      showSettings();
+    },
   };
   run.add(buttons, 'step').name('step one frame');
   run.add(buttons, 'reset').name('reset');
   run.add(buttons, 'squash').name('squash');
+  run.add(buttons, 'restoreDefaults').name('restore defaults');
 
   const body = gui.addFolder('Body');
   // The shape menu: lattices (built at once) and samples (tetrahedralized in a worker). After an
@@ -83,7 +91,7 @@ export function createPanel({ sim, guard, actions, view }) {
   shape.onChange((value) => {
     if (!guard(() => actions.shape(value))) revert('shape', shape);
   });
-  controllers.set('shape', { controller: shape, set: (value) => shape.setValue(value) });
+  controllers.set('shape', { controller: shape, set: (value) => shape.setValue(value), update: () => shape.updateDisplay() });
   body.add({ importFile: () => actions.chooseFile() }, 'importFile').name('import file…');
   const latticeResolution = addSetting(body, 'resolution', 'resolution', RANGES.resolution.min, RANGES.resolution.max, 1);
   addLog(body, 'edgeCompliance', 'edge compliance');
@@ -100,6 +108,13 @@ export function createPanel({ sim, guard, actions, view }) {
 
   const mesh = addMeshFolder(gui, { view, actions });
   for (const [key, entry] of mesh.controllers) controllers.set(key, entry);
+
+  // Shows what the simulation holds in every setting's control.
+  function showSettings() {
+    Object.assign(model, sim.settings);
+    for (const key of Object.keys(sim.settings)) controllers.get(key)?.update?.();
+    pause.updateDisplay();
+  }
 
   const look = gui.addFolder('View');
   const wire = look.add(model, 'wireframe').name('wireframe');

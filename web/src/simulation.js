@@ -109,6 +109,16 @@ export class Simulation {
     }
   }
 
+  // Reset keeps the parameters (documented); this goes back to DEFAULTS: a new default body, built
+  // first so that a failure changes nothing, then the world settings. Defaults are in range, so the
+  // world calls cannot fail halfway.
+  restoreDefaults() {
+    this._build({ ...DEFAULTS });
+    this.world.setSubsteps(DEFAULTS.substeps);
+    this.world.setGravity(0, DEFAULTS.gravity, 0);
+    this.settings = { ...DEFAULTS };
+  }
+
   reset() {
     this.body.reset();
   }

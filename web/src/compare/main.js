@@ -19,7 +19,7 @@ import { createPanel } from './panel.js';
 import { Plot } from './plot.js';
 import { PRESETS } from './presets.js';
 import { SCENES, availableScenes } from './scenes.js';
-import { SOLVER_LABELS, sameSetup } from './setup.js';
+import { DEFAULT_SETUP, SOLVER_LABELS, sameSetup } from './setup.js';
 import { exposeTestHook } from './test_hook.js';
 import { UrlWriter, readUrl } from './url_state.js';
 import { ViewCell } from './view_cell.js';
@@ -185,6 +185,18 @@ async function init() {
       reset: () => {
         dropGrab(); // reset clears the grab on the C side too
         comparison.restart();
+      },
+      // Back to the page as it opens without parameters: DEFAULT_SETUP, no preset. load() rebuilds
+      // every view and reports the change (panel, view menus, plot labels, URL).
+      restoreDefaults: () => {
+        const previous = preset;
+        preset = null;
+        try {
+          comparison.load(DEFAULT_SETUP);
+        } catch (error) {
+          preset = previous;
+          throw error;
+        }
       },
       // Resolves when copied; the panel then says so on the button.
       copyLink: () => {

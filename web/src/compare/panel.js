@@ -12,7 +12,7 @@ function formatStiffness(k) {
 }
 
 // comparison: the Comparison; guard(fn) -> bool; scenes: names offered; actions: { pause(bool),
-// step(), reset(), copyLink() }.
+// step(), reset(), restoreDefaults(), copyLink() }.
 export function createPanel(container, { comparison, guard, scenes, actions }) {
   const gui = new GUI({ container, title: 'shared controls', width: 260 });
   gui.domElement.classList.add('compare-panel');
@@ -86,6 +86,7 @@ export function createPanel(container, { comparison, guard, scenes, actions }) {
   const buttons = {
     step: () => guard(actions.step),
     reset: () => guard(actions.reset),
+    restoreDefaults: () => guard(actions.restoreDefaults), // the comparison then calls sync()
     copyLink: () =>
       guard(() =>
         actions.copyLink().then(
@@ -99,6 +100,7 @@ export function createPanel(container, { comparison, guard, scenes, actions }) {
   };
   run.add(buttons, 'reset').name('reset all views');
   run.add(buttons, 'step').name('step one frame');
+  run.add(buttons, 'restoreDefaults').name('restore defaults');
   const copy = run.add(buttons, 'copyLink').name(COPY_LABEL);
 
   // Small screens: start folded; the title bar opens it.
