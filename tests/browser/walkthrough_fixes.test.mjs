@@ -272,3 +272,87 @@ test('restore defaults on the comparison page: back to DEFAULT_SETUP', async () 
     await context.close();
   }
 });
+
+test('the camera keeps a thrown body in view', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 60 });
+  try {
+    // The camera as the page opened, to show the body did leave that view.
+    await page.evaluate(() => (window.firstCamera = app.stage.camera.clone()));
+    const start = await page.evaluate(() => app.bodyScreenPoint());
+    // A hard flick to the right and up, released at once (as demo_page.test.mjs's flick).
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 200, start.y - 60, { steps: 3 });
+    await page.mouse.up();
+    const release = await page.evaluate(() => app.grab().lastRelease);
+    assert.ok(release && Math.hypot(...release.velocity) > 4, `thrown at ${release && Math.hypot(...release.velocity).toFixed(1)} m/s`);
+
+    // Follow it for 5 s of simulated time, sampling every few frames.
+    let chased = false;
+    let farthest = 0;
+    const from = await page.evaluate(() => app.frames);
+    for (let now = from; now < from + 300; ) {
+      await waitMoreFrames(page, 5);
+      const s = await page.evaluate(() => {
+        const c = app.stats().center;
+        return { frames: app.frames, chasing: app.stage.chasing, c };
+      });
+      now = s.frames;
+      chased ||= s.chasing;
+      farthest = Math.max(farthest, Math.hypot(s.c[0], s.c[2]));
+    }
+    const end = await page.evaluate(() => {
+      const rect = app.stage.canvas.getBoundingClientRect();
+      const p = app.bodyScreenPoint();
+      const THREE_project = (camera, [x, y, z]) => {
+        // The same projection with the camera the page opened with.
+        const v = camera.position.clone().set(x, y, z).project(camera);
+        return { x: ((v.x + 1) / 2) * rect.width, y: ((1 - v.y) / 2) * rect.height };
+      };
+      return {
+        point: p,
+        rect: { w: rect.width, h: rect.height },
+        atFirstCamera: THREE_project(window.firstCamera, app.stats().center),
+        button: !document.getElementById('recentre').hidden,
+        speed: app.stats().kineticEnergy,
+      };
+    });
+    const inside = (p) => p.x > 0 && p.x < end.rect.w && p.y > 0 && p.y < end.rect.h;
+    assert.ok(farthest > 2, `the body flew ${farthest.toFixed(1)} m from the middle of the floor`);
+    assert.ok(!inside(end.atFirstCamera), `the opening view would have lost it (${end.atFirstCamera.x.toFixed(0)}, ${end.atFirstCamera.y.toFixed(0)})`);
+    assert.ok(chased, 'the camera chased it');
+    assert.ok(inside(end.point), `its centre projects inside the canvas at (${end.point.x.toFixed(0)}, ${end.point.y.toFixed(0)})`);
+    assert.equal(end.button, false, 'no recentre button while the body is in view');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a body the user orbited out of view stays there until "recentre" is pressed', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 100 });
+  try {
+    // Pan the camera away (OrbitControls pans with the right button) until the resting body is off
+    // the canvas: the camera must not pull back by itself.
+    await page.mouse.move(240, 300);
+    await page.mouse.down({ button: 'right' });
+    for (let i = 1; i <= 8; i++) {
+      await page.mouse.move(240 + 40 * i, 300);
+      await waitMoreFrames(page, 1);
+    }
+    await page.mouse.up({ button: 'right' });
+    await waitMoreFrames(page, 30);
+    const away = await page.evaluate(() => ({ p: app.bodyScreenPoint(), chasing: app.stage.chasing, button: !document.getElementById('recentre').hidden }));
+    assert.ok(away.p.x > 480 || away.p.x < 0 || away.p.y < 0 || away.p.y > 360, `panned away: body at (${away.p.x.toFixed(0)}, ${away.p.y.toFixed(0)})`);
+    assert.equal(away.chasing, false, 'a body at rest is not chased');
+    assert.equal(away.button, true, 'the recentre button shows');
+    await page.getByRole('button', { name: 'recentre on the body' }).click();
+    await waitMoreFrames(page, 90);
+    const back = await page.evaluate(() => ({ p: app.bodyScreenPoint(), button: !document.getElementById('recentre').hidden }));
+    assert.ok(Math.abs(back.p.x - 240) < 80 && Math.abs(back.p.y - 180) < 80, `recentred: body at (${back.p.x.toFixed(0)}, ${back.p.y.toFixed(0)})`);
+    assert.equal(back.button, false);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -18,7 +18,7 @@ import { ProgressView } from './import/progress_view.js';
 import { serializeTets } from './import/tet_files.js';
 import { createPanel } from './panel.js';
 import { Readout } from './readout.js';
-import { LATTICE_SHAPES } from './settings.js';
+import { DT, LATTICE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
 import { exposeTestHook } from './test_hook.js';
@@ -31,7 +31,7 @@ const guard = (fn) => alerts.guard(fn);
 
 async function init() {
   const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
-  const stage = createStage(document.getElementById('stage'), { lowCost });
+  const stage = createStage(document.getElementById('stage'), { lowCost, recentreButton: document.getElementById('recentre') });
   const bodyMesh = new BodyMesh(stage.scene);
   const readout = new Readout(document.getElementById('readout'));
   let grabber = null;
@@ -121,6 +121,7 @@ async function init() {
       bodyMesh.update();
       grabber.updateBead();
       stage.follow(stats.center);
+      stage.keepInView(stats.center, { dt: stepMs === null ? 0 : DT, holding: grabber.dragging });
       stage.render();
       readout.frame(now, { stepMs, body: sim.body, stats });
     });
