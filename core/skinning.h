@@ -2,6 +2,10 @@
 // vertex is bound to one tet with barycentric weights at the rest shape, and afterwards follows
 // x = sum_i w_i x_i of that tet's four particles. Vertices outside every tet (a visual surface is
 // usually a little larger than the tets) bind to the nearest tet; their weights extrapolate.
+//
+// Binding is the expensive part (a grid search per vertex); the binding itself (4 particle ids and
+// 4 weights per vertex) is plain data, so it can be computed once somewhere else (the page's
+// worker) and handed to a body that only copies it (the second constructor).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -11,10 +15,15 @@ namespace sb {
 class VisualSkin {
  public:
   VisualSkin() = default;
-  // rest: the tet mesh's rest positions (xyz floats); visual: xyz floats in the same frame;
+  // Binds. rest: the tet mesh's rest positions (xyz floats); visual: xyz floats in the same frame;
   // triangles (3 per face, may be empty) are used for the normals.
   VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
              const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count);
+  // Takes a binding made earlier (bound_vertices() and weights() of another skin): 4 particle ids
+  // and 4 weights per visual vertex. The caller has checked ids and weights; positions and normals
+  // are undefined until the first update().
+  VisualSkin(const uint32_t* bound, const float* weights, uint32_t visual_count, const uint32_t* triangles,
+             uint32_t triangle_count, uint32_t outside_count);
 
   // Moves the visual vertices with the particles and recomputes area-weighted normals. No allocation.
   void update(const float* positions);
@@ -26,6 +35,8 @@ class VisualSkin {
   float* positions() { return positions_.data(); }
   float* normals() { return normals_.data(); }
   const uint32_t* triangles() const { return triangles_.data(); }
+  const uint32_t* bound_vertices() const { return bound_.data(); }  // 4 particle ids per visual vertex
+  const float* weights() const { return weights_.data(); }          // 4 per visual vertex, sum 1
 
  private:
   std::vector<uint32_t> bound_;   // 4 particle ids per visual vertex

@@ -73,4 +73,60 @@ int32_t sb_body_visual_triangle_count(sb_world world, sb_body body) {
   return b ? int32_t(b->visual().triangle_count()) : sb_last_error_code();
 }
 
+const uint32_t* sb_body_visual_bound_vertices(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_visual(world, body);
+  return b ? b->visual().bound_vertices() : nullptr;
+}
+
+const float* sb_body_visual_weights(sb_world world, sb_body body) {
+  clear_error();
+  sb::SoftBody* b = find_visual(world, body);
+  return b ? b->visual().weights() : nullptr;
+}
+
+int32_t sb_body_set_visual_bound(sb_world world, sb_body body, int32_t vertex_count, const uint32_t* triangles,
+                                 int32_t triangle_count, const uint32_t* bound_vertices, const float* weights,
+                                 int32_t outside_count) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!bound_vertices || !weights) return fail(SB_ERR_NULL_POINTER, "%s is NULL", !bound_vertices ? "bound_vertices" : "weights");
+  if (vertex_count < 1 || vertex_count > SB_MAX_VISUAL_VERTICES)
+    return fail(SB_ERR_BAD_COUNT, "visual vertex_count must be in [1, %d], got %d", SB_MAX_VISUAL_VERTICES, vertex_count);
+  if (triangle_count < 0 || triangle_count > 2 * SB_MAX_VISUAL_VERTICES)
+    return fail(SB_ERR_BAD_COUNT, "visual triangle_count must be in [0, %d], got %d", 2 * SB_MAX_VISUAL_VERTICES,
+                triangle_count);
+  if (triangle_count > 0 && !triangles) return fail(SB_ERR_NULL_POINTER, "triangles is NULL but triangle_count is %d", triangle_count);
+  if (outside_count < 0 || outside_count > vertex_count)
+    return fail(SB_ERR_OUT_OF_RANGE, "outside_count must be in [0, %d], got %d", vertex_count, outside_count);
+  if (b->tet_count() == 0) return fail(SB_ERR_BAD_COUNT, "body %d has no tets to bind a visual surface to", body);
+  const uint32_t particles = b->vertex_count();
+  for (int64_t v = 0; v < int64_t(vertex_count); ++v) {
+    double sum = 0.0, magnitude = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t id = bound_vertices[4 * v + i];
+      const float w = weights[4 * v + i];
+      if (id >= particles)
+        return fail(SB_ERR_INDEX_OUT_OF_RANGE, "visual vertex %lld is bound to particle %u >= vertex count (%u)", (long long)v,
+                    id, particles);
+      if (!std::isfinite(w)) return fail(SB_ERR_NOT_FINITE, "visual vertex %lld has a NaN or infinite weight", (long long)v);
+      sum += double(w);
+      magnitude += std::fabs(double(w));
+    }
+    // Weights that do not sum to 1 would not even follow a translation of the body. Barycentric
+    // weights rounded to float sum to 1 within a few float ulps of their magnitudes.
+    if (!(std::fabs(sum - 1.0) <= 1e-4 * (1.0 + magnitude)))
+      return fail(SB_ERR_OUT_OF_RANGE, "the weights of visual vertex %lld sum to %g, not 1", (long long)v, sum);
+  }
+  for (int64_t i = 0; i < 3 * int64_t(triangle_count); ++i)
+    if (triangles[i] >= uint32_t(vertex_count))
+      return fail(SB_ERR_INDEX_OUT_OF_RANGE, "visual triangle %lld refers to vertex %u >= vertex_count (%d)",
+                  (long long)(i / 3), triangles[i], vertex_count);
+  b->visual() = sb::VisualSkin(bound_vertices, weights, uint32_t(vertex_count), triangles, uint32_t(triangle_count),
+                               uint32_t(outside_count));
+  b->visual().update(b->positions());
+  return SB_OK;
+}
+
 }  // extern "C"

@@ -225,6 +225,18 @@ float* sb_body_visual_normals(sb_world world, sb_body body);   /* unit, 3 per ve
 int32_t sb_body_visual_vertex_count(sb_world world, sb_body body); /* 0 without a visual */
 const uint32_t* sb_body_visual_triangles(sb_world world, sb_body body);
 int32_t sb_body_visual_triangle_count(sb_world world, sb_body body);
+/* The binding behind the skinned surface: 4 particle ids and 4 weights (summing to 1) per visual
+ * vertex, visual = sum w_i x_i. NULL without a visual. */
+const uint32_t* sb_body_visual_bound_vertices(sb_world world, sb_body body);
+const float* sb_body_visual_weights(sb_world world, sb_body body);
+/* Like sb_body_set_visual, but with a binding computed elsewhere (read from a body made of the same
+ * tets, e.g. in a worker), so this only copies, without the search. bound_vertices: 4 particle
+ * ids < the body's vertex count per visual vertex; weights: 4 finite weights per visual vertex whose
+ * sum is 1 within 1e-4 x (1 + the sum of their magnitudes); triangles index the vertex_count visual
+ * vertices. outside_count (>= 0, <= vertex_count) is stored for the record. Returns SB_OK. */
+int32_t sb_body_set_visual_bound(sb_world world, sb_body body, int32_t vertex_count, const uint32_t* triangles,
+                                 int32_t triangle_count, const uint32_t* bound_vertices, const float* weights,
+                                 int32_t outside_count);
 
 /* Grabbing: returns the nearest vertex to a point, then drive it to targets each frame. */
 int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, float z);

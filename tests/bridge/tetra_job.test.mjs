@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
+import { normalizeSurface, parseSurface } from '../../web/src/import/mesh_files.js';
 import { sampleSurface } from '../../web/src/import/samples.js';
-import { runTetra } from '../../web/src/import/tetra_job.js';
+import { bindSurface, runImport, runTetra } from '../../web/src/import/tetra_job.js';
 import { ErrorCode, SoftbodyError } from '../../web/src/softbody.js';
 import { load } from './load.mjs';
 
@@ -60,6 +61,65 @@ test('the result becomes a body with its surface skinned to the tets', async () 
   for (let i = 0; i < 10; i++) world.step(1 / 60);
   assert.ok(body.visualPositions[1] < y0, 'the surface falls with the body');
   assert.ok(body.visualNormals.every(Number.isFinite));
+  world.destroy();
+});
+
+// An OBJ text of the torus sample (its own vertices and triangles), as a file's bytes.
+function objBytes(surface) {
+  const lines = [];
+  for (let i = 0; i < surface.positions.length; i += 3) lines.push(`v ${surface.positions[i]} ${surface.positions[i + 1]} ${surface.positions[i + 2]}`);
+  for (let i = 0; i < surface.triangles.length; i += 3) lines.push(`f ${surface.triangles[i] + 1} ${surface.triangles[i + 1] + 1} ${surface.triangles[i + 2] + 1}`);
+  return new TextEncoder().encode(lines.join('\n')).buffer;
+}
+
+test('a whole import in the worker (file bytes in) gives what the page used to make itself', async () => {
+  const buffer = objBytes(await sampleSurface('torus'));
+  const done = await runImport(sb, { file: { name: 'torus.obj', buffer: buffer.slice(0) } }, OPTIONS);
+  // The page's old path: read and normalize, tetrahedralize, build the body, bind by searching.
+  const surface = normalizeSurface(await parseSurface(buffer, 'torus.obj'), 'torus.obj');
+  const tetra = runTetra(sb, surface, OPTIONS);
+  assert.deepEqual(Array.from(done.surface.positions), Array.from(surface.positions));
+  assert.deepEqual(Array.from(done.surface.triangles), Array.from(surface.triangles));
+  assert.deepEqual(Array.from(done.positions), Array.from(tetra.positions));
+  assert.deepEqual(Array.from(done.tets), Array.from(tetra.tets));
+  const world = sb.createWorld();
+  world.setGround(false);
+  const searched = world.addTets(tetra.positions, tetra.tets);
+  const outside = searched.setVisual(surface.positions, surface.triangles);
+  // The page now copies the worker's binding into its own body of the same tets.
+  const copied = world.addTets(done.positions, done.tets);
+  copied.setVisualBound(done.visual, done.visual.outside);
+  assert.equal(done.visual.outside, outside);
+  assert.equal(copied.visualVertexCount, searched.visualVertexCount);
+  assert.deepEqual(Array.from(copied.visualTriangles), Array.from(searched.visualTriangles));
+  assert.deepEqual(Array.from(copied.visualPositions), Array.from(searched.visualPositions), 'the same floats at rest');
+  for (const body of [searched, copied]) body.squash(0.6);
+  for (let i = 0; i < 30; i++) world.step(1 / 60);
+  assert.deepEqual(Array.from(copied.visualPositions), Array.from(searched.visualPositions), 'and moving');
+  assert.deepEqual(Array.from(copied.visualNormals), Array.from(searched.visualNormals));
+  // Skinning can be left out (the result is then only tets).
+  const bare = await runImport(sb, { surface }, { ...OPTIONS, skin: false });
+  assert.equal(bare.visual, null);
+  world.destroy();
+});
+
+test('a binding is checked before a body takes it', async () => {
+  const surface = await sampleSurface('sphere');
+  const { positions, tets } = runTetra(sb, surface, OPTIONS);
+  const visual = bindSurface(sb, positions, tets, surface);
+  const world = sb.createWorld();
+  const body = world.addTets(positions, tets);
+  const bad = (changes) => ({ ...visual, ...changes });
+  const ids = visual.boundVertices.slice();
+  ids[3] = positions.length / 3; // one past the last particle
+  assert.throws(() => body.setVisualBound(bad({ boundVertices: ids })), (e) => e.code === ErrorCode.INDEX_OUT_OF_RANGE);
+  const weights = visual.weights.slice();
+  weights[0] = Infinity;
+  assert.throws(() => body.setVisualBound(bad({ weights })), (e) => e.code === ErrorCode.NOT_FINITE);
+  assert.throws(() => body.setVisualBound(bad({ weights: visual.weights.subarray(4) })), (e) => e.code === ErrorCode.BAD_COUNT);
+  assert.equal(body.hasVisual, false, 'refused bindings change nothing');
+  body.setVisualBound(visual, visual.outside);
+  assert.equal(body.visualVertexCount, visual.vertexCount);
   world.destroy();
 });
 

@@ -108,3 +108,78 @@ TEST_CASE("C API: a visual surface is validated, bound, and moved by every step"
   CHECK(vp[1] == doctest::Approx(1.0f));
   sb_world_destroy(w);
 }
+
+TEST_CASE("C API: a binding read from one body and handed to another gives the same skinned surface") {
+  const sb_world w = sb_world_create();
+  sb_world_set_ground(w, 0);
+  const sb_body a = sb_body_create_ball(w, 0.5f, 6, 0, 1, 0);
+  const int32_t nv = sb_body_vertex_count(w, a);
+  const int32_t nt = sb_body_tet_count(w, a);
+  // The same tets, in their creation order, as a second body (a page's worker and main thread
+  // each make the body from the same arrays).
+  const TetMesh ball = make_ball(0.5f, 6, 0, 1, 0);
+  REQUIRE(int32_t(ball.positions.size() / 3) == nv);
+  const sb_body b = sb_body_create_tets(w, ball.positions.data(), nv, ball.tets.data(), int32_t(ball.tets.size() / 4));
+  REQUIRE(b > 0);
+  REQUIRE(nt == sb_body_tet_count(w, b));
+  // A visual sphere a little larger than the ball: most vertices bind to a tet outside them.
+  const testing_surfaces::Soup sphere = testing_surfaces::uv_sphere(0.52f, 20, 10);
+  std::vector<float> visual = sphere.positions;
+  for (size_t i = 1; i < visual.size(); i += 3) visual[i] += 1.0f;
+  const auto vc = int32_t(visual.size() / 3), tc = sphere.triangle_count();
+  const int32_t outside = sb_body_set_visual(w, a, visual.data(), vc, sphere.triangles.data(), tc);
+  REQUIRE(outside > 0);
+  CHECK(sb_body_visual_bound_vertices(w, b) == nullptr);  // b has no visual yet
+  const uint32_t* ids = sb_body_visual_bound_vertices(w, a);
+  const float* weights = sb_body_visual_weights(w, a);
+  REQUIRE(ids != nullptr);
+  REQUIRE(weights != nullptr);
+  const int32_t count = sb_body_visual_vertex_count(w, a);
+  std::vector<uint32_t> id_copy(ids, ids + 4 * count);
+  std::vector<float> weight_copy(weights, weights + 4 * count);
+  std::vector<uint32_t> tri_copy(sb_body_visual_triangles(w, a), sb_body_visual_triangles(w, a) + 3 * sb_body_visual_triangle_count(w, a));
+  const auto tcount = int32_t(tri_copy.size() / 3);
+
+  // Refused, changing nothing: a particle id out of range, a NaN weight, weights not summing to 1,
+  // a triangle out of range, NULLs, bad counts.
+  std::vector<uint32_t> bad_ids = id_copy;
+  bad_ids[5] = uint32_t(nv);
+  CHECK(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, bad_ids.data(), weight_copy.data(), 0) == SB_ERR_INDEX_OUT_OF_RANGE);
+  std::vector<float> bad_weights = weight_copy;
+  bad_weights[7] = NAN;
+  CHECK(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, id_copy.data(), bad_weights.data(), 0) == SB_ERR_NOT_FINITE);
+  bad_weights = weight_copy;
+  bad_weights[8] += 0.01f;  // the third vertex's weights now sum to 1.01
+  CHECK(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, id_copy.data(), bad_weights.data(), 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(std::string(sb_last_error()).find("visual vertex 2") != std::string::npos);
+  std::vector<uint32_t> bad_tris = tri_copy;
+  bad_tris[4] = uint32_t(count);
+  CHECK(sb_body_set_visual_bound(w, b, count, bad_tris.data(), tcount, id_copy.data(), weight_copy.data(), 0) == SB_ERR_INDEX_OUT_OF_RANGE);
+  CHECK(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, nullptr, weight_copy.data(), 0) == SB_ERR_NULL_POINTER);
+  CHECK(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, id_copy.data(), nullptr, 0) == SB_ERR_NULL_POINTER);
+  CHECK(sb_body_set_visual_bound(w, b, count, nullptr, tcount, id_copy.data(), weight_copy.data(), 0) == SB_ERR_NULL_POINTER);
+  CHECK(sb_body_set_visual_bound(w, b, 0, tri_copy.data(), 0, id_copy.data(), weight_copy.data(), 0) == SB_ERR_BAD_COUNT);
+  CHECK(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, id_copy.data(), weight_copy.data(), count + 1) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_body_set_visual_bound(w, 12345, count, tri_copy.data(), tcount, id_copy.data(), weight_copy.data(), 0) == SB_ERR_INVALID_BODY);
+  CHECK(sb_body_visual_vertex_count(w, b) == 0);
+
+  REQUIRE(sb_body_set_visual_bound(w, b, count, tri_copy.data(), tcount, id_copy.data(), weight_copy.data(), outside) == SB_OK);
+  CHECK(sb_body_visual_vertex_count(w, b) == count);
+  CHECK(sb_body_visual_triangle_count(w, b) == tcount);
+  // Same binding, same particles: the same floats, at rest and after falling and being squashed.
+  auto same = [&]() {
+    const float* pa = sb_body_visual_positions(w, a);
+    const float* pb = sb_body_visual_positions(w, b);
+    const float* na = sb_body_visual_normals(w, a);
+    const float* nb = sb_body_visual_normals(w, b);
+    for (int32_t i = 0; i < 3 * count; ++i)
+      if (pa[i] != pb[i] || na[i] != nb[i]) return false;
+    return true;
+  };
+  CHECK(same());
+  CHECK(sb_body_squash(w, a, 0.5f) == SB_OK);
+  CHECK(sb_body_squash(w, b, 0.5f) == SB_OK);
+  for (int i = 0; i < 20; ++i) REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  CHECK(same());
+  sb_world_destroy(w);
+}

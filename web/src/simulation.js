@@ -40,14 +40,21 @@ export class Simulation {
   }
 
   // Replaces the body with one made of the given tets (positions in m, at rest), skinning
-  // `surface` to it when given. Same rule as _build: the old body goes only once the new one is
-  // complete. Returns the number of surface vertices that lay outside every tet.
-  adopt({ kind, name, positions, tets, surface = null }) {
+  // `surface` to it when given: by copying `visual`, a binding made in the import worker for these
+  // tets ({ vertexCount, triangles, boundVertices, weights, outside }, tetra_job.js bindSurface),
+  // or else by searching here (tet files). Same rule as _build: the old body goes only once the
+  // new one is complete. Returns the number of surface vertices that lay outside every tet.
+  adopt({ kind, name, positions, tets, surface = null, visual = null }) {
     const body = this.world.addTets(positions, tets);
     let outside = 0;
     const source = { kind, name, positions: Float32Array.from(positions), tets: Uint32Array.from(tets), surface };
     this._install(body, this.settings, source, () => {
-      if (surface) outside = body.setVisual(surface.positions, surface.triangles);
+      if (visual) {
+        body.setVisualBound(visual, visual.outside);
+        outside = visual.outside;
+      } else if (surface) {
+        outside = body.setVisual(surface.positions, surface.triangles);
+      }
     });
     return outside;
   }

@@ -357,6 +357,47 @@ export class Body {
       if (t) sb.M._free(t);
     }
   }
+  // Copies of the binding behind the visual: { vertexCount, triangles: Uint32Array,
+  // boundVertices: Uint32Array (4 particle ids per visual vertex), weights: Float32Array (4 per
+  // vertex) }, for setVisualBound on a body made of the same tets (a worker binds, the page copies).
+  visualBinding() {
+    if (!this.hasVisual) throw new SoftbodyError(ErrorCode.BAD_COUNT, 'SB_ERR_BAD_COUNT', 'the body has no visual surface');
+    const sb = this.sb;
+    const n = this.visualVertexCount;
+    const ids = sb.checkPointer(this.sb.M._sb_body_visual_bound_vertices(this.world.handle, this.handle));
+    const weights = sb.checkPointer(this.sb.M._sb_body_visual_weights(this.world.handle, this.handle));
+    return {
+      vertexCount: n,
+      triangles: this.visualTriangles.slice(),
+      boundVertices: new Uint32Array(sb.buffer, ids, 4 * n).slice(),
+      weights: new Float32Array(sb.buffer, weights, 4 * n).slice(),
+    };
+  }
+
+  // Installs a binding from visualBinding() (checked by the C API: ids in range, weights finite and
+  // summing to 1) without searching the tets again; outside: the count setVisual returned there.
+  setVisualBound({ vertexCount, triangles, boundVertices, weights }, outside = 0) {
+    if (boundVertices.length !== 4 * vertexCount || weights.length !== 4 * vertexCount) {
+      throw new SoftbodyError(ErrorCode.BAD_COUNT, 'SB_ERR_BAD_COUNT', `a binding of ${vertexCount} vertices needs ${4 * vertexCount} ids and weights, got ${boundVertices.length} and ${weights.length}`);
+    }
+    const sb = this.sb;
+    const ids = sb.copyIn(boundVertices, Uint32Array);
+    let w = 0;
+    let t = 0;
+    try {
+      w = sb.copyIn(weights, Float32Array);
+      if (triangles && triangles.length) t = sb.copyIn(triangles, Uint32Array);
+      this._call('_sb_body_set_visual_bound', vertexCount, t, t ? Math.floor(triangles.length / 3) : 0, ids, w, outside);
+      this.visualVertexCount = this._call('_sb_body_visual_vertex_count');
+      this.visualTriangleCount = this._call('_sb_body_visual_triangle_count');
+      this._views = null;
+    } finally {
+      sb.M._free(ids);
+      if (w) sb.M._free(w);
+      if (t) sb.M._free(t);
+    }
+  }
+
   get hasVisual() {
     return this.visualVertexCount > 0;
   }

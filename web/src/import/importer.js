@@ -1,13 +1,13 @@
 // Turns a request (dropped or chosen files, a sample from the shape menu, new mesh settings for
 // the current surface) into a new body, while the old one keeps simulating:
-//   surface file or sample -> normalized surface -> worker tetrahedralizes (progress bar, cancel)
-//     -> sim.adopt (tets + the surface skinned to them);
+//   surface file or sample -> worker (progress bar, cancel): reads the file into a normalized
+//     surface, tetrahedralizes it, binds the surface to the tets -> sim.adopt (copies tets and
+//     binding: the page never blocks on a big mesh);
 //   tet file (JSON, TetGen) -> parsed and checked here -> sim.adopt.
 // Only the newest request counts: starting one cancels the one before, and results of a stale
 // request are dropped. Failures become one toast each; cancelling is silent.
 import { classifyFiles, checkFileSize } from './file_kinds.js';
 import { describeImportError, meshSummary, openSurfaceWarning, tetFileSummary } from './import_messages.js';
-import { normalizeSurface, readSurfaceFile } from './mesh_files.js';
 import { placeOnStage } from './placement.js';
 import { sampleSurface } from './samples.js';
 import { parseTetGen, parseTetJson } from './tet_files.js';
@@ -50,9 +50,12 @@ export class Importer {
     return this._run(id, async () => {
       const request = classifyFiles(files);
       if (request.kind === 'surface') {
+        // Read here (asynchronously), parsed in the worker: Three.js's loaders take ~0.5 s on a
+        // 40k-triangle OBJ, far too long for the page's thread.
         const { name } = request.file;
-        const surface = normalizeSurface(await readSurfaceFile(request.file), name);
-        if (this._current(id)) await this._tetrahedralize(id, name, surface);
+        checkFileSize(request.file);
+        const buffer = await request.file.arrayBuffer();
+        if (this._current(id)) await this._tetrahedralize(id, name, { file: { name, buffer } });
       } else if (request.kind === 'tets') {
         const { name } = request.file;
         const text = await readText(request.file);
@@ -133,10 +136,11 @@ export class Importer {
     }
   }
 
-  async _tetrahedralize(id, name, surface) {
+  // input: a normalized surface, or { file: { name, buffer } } (see tetra_client.js).
+  async _tetrahedralize(id, name, input) {
     const { resolution, minQuality } = this.getOptions();
     this.state.status = 'tetrahedralizing';
-    const job = tetrahedralize(surface, { resolution, minQuality, thinSurface: true }, {
+    const job = tetrahedralize(input, { resolution, minQuality, thinSurface: true, skin: true }, {
       onProgress: (fraction) => {
         this.state.progress = fraction;
         this.progress.set(fraction);
@@ -155,7 +159,8 @@ export class Importer {
       }
     }
     if (!this._current(id)) return;
-    const outside = this.sim.adopt({ kind: 'surface', name, positions: result.positions, tets: result.tets, surface });
+    const { surface, visual } = result;
+    const outside = this.sim.adopt({ kind: 'surface', name, positions: result.positions, tets: result.tets, surface, visual });
     this._settle({ status: 'done', progress: 1, stats: result.stats, outside, summary: meshSummary(result.stats) });
     const warning = openSurfaceWarning(result.stats, name);
     if (warning) this.alerts.warn(warning);

@@ -2,6 +2,7 @@
 // cancelled, so a cancel stops it at once even in the middle of a slice and nothing carries over
 // from one run to the next (the same input gives the same tets).
 import { SoftbodyError } from '../softbody.js';
+import { ImportError } from './import_error.js';
 
 export class TetraCancelled extends Error {
   constructor() {
@@ -12,10 +13,14 @@ export class TetraCancelled extends Error {
 
 export const isCancel = (error) => error instanceof TetraCancelled;
 
-// surface: { positions, triangles } (copied to the worker); options: { resolution, minQuality,
-// thinSurface }. Returns { promise, cancel() }; the promise resolves to { positions, tets, stats }
-// or rejects with a SoftbodyError, a TetraCancelled, or an Error if the worker itself failed.
-export function tetrahedralize(surface, options, { onProgress = () => {} } = {}) {
+// input: a surface { positions, triangles } (copied to the worker), or { file: { name, buffer } }:
+// a mesh file's bytes (the buffer is transferred: read and normalized in the worker, so a big
+// file never blocks the page). options: { resolution, minQuality, thinSurface, skin } (skin,
+// default true: bind the surface to the tets in the worker too). Returns { promise, cancel() };
+// the promise resolves to { surface, positions, tets, stats, visual } (surface: normalized, in m;
+// visual: a binding for Body.setVisualBound, or null) or rejects with an ImportError (the file), a
+// SoftbodyError, a TetraCancelled, or an Error if the worker itself failed.
+export function tetrahedralize(input, options, { onProgress = () => {} } = {}) {
   const worker = new Worker(new URL('./tetra_worker.js', import.meta.url), { type: 'module' });
   let settle = null; // (resolve or reject, value) until the first answer, then null
   let rejectWith = null;
@@ -31,10 +36,10 @@ export function tetrahedralize(surface, options, { onProgress = () => {} } = {})
       if (data.type === 'progress') {
         if (settle) onProgress(data.progress);
       } else if (data.type === 'done') {
-        settle?.(resolve, { positions: data.positions, tets: data.tets, stats: data.stats });
+        const { surface, positions, tets, stats, visual } = data;
+        settle?.(resolve, { surface, positions, tets, stats, visual });
       } else {
-        const e = data.error;
-        settle?.(reject, e.code !== null ? new SoftbodyError(e.code, e.codeName, e.message) : new Error(e.message));
+        settle?.(reject, errorFrom(data.error));
       }
     };
     // A worker that cannot load (missing wasm build, script error) reports here, not by message.
@@ -43,7 +48,12 @@ export function tetrahedralize(surface, options, { onProgress = () => {} } = {})
       settle?.(reject, new Error(`the tetrahedralization worker failed: ${event.message || 'it could not be loaded'}`));
     };
   });
-  worker.postMessage({ surface: { positions: surface.positions, triangles: surface.triangles }, options });
+  if (input.file) {
+    const { name, buffer } = input.file;
+    worker.postMessage({ input: { file: { name, buffer } }, options }, [buffer]);
+  } else {
+    worker.postMessage({ input: { surface: { positions: input.positions, triangles: input.triangles } }, options });
+  }
   return {
     promise,
     // Stops the worker wherever it is and rejects with TetraCancelled; no-op once answered.
@@ -51,4 +61,11 @@ export function tetrahedralize(surface, options, { onProgress = () => {} } = {})
       settle?.(rejectWith, new TetraCancelled());
     },
   };
+}
+
+// The worker's error record back as the error the import code and its messages expect.
+function errorFrom({ name, code, codeName, message, fileName, kind }) {
+  if (name === 'ImportError') return new ImportError(fileName, message, kind);
+  if (code !== null) return new SoftbodyError(code, codeName, message);
+  return new Error(message);
 }

@@ -1,10 +1,13 @@
-// Module worker: tetrahedralizes one surface with its own wasm instance, so the page keeps
-// simulating and drawing meanwhile. Messages in: { surface, options }. Out: { type: 'progress',
-// progress } between slices, then { type: 'done', positions, tets, stats } (arrays transferred) or
-// { type: 'error', error: { name, code, codeName, message } }. Cancelling = terminating the worker.
+// Module worker: one import's heavy work (tetra_job.js runImport: read the file, tetrahedralize,
+// bind the surface to the tets) with its own wasm instance, so the page keeps simulating and
+// drawing meanwhile and only copies the results. Messages in: { input: { surface } or { file:
+// { name, buffer } }, options }. Out: { type: 'progress', progress } between slices, then
+// { type: 'done', surface, positions, tets, stats, visual } (arrays transferred) or
+// { type: 'error', error: { name, code, codeName, message, fileName, kind } }. Cancelling =
+// terminating the worker.
 import wasmUrl from '../wasm/softbody.wasm?url';
 import { loadSoftbody } from '../softbody.js';
-import { runTetra } from './tetra_job.js';
+import { runImport } from './tetra_job.js';
 
 // Same loading as the page (main.js): Vite serves the .wasm under its own URL.
 const softbody = loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
@@ -12,10 +15,19 @@ const softbody = loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUr
 self.onmessage = async ({ data }) => {
   try {
     const sb = await softbody;
-    const result = runTetra(sb, data.surface, data.options, (progress) => self.postMessage({ type: 'progress', progress }));
-    self.postMessage({ type: 'done', ...result }, [result.positions.buffer, result.tets.buffer]);
+    const result = await runImport(sb, data.input, data.options, (progress) => self.postMessage({ type: 'progress', progress }));
+    const { surface, visual } = result;
+    const transfer = [result.positions.buffer, result.tets.buffer];
+    // A surface that came in by message is a copy already, so its buffers can go back too.
+    if (surface.positions.buffer !== surface.triangles.buffer) transfer.push(surface.positions.buffer, surface.triangles.buffer);
+    else transfer.push(surface.positions.buffer);
+    if (visual) transfer.push(visual.triangles.buffer, visual.boundVertices.buffer, visual.weights.buffer);
+    self.postMessage({ type: 'done', ...result }, transfer);
   } catch (error) {
-    const { name = 'Error', code = null, codeName = null } = error ?? {};
-    self.postMessage({ type: 'error', error: { name, code, codeName, message: String(error?.message ?? error) } });
+    const { name = 'Error', code = null, codeName = null, fileName = null, kind = null } = error ?? {};
+    // An ImportError's message already starts with its file name: send the rest.
+    const message = String(error?.message ?? error);
+    const bare = name === 'ImportError' && fileName && message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message;
+    self.postMessage({ type: 'error', error: { name, code, codeName, message: bare, fileName, kind } });
   }
 };
