@@ -1,13 +1,16 @@
-// The pages: the demo (index.html), the integrator comparison (compare.html) and the chrome-less
-// figure for iframes (embed.html). Vite builds only
+// The pages: the demo (index.html), the integrator comparison (compare.html), the chrome-less
+// figure for iframes (embed.html) and the tutorial (article.html). Vite builds only
 // index.html unless told about the others. (The browser tests start Vite without this file; the dev
 // server serves every page in web/ anyway.)
 import { fileURLToPath } from 'node:url';
+import { texPlugin } from './tex_plugin.js';
 
 export default {
   // Relative asset paths: the built site works from any folder (a blog's sub-folder, GitHub
   // Pages), not only from the server's root.
   base: './',
+  // The article's equations: TeX in the HTML, MathML in what the browser gets (tex_plugin.js).
+  plugins: [texPlugin()],
   // The bunny sample's npm package is CommonJS; the dev server serves only ES modules, so it is
   // pre-bundled (converted) at start-up. The browser tests' server does the same (harness.mjs).
   optimizeDeps: { include: ['bunny'] },
@@ -19,6 +22,7 @@ export default {
         demo: fileURLToPath(new URL('./index.html', import.meta.url)),
         compare: fileURLToPath(new URL('./compare.html', import.meta.url)),
         embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
+        article: fileURLToPath(new URL('./article.html', import.meta.url)),
       },
     },
   },

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
+import { texPlugin } from '../../web/tex_plugin.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
 export const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url)); // git-ignored screenshots
@@ -33,6 +34,7 @@ export async function startServer() {
     // sample's package is CommonJS: it is converted at start-up, before any page asks for it, so
     // nothing is discovered late (same setting as web/vite.config.js).
     optimizeDeps: { noDiscovery: true, include: ['bunny'] },
+    plugins: [texPlugin()], // the article's equations, as web/vite.config.js
   });
   await server.listen();
   const url = server.resolvedUrls.local[0];

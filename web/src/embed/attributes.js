@@ -8,7 +8,7 @@
 // Values only the page interprets (dt, resolution, the lists) are range-checked here.
 
 // Scene names: lattices and springs built by the C API at once, samples tetrahedralized in a worker.
-export const SCENES = Object.freeze(['box', 'ball', 'bunny', 'torus', 'sphere', 'rope', 'jelly', 'pressure-ball']);
+export const SCENES = Object.freeze(['box', 'ball', 'bunny', 'torus', 'sphere', 'rope', 'spring', 'jelly', 'pressure-ball']);
 export const SAMPLE_SCENES = Object.freeze(['bunny', 'torus', 'sphere']);
 
 // Solver names as attributes spell them (kebab-case) -> the bridge's names (softbody.js Solver).
@@ -47,6 +47,7 @@ export const DEFAULT_RESOLUTION = Object.freeze({
   jelly: 4, // lattice cells per side
   'pressure-ball': 8, // skin cells across the diameter
   rope: 5, // 4 segments per step
+  spring: 1, // springs in series
   bunny: 10, // tetrahedralizer grid cells along the longest side
   torus: 10,
   sphere: 10,
@@ -65,7 +66,7 @@ export const DEFAULT_RESOLUTION = Object.freeze({
 export const ATTRIBUTES = Object.freeze([
   { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
   { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele")' },
-  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), jelly cells (4), rope 4·n segments (5), tetrahedralizer grid cells for samples and src (10)' },
+  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10)' },
   { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler' },
   { name: 'compare', kind: 'solvers', default: null, apply: 'rebuild', doc: '2 to 4 solvers side by side, same body, same start, one fair grab (overrides solver)' },
   { name: 'start', kind: 'enum', values: STARTS, default: 'drop', apply: 'restart', doc: 'drop: released at rest 0.5 m up; squash: pressed to 70 % of its height, released at rest' },

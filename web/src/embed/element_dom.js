@@ -19,11 +19,13 @@ const STYLE = `
   -webkit-tap-highlight-color: transparent;
 }
 :host([hidden]) { display: none; }
+/* A figure with a plot is taller by default, so the plot has room on a phone too. */
+:host([plot]:not([plot="none"])) { aspect-ratio: 4 / 3.3; }
 :host(:focus-visible) { outline: 3px solid #2f6fdf; outline-offset: 2px; }
 .frame { position: absolute; inset: 0; display: flex; flex-direction: column; }
 .views { position: relative; flex: 1 1 auto; min-height: 0; }
 canvas.scene { position: absolute; inset: 0; width: 100%; height: 100%; display: block; outline: none; }
-canvas.plot { flex: 0 0 34%; width: 100%; min-height: 0; display: block; background: #f7f9fb; border-top: 1px solid #d5dce4; }
+canvas.plot { flex: 0 0 38%; width: 100%; min-height: 0; display: block; background: #f7f9fb; border-top: 1px solid #d5dce4; }
 canvas.plot[hidden] { display: none; }
 .placeholder {
   position: absolute; inset: 0; pointer-events: none;

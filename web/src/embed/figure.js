@@ -18,6 +18,9 @@ export const SCENE_BUILDERS = Object.freeze({
   'pressure-ball': { build: (world, n) => world.addPressureBall({ radius: 0.55, cells: Math.max(4, n), center: [0, 1.05, 0] }), target: [0, 0.55, 0] },
   // Starts horizontal from its pinned end and swings down.
   rope: { build: (world, n) => world.addRope({ segments: 4 * n, length: 1.2, anchor: [-0.6, 1.7, 0] }), target: [-0.1, 1.0, 0] },
+  // A weight on a spring (the rope's anchor pinned, the rest free): released level with the
+  // anchor, it swings down and stretches, the smallest system whose energy an integrator can gain.
+  spring: { build: (world, n) => world.addRope({ segments: n, length: 0.6, anchor: [-0.3, 1.5, 0] }), target: [0, 1.0, 0] },
 });
 const MESH_TARGET = [0, 0.55, 0];
 
