@@ -225,8 +225,42 @@ test('glTF that cannot be read here says why', async () => {
   await rejectsImport(parseSurface(bytes(JSON.stringify(external)), 'ext.gltf'), ImportErrorKind.UNPARSABLE, /^ext\.gltf: its geometry is in a separate file \("scene\.bin"\); export it as \.glb/);
   const draco = { ...structuredClone(json), extensionsRequired: ['KHR_draco_mesh_compression'] };
   await rejectsImport(parseSurface(bytes(JSON.stringify(draco)), 'd.gltf'), ImportErrorKind.UNPARSABLE, /compressed \(KHR_draco_mesh_compression\)/);
-  await rejectsImport(parseSurface(bytes('{ this is not json'), 'bad.gltf'), ImportErrorKind.UNPARSABLE, /^bad\.gltf: not a readable glTF file \(/);
-  await rejectsImport(parseSurface(bytes('glTF but not really a binary file at all'), 'bad.glb'), ImportErrorKind.UNPARSABLE, /^bad\.glb: not a readable glTF binary \(GLB\) file/);
+  await rejectsImport(parseSurface(bytes('{ this is not json'), 'bad.gltf'), ImportErrorKind.UNPARSABLE, /^bad\.gltf: not a glTF file: it is neither JSON text nor a glTF binary$/);
+  // The magic number but then " but": a version number of 0x74756220 = 1953849888.
+  await rejectsImport(parseSurface(bytes('glTF but not really a binary file at all'), 'bad.glb'), ImportErrorKind.UNPARSABLE, /^bad\.glb: a glTF binary of version 1953849888; only version 2 can be read$/);
+  const { json: j, bin } = gltfDocument();
+  const cut = glb({ json: j, bin }).slice(0, 40); // header intact, JSON chunk cut short
+  await rejectsImport(parseSurface(cut, 'cut.glb'), ImportErrorKind.UNPARSABLE, /^cut\.glb: a glTF binary whose JSON chunk is damaged or cut short$/);
+});
+
+// The walkthrough's garbage GLB: random bytes named x.glb were reported with the bytes themselves
+// quoted from V8's JSON error. Each message now says in words what is wrong, and none carries a
+// character outside printable text, whatever the bytes.
+test('random bytes as .glb or .gltf are described in words, without quoting bytes', async () => {
+  const { describeImportError } = await import('../../web/src/import/import_messages.js');
+  let seed = 12345;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24; // deterministic LCG byte
+  const unprintable = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/;
+  for (let trial = 0; trial < 20; trial++) {
+    const garbage = new Uint8Array(64 + 97 * trial).map(random);
+    for (const [name, pattern] of [
+      ['x.glb', /^x\.glb: not a glTF binary: it does not start with the glTF magic number \("glTF"\)$/],
+      ['x.gltf', /^x\.gltf: not a glTF file: it is neither JSON text nor a glTF binary$/],
+    ]) {
+      await rejectsImport(parseSurface(garbage.buffer, name), ImportErrorKind.UNPARSABLE, pattern);
+      const error = await parseSurface(garbage.buffer, name).catch((e) => e);
+      const shown = describeImportError(error, name).message; // what the toast says
+      assert.equal(shown, `Could not import ${error.message}`);
+      assert.doesNotMatch(shown, unprintable);
+    }
+  }
+  // Random bytes behind a valid magic number and version still get words, not bytes.
+  const header = new Uint8Array(200).map(random);
+  new DataView(header.buffer).setUint32(0, 0x46546c67, true);
+  new DataView(header.buffer).setUint32(4, 2, true);
+  const error = await parseSurface(header.buffer, 'y.glb').catch((e) => e);
+  assert.equal(error.kind, ImportErrorKind.UNPARSABLE);
+  assert.doesNotMatch(error.message, unprintable);
 });
 
 test('each unreadable file gets its own message', async () => {

@@ -356,3 +356,59 @@ test('a body the user orbited out of view stays there until "recentre" is presse
     await context.close();
   }
 });
+
+test('five errors: the newest three show, the others wait behind "+2 more", and every one can be read', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    // Five distinct C API refusals through the panel's controls, in one task.
+    await page.evaluate(() => {
+      app.set('density', -5);
+      app.set('substeps', 0);
+      app.set('damping', -1);
+      app.set('friction', -1);
+      app.set('restitution', 5);
+    });
+    const errors = await page.evaluate(() => app.errors.slice());
+    assert.equal(errors.length, 5);
+    assert.equal(new Set(errors).size, 5, 'five distinct messages');
+    const visibleTexts = () => page.locator('.toast:visible .toast-text').allTextContents();
+    assert.deepEqual(await visibleTexts(), errors.slice(2), 'the newest three show');
+    const more = page.getByRole('button', { name: '+2 more messages' });
+    assert.equal(await more.isVisible(), true);
+    assert.equal(await page.locator('.toast').count(), 5, 'the older two are kept, not dropped');
+
+    await more.click();
+    assert.deepEqual(await visibleTexts(), errors, 'expanded: all five, oldest first');
+    await page.getByRole('button', { name: 'show fewer' }).click();
+    assert.deepEqual(await visibleTexts(), errors.slice(2));
+
+    // Dismissing a shown toast brings the newest waiting one back into the stack.
+    await page.locator('.toast:visible .toast-close').last().click();
+    assert.deepEqual(await visibleTexts(), errors.slice(1, 4));
+    assert.equal(await page.getByRole('button', { name: '+1 more message' }).isVisible(), true);
+    while ((await page.locator('.toast').count()) > 0) await page.locator('.toast:visible .toast-close').first().click();
+    assert.equal(await page.locator('.toast-more').count(), 0, 'no "+N more" once all are read');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('random bytes named x.glb get a message in words, without the bytes', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate(() => {
+      let seed = 7;
+      const bytes = new Uint8Array(4096).map(() => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+      app.importFile('x.glb', bytes);
+    });
+    const toast = page.locator('.toast', { hasText: 'x.glb' });
+    await toast.waitFor({ timeout: 30_000 });
+    const text = await toast.locator('.toast-text').textContent();
+    assert.equal(text, 'Could not import x.glb: not a glTF binary: it does not start with the glTF magic number ("glTF")');
+    assert.equal(await page.evaluate(() => app.particleCount()), 729, 'the default box stays');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -2,6 +2,11 @@
 // API's message (dismissable, fading by themselves), warning toasts for results that worked but
 // deserve a second look (an imported mesh that is not closed), and the "exploded" label for a
 // diverged body.
+//
+// No message is dropped: the newest MAX_TOASTS show; older ones wait, hidden and without a timer,
+// behind a "+N more" button on top of the stack. Clicking it expands the stack into a scrolling
+// list of every waiting message (nothing fades while it is open); as shown toasts fade or are
+// dismissed, waiting ones move up and start their own time.
 
 const TOAST_MS = 8000; // long enough to read a two-line message
 const MAX_TOASTS = 3;
@@ -13,6 +18,15 @@ export class Alerts {
     this.messages = []; // every error shown, oldest first (the test hook exposes it)
     this.warnings = []; // every warning shown, oldest first
     this.last = null; // { message, kind, element, count } of the newest toast, to fold repeats
+    this.expanded = false; // the whole stack shown (after a click on "+N more")
+    // The "+N more" / "show fewer" button, placed first in the container while needed.
+    this.more = document.createElement('button');
+    this.more.type = 'button';
+    this.more.className = 'toast-more';
+    this.more.addEventListener('click', () => {
+      this.expanded = !this.expanded;
+      this._layout();
+    });
   }
 
   // Runs fn; a thrown error (usually a SoftbodyError with the C API's message) becomes a toast.
@@ -63,12 +77,40 @@ export class Alerts {
     close.addEventListener('click', () => this._remove(element));
     element.append(text, counter, close);
     this.container.append(element);
-    while (this.container.children.length > MAX_TOASTS) this._remove(this.container.firstElementChild);
     this.last = { message, kind, element, counter, count: 1 };
-    this._arm(element);
+    this._layout();
+  }
+
+  // Toast elements, oldest first.
+  get _toasts() {
+    return [...this.container.children].filter((el) => el !== this.more);
+  }
+
+  // Shows the newest MAX_TOASTS (or all while expanded); the others wait hidden, timers stopped, and
+  // the "+N more" button counts them. Shown toasts fade after TOAST_MS, except in the expanded list.
+  _layout() {
+    const toasts = this._toasts;
+    const waiting = this.expanded ? 0 : Math.max(0, toasts.length - MAX_TOASTS);
+    if (toasts.length <= MAX_TOASTS) this.expanded = false;
+    toasts.forEach((element, i) => {
+      const shown = i >= waiting;
+      element.hidden = !shown;
+      if (!shown || this.expanded) this._disarm(element);
+      else if (!element._timer) this._arm(element);
+    });
+    const extra = toasts.length - MAX_TOASTS;
+    if (extra > 0) {
+      this.more.textContent = this.expanded ? 'show fewer' : `+${extra} more message${extra === 1 ? '' : 's'}`;
+      this.more.setAttribute('aria-expanded', String(this.expanded));
+      if (this.container.firstElementChild !== this.more) this.container.prepend(this.more);
+    } else {
+      this.more.remove();
+    }
+    this.container.classList.toggle('expanded', this.expanded);
   }
 
   _arm(element) {
+    if (this.expanded) return; // an open list is being read: nothing fades
     clearTimeout(element._timer);
     element.classList.remove('fading');
     element._timer = setTimeout(() => {
@@ -77,9 +119,16 @@ export class Alerts {
     }, TOAST_MS);
   }
 
-  _remove(element) {
+  _disarm(element) {
     clearTimeout(element._timer);
+    element._timer = null;
+    element.classList.remove('fading');
+  }
+
+  _remove(element) {
+    this._disarm(element);
     element.remove();
+    this._layout();
   }
 
   // The page-wide "exploded" label, if the page has one (the comparison page labels each view).

@@ -42,9 +42,12 @@ export async function parseSurface(buffer, name) {
   return surfaceFromObject(root, { name });
 }
 
-// The loader's own words, one line, not too long for a toast.
+// The loader's own words, one line, not too long for a toast. Some quote the file's bytes (V8's
+// JSON errors do: "Unexpected token ..., "A\u0000\ufffd..." is not valid JSON"): binary gibberish
+// says nothing to a reader, so a message with unprintable characters is replaced by a plain one.
 function brief(error) {
   const text = String(error?.message ?? error).replace(/^THREE\.\w+:\s*/, '').split('\n')[0];
+  if (/[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/.test(text)) return 'its content could not be parsed';
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
@@ -75,8 +78,8 @@ const LOADERS = {
     if (!/^ply\s/.test(text(buffer.slice(0, 4)))) throw fail('not a PLY file (it does not start with "ply")');
     return new THREE.Mesh(new PLYLoader().parse(buffer));
   },
-  gltf: loadGltf,
-  glb: loadGltf,
+  gltf: (buffer, fail) => loadGltf(buffer, fail, 'gltf'),
+  glb: (buffer, fail) => loadGltf(buffer, fail, 'glb'),
 };
 
 // OBJLoader turns a face that names a missing vertex into NaN coordinates; say what is wrong instead.
@@ -106,17 +109,28 @@ function dropNormals(root) {
   return root;
 }
 
+const GLB_MAGIC = 0x46546c67; // "glTF" read as a little-endian uint32: the first 4 bytes of a .glb
+
 // glTF and GLB: geometry only. Materials are replaced by a plain one, so textures are never
 // fetched; external buffers cannot be fetched (a dropped file has no folder), so they are refused
-// up front with a hint instead of a failed request.
-async function loadGltf(buffer, fail) {
-  const json = gltfJson(buffer);
-  if (json) {
-    const external = (json.buffers ?? []).find((b) => b.uri && !b.uri.startsWith('data:'));
-    if (external) throw fail(`its geometry is in a separate file ("${external.uri}"); export it as .glb or with embedded buffers`);
-    const compressed = (json.extensionsRequired ?? []).filter((e) => /draco|meshopt/i.test(e));
-    if (compressed.length) throw fail(`it is compressed (${compressed.join(', ')}), which this page does not decode; export it uncompressed`);
+// up front with a hint instead of a failed request. What is wrong with a file that is neither is
+// said in words here, before the loader would quote its bytes.
+async function loadGltf(buffer, fail, ext) {
+  const view = new DataView(buffer);
+  const binary = buffer.byteLength >= 4 && view.getUint32(0, true) === GLB_MAGIC;
+  if (ext === 'glb' && !binary) throw fail('not a glTF binary: it does not start with the glTF magic number ("glTF")');
+  if (binary) {
+    const version = buffer.byteLength >= 8 ? view.getUint32(4, true) : 0;
+    if (version !== 2) throw fail(`a glTF binary of version ${version}; only version 2 can be read`);
   }
+  const json = gltfJson(buffer);
+  if (!json) {
+    throw fail(binary ? 'a glTF binary whose JSON chunk is damaged or cut short' : 'not a glTF file: it is neither JSON text nor a glTF binary');
+  }
+  const external = (json.buffers ?? []).find((b) => b.uri && !b.uri.startsWith('data:'));
+  if (external) throw fail(`its geometry is in a separate file ("${external.uri}"); export it as .glb or with embedded buffers`);
+  const compressed = (json.extensionsRequired ?? []).filter((e) => /draco|meshopt/i.test(e));
+  if (compressed.length) throw fail(`it is compressed (${compressed.join(', ')}), which this page does not decode; export it uncompressed`);
   const loader = new GLTFLoader();
   loader.register(() => ({ name: 'softbody_geometry_only', loadMaterial: () => Promise.resolve(new THREE.MeshBasicMaterial()) }));
   const gltf = await loader.parseAsync(buffer, '');
@@ -124,11 +138,11 @@ async function loadGltf(buffer, fail) {
   return gltf.scene;
 }
 
-// The JSON part of a .gltf or .glb, or null if it cannot be read (the loader then says why).
+// The JSON part of a .gltf or .glb, or null if it cannot be read.
 function gltfJson(buffer) {
   try {
     const view = new DataView(buffer);
-    if (buffer.byteLength >= 20 && view.getUint32(0, true) === 0x46546c67) {
+    if (buffer.byteLength >= 20 && view.getUint32(0, true) === GLB_MAGIC) {
       const length = view.getUint32(12, true); // first chunk: JSON
       return JSON.parse(text(buffer.slice(20, 20 + length)));
     }
