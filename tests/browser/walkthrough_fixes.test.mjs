@@ -412,3 +412,74 @@ test('random bytes named x.glb get a message in words, without the bytes', async
     await context.close();
   }
 });
+
+// The computed outline of an element, in CSS px, and whether it is drawn at all.
+function outlineOf(page, selectorOrActive) {
+  return page.evaluate((selector) => {
+    const element = selector ? document.querySelector(selector) : document.activeElement;
+    const style = getComputedStyle(element);
+    return { width: parseFloat(style.outlineWidth), style: style.outlineStyle, color: style.outlineColor, tag: element.tagName };
+  }, selectorOrActive);
+}
+
+test('the canvases say what they show and how to use them; focused panel controls have a clear ring', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 3 });
+  try {
+    const canvas = await page.evaluate(() => ({ role: app.stage.canvas.getAttribute('role'), label: app.stage.canvas.getAttribute('aria-label') }));
+    assert.equal(canvas.role, 'img');
+    assert.match(canvas.label, /soft jelly body/);
+    assert.match(canvas.label, /[Dd]rag the body .* throw/);
+    assert.match(canvas.label, /orbit/);
+    assert.equal(await page.getByRole('img', { name: /soft jelly body/ }).count(), 1, 'found by its role and name');
+
+    await page.evaluate(() => app.openPanel());
+    const visible = (o) => o.style !== 'none' && o.width >= 2;
+    // Not focused: no ring.
+    const idle = await outlineOf(page, '.lil-gui.panel input[type=text]');
+    assert.ok(idle.style === 'none' || idle.width === 0, 'no ring without focus');
+    // A number field, focused from the keyboard: Tab from the one before it.
+    await control(page, 'density').locator('input').focus();
+    await page.keyboard.press('Tab'); // -> damping's field
+    let ring = await outlineOf(page, null);
+    assert.equal(ring.tag, 'INPUT');
+    assert.ok(visible(ring), `number field ring ${ring.width}px ${ring.style}`);
+    assert.equal(ring.color, 'rgb(255, 90, 60)', 'in the accent colour');
+    // A button (lil-gui's function controllers), reached with Tab.
+    await page.getByRole('button', { name: 'squash' }).focus();
+    await page.keyboard.press('Shift+Tab'); // -> reset
+    ring = await outlineOf(page, null);
+    assert.equal(ring.tag, 'BUTTON');
+    assert.ok(visible(ring), `button ring ${ring.width}px ${ring.style}`);
+    // A menu: the select is transparent, its display box shows the ring.
+    await control(page, 'shape').locator('select').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    ring = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement.nextElementSibling);
+      return { width: parseFloat(style.outlineWidth), style: style.outlineStyle, tag: document.activeElement.tagName };
+    });
+    assert.equal(ring.tag, 'SELECT');
+    assert.ok(visible(ring), `menu ring ${ring.width}px ${ring.style}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+
+  const compare = await openDemo(browser, url, { query: 'compare.html?test', frames: 3, viewport: COMPARE_VIEWPORT });
+  try {
+    const { page } = compare;
+    const canvas = await page.evaluate(() => ({ role: app.views.canvas.getAttribute('role'), label: app.views.canvas.getAttribute('aria-label') }));
+    assert.equal(canvas.role, 'img');
+    assert.match(canvas.label, /one view per solver/);
+    assert.match(canvas.label, /grab the same particle in every view/);
+    if (await page.evaluate(() => document.querySelector('.compare-panel').classList.contains('lil-closed'))) {
+      await page.locator('.compare-panel > .lil-title').click();
+    }
+    await control(page, 'stiffness k').locator('input').focus();
+    const ring = await outlineOf(page, null);
+    assert.ok(ring.style !== 'none' && ring.width >= 2, `comparison panel ring ${ring.width}px ${ring.style}`);
+    assert.deepEqual(compare.problems, []);
+  } finally {
+    await compare.context.close();
+  }
+});

@@ -25,6 +25,15 @@ export function createStage(container, { lowCost = false, recentreButton = null 
   renderer.setPixelRatio(lowCost ? 1 : Math.min(window.devicePixelRatio, 2));
   renderer.setSize(window.innerWidth, window.innerHeight);
   container.appendChild(renderer.domElement);
+  // For screen readers: what the canvas shows and how to use it. role="img", not "application": the
+  // canvas has no keyboard interaction of its own (the panel holds every control).
+  renderer.domElement.setAttribute('role', 'img');
+  renderer.domElement.setAttribute(
+    'aria-label',
+    'Live 3D view of a soft jelly body on a gridded floor. Drag the body with the mouse or a finger to grab it and ' +
+      'flick to throw it; drag elsewhere to orbit the camera, scroll or pinch to zoom. The control panel changes ' +
+      'the shape, its stiffness and the world, and can squash or reset the body.',
+  );
 
   const { scene, follow } = createScenery(renderer, { lowCost });
 

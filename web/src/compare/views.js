@@ -22,6 +22,14 @@ export class MultiView {
     renderer.setScissorTest(true);
     this.canvas = renderer.domElement;
     this.canvas.className = 'views-canvas';
+    // For screen readers (role="img": the canvas has no keyboard interaction of its own).
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute(
+      'aria-label',
+      'The same soft body under different solvers, one view per solver side by side, each labelled with its solver ' +
+        'and live numbers. Drag a body to grab the same particle in every view and flick to throw; drag elsewhere ' +
+        'to orbit all views together, scroll or pinch to zoom.',
+    );
     container.prepend(this.canvas);
     const scenery = createScenery(renderer, { lowCost });
     this.scene = scenery.scene;
