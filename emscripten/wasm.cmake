@@ -19,6 +19,10 @@ target_link_options(softbody_wasm PRIVATE
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSoftbodyModule
   # web,worker only: node loads it too when handed the bytes as wasmBinary (see web/src/softbody.js).
   -sENVIRONMENT=web,worker
+  # No new URL('softbody.wasm', import.meta.url) in the glue: the pages and workers always hand it a
+  # compiled module (web/src/wasm_module.js), node the bytes; a bundler that saw that URL would copy
+  # the .wasm again (or, in Vite's library mode, inline it as base64 into every chunk with the glue).
+  -sUSE_ES6_IMPORT_META=0
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
   -sFILESYSTEM=0
   -sEXPORTED_FUNCTIONS=${SOFTBODY_EXPORTS}

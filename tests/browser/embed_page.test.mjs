@@ -3,13 +3,12 @@
 // (as a blog or GitHub Pages would), finds its scripts and wasm by relative paths.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, launchBrowser, serveStatic, startServer } from './harness.mjs';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
 
@@ -99,23 +98,6 @@ test('the iframe page takes its attributes from the URL and answers postMessage'
     await context.close();
   }
 });
-
-// A minimal static file server for the built site.
-function serveStatic(root) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
-  const httpServer = createServer((request, response) => {
-    const path = normalize(join(root, decodeURIComponent(new URL(request.url, 'http://x').pathname)));
-    if (!path.startsWith(root)) return void response.writeHead(403).end();
-    try {
-      if (!statSync(path).isFile()) throw new Error('not a file');
-    } catch {
-      return void response.writeHead(404).end();
-    }
-    response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
-    createReadStream(path).pipe(response);
-  });
-  return new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(httpServer)));
-}
 
 test('the static build works from a sub-folder', async () => {
   const site = mkdtempSync(join(tmpdir(), 'softbody-site-'));

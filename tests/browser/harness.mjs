@@ -1,6 +1,9 @@
 // Shared set-up for the page tests: a Vite dev server on a free port serving web/, one headless
 // Chromium (Debian's, WebGL through SwiftShader), and pages that record console and page errors.
 // Not a test file itself (node --test only runs *.test.mjs).
+import { createReadStream, statSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
@@ -73,4 +76,22 @@ export async function waitFrames(page, count) {
 export async function waitMoreFrames(page, count) {
   const now = await page.evaluate(() => window.app.frames);
   await waitFrames(page, now + count);
+}
+
+// A minimal static file server for built sites (a sub-folder of root is fine); resolves to the
+// listening http.Server on a free port.
+export function serveStatic(root) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+  const httpServer = createHttpServer((request, response) => {
+    const path = normalize(join(root, decodeURIComponent(new URL(request.url, 'http://x').pathname)));
+    if (!path.startsWith(root)) return void response.writeHead(403).end();
+    try {
+      if (!statSync(path).isFile()) throw new Error('not a file');
+    } catch {
+      return void response.writeHead(404).end();
+    }
+    response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
+    createReadStream(path).pipe(response);
+  });
+  return new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(httpServer)));
 }

@@ -6,8 +6,7 @@
 //
 // window.app (see test_hook.js) exposes frames, ready, errors, stats() and helpers for the tests.
 import './style.css';
-import wasmUrl from './wasm/softbody.wasm?url';
-import { loadSoftbody } from './softbody.js';
+import { sharedSoftbody } from './wasm_module.js';
 import { Alerts } from './alerts.js';
 import { BodyMesh } from './body_mesh.js';
 import { downloadText } from './download.js';
@@ -30,7 +29,7 @@ const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
 const guard = (fn) => alerts.guard(fn);
 
 async function init() {
-  const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
+  const softbody = await sharedSoftbody();
   const stage = createStage(document.getElementById('stage'), { lowCost, recentreButton: document.getElementById('recentre') });
   const bodyMesh = new BodyMesh(stage.scene);
   const readout = new Readout(document.getElementById('readout'));

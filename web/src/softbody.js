@@ -77,9 +77,19 @@ const TETRA_STATS_BYTES = 20 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
-// options: { wasmBinary } in node (the module is built for web+worker), or { locateFile } in a page.
+// options: { wasmBinary } in node (the module is built for web+worker), { locateFile } in a page,
+// or { module }: an already compiled WebAssembly.Module to instantiate (wasm_module.js compiles
+// one per page and hands it to workers too).
 export async function loadSoftbody(options = {}) {
-  return new Softbody(await createSoftbodyModule(options));
+  const { module, ...rest } = options;
+  if (!module) return new Softbody(await createSoftbodyModule(rest));
+  return new Promise((resolve, reject) => {
+    const instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), reject);
+      return {}; // the exports arrive through receive
+    };
+    createSoftbodyModule({ ...rest, instantiateWasm }).then((M) => resolve(new Softbody(M)), reject);
+  });
 }
 
 export class Softbody {

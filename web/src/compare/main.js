@@ -9,8 +9,7 @@
 // window.app (test_hook.js) exposes the comparison, the plot's series and helpers for the tests.
 import '../style.css';
 import './compare.css';
-import wasmUrl from '../wasm/softbody.wasm?url';
-import { loadSoftbody } from '../softbody.js';
+import { sharedSoftbody } from '../wasm_module.js';
 import { Alerts } from '../alerts.js';
 import { Grabber } from '../grabber.js';
 import { Comparison } from './comparison.js';
@@ -45,7 +44,7 @@ function seriesLabel(index, view) {
 }
 
 async function init() {
-  const softbody = await loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
+  const softbody = await sharedSoftbody();
   const scenes = availableScenes();
   const initial = readUrl(scenes);
   for (const note of initial.notes) alerts.error(note);

@@ -174,7 +174,8 @@ export class Figure {
   }
 
   // config: { scene, resolution (null: the scene's default), solvers: [bridge names], values (the
-  // element's attribute values by property name), start }; mesh: { positions, tets, surface } for
+  // element's attribute values by property name), start }; mesh: { positions, tets, surface, visual
+  // (a binding made in the worker, or null) } for
   // samples and src, else null. All new lanes are built before the old ones go, so a refused
   // setting leaves the running figure as it was.
   build(config, mesh = null) {
@@ -191,7 +192,8 @@ export class Figure {
           world.setGround(values.ground);
           if (mesh) {
             body = world.addTets(mesh.positions, mesh.tets);
-            if (mesh.surface) body.setVisual(mesh.surface.positions, mesh.surface.triangles);
+            if (mesh.visual) body.setVisualBound(mesh.visual, mesh.visual.outside ?? 0);
+            else if (mesh.surface) body.setVisual(mesh.surface.positions, mesh.surface.triangles);
           } else {
             const builder = SCENE_BUILDERS[scene];
             if (!builder) throw new Error(`scene "${scene}" needs a mesh`);

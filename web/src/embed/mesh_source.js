@@ -46,11 +46,14 @@ function meshed(key, make, onProgress) {
 async function surfaceToTets(name, surface, resolution, onProgress) {
   const job = tetrahedralize(surface, { resolution, minQuality: MIN_QUALITY, thinSurface: true }, { onProgress });
   const result = await job.promise;
-  return { name, positions: result.positions, tets: result.tets, surface, stats: result.stats };
+  // The worker hands back the surface as drawn (normalized, perhaps refined) and its binding to
+  // the tets, so the page only copies it (Body.setVisualBound) instead of searching the tets.
+  return { name, positions: result.positions, tets: result.tets, surface: result.surface ?? surface, visual: result.visual ?? null, stats: result.stats };
 }
 
 // scene: a sample name, or null with src: one URL, or two for a TetGen pair ("a.node a.ele").
-// Returns { name, positions (m), tets, surface (or null), stats (or null) }; rejects with an Error
+// Returns { name, positions (m), tets, surface (or null), visual (a binding, or null), stats (or
+// null) }; rejects with an Error
 // whose message names what failed.
 export function loadMesh({ scene = null, src = null, resolution = 10 }, onProgress = () => {}) {
   if (!src) {

@@ -1,7 +1,7 @@
 // Everything a <soft-body> needs once it comes near the viewport: three.js, the bridge and the
 // wasm loader, the shared renderer, the physics and the view. The element module imports this
 // file dynamically, so a page pays for it only when a figure is about to be seen.
-export { sharedSoftbody } from './module_loader.js';
+export { sharedSoftbody } from '../wasm_module.js';
 export { pageStage } from './page_stage.js';
 export { Figure } from './figure.js';
 export { FigureView, VIEW_COLORS } from './figure_view.js';

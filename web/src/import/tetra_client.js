@@ -2,6 +2,7 @@
 // cancelled, so a cancel stops it at once even in the middle of a slice and nothing carries over
 // from one run to the next (the same input gives the same tets).
 import { SoftbodyError } from '../softbody.js';
+import { compiledWasm } from '../wasm_module.js';
 import { ImportError } from './import_error.js';
 
 export class TetraCancelled extends Error {
@@ -48,12 +49,20 @@ export function tetrahedralize(input, options, { onProgress = () => {} } = {}) {
       settle?.(reject, new Error(`the tetrahedralization worker failed: ${event.message || 'it could not be loaded'}`));
     };
   });
-  if (input.file) {
-    const { name, buffer } = input.file;
-    worker.postMessage({ input: { file: { name, buffer } }, options }, [buffer]);
-  } else {
-    worker.postMessage({ input: { surface: { positions: input.positions, triangles: input.triangles } }, options });
-  }
+  // The worker instantiates the page's compiled module (wasm_module.js) instead of fetching and
+  // compiling its own.
+  compiledWasm().then(
+    (module) => {
+      if (!settle) return; // cancelled meanwhile
+      if (input.file) {
+        const { name, buffer } = input.file;
+        worker.postMessage({ module, input: { file: { name, buffer } }, options }, [buffer]);
+      } else {
+        worker.postMessage({ module, input: { surface: { positions: input.positions, triangles: input.triangles } }, options });
+      }
+    },
+    (error) => settle?.(rejectWith, error),
+  );
   return {
     promise,
     // Stops the worker wherever it is and rejects with TetraCancelled; no-op once answered.

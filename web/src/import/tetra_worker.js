@@ -1,19 +1,20 @@
 // Module worker: one import's heavy work (tetra_job.js runImport: read the file, tetrahedralize,
 // bind the surface to the tets) with its own wasm instance, so the page keeps simulating and
-// drawing meanwhile and only copies the results. Messages in: { input: { surface } or { file:
-// { name, buffer } }, options }. Out: { type: 'progress', progress } between slices, then
+// drawing meanwhile and only copies the results. Messages in: { module (the compiled wasm), input:
+// { surface } or { file: { name, buffer } }, options }. Out: { type: 'progress', progress } between slices, then
 // { type: 'done', surface, positions, tets, stats, visual } (arrays transferred) or
 // { type: 'error', error: { name, code, codeName, message, fileName, kind } }. Cancelling =
 // terminating the worker.
-import wasmUrl from '../wasm/softbody.wasm?url';
 import { loadSoftbody } from '../softbody.js';
 import { runImport } from './tetra_job.js';
 
-// Same loading as the page (main.js): Vite serves the .wasm under its own URL.
-const softbody = loadSoftbody({ locateFile: (f) => (f.endsWith('.wasm') ? wasmUrl : f) });
+// The page compiled the wasm once and sends the WebAssembly.Module with the request
+// (wasm_module.js): the worker instantiates it, fetching and compiling nothing.
+let softbody = null;
 
 self.onmessage = async ({ data }) => {
   try {
+    softbody ??= loadSoftbody({ module: data.module });
     const sb = await softbody;
     const result = await runImport(sb, data.input, data.options, (progress) => self.postMessage({ type: 'progress', progress }));
     const { surface, visual } = result;

@@ -1,0 +1,94 @@
+// npm run build: the npm package and the static site, into dist/.
+//
+//   dist/index.js        the bridge and <soft-body> (registers the element on import in a browser)
+//   dist/bridge.js       the bridge alone (no three.js, no DOM)
+//   dist/tetra_worker.js the tetrahedralization worker the element starts for sample scenes and src
+//   dist/softbody.wasm   the physics, found by the code through new URL('./softbody.wasm', import.meta.url)
+//   dist/*.d.ts          types
+//   dist/site/           the demo, comparison, article and iframe pages, relative paths (any folder)
+//
+// Library mode of Vite would inline the .wasm (and the worker) as base64 into the JavaScript, and a
+// bundler using the package would never see them as files. So the two URLs are kept out of Vite's
+// hands while it builds (a placeholder), and written back as plain new URL('./x', import.meta.url)
+// literals once the chunks are laid out: the page's bundler (Vite, webpack, ...) then copies the
+// .wasm and bundles the worker like any asset of its own, and without a bundler the browser finds
+// them next to the module.
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const WEB = join(ROOT, 'web');
+const SRC = join(WEB, 'src');
+const DIST = join(ROOT, 'dist');
+const PLACEHOLDER = '__softbodyPackageAsset';
+
+// The URLs to keep for the page's bundler: file -> [the expression in the source, the file it names].
+const ASSET_URLS = {
+  [join(SRC, 'wasm_module.js')]: ["new URL('./wasm/softbody.wasm', import.meta.url)", 'softbody.wasm'],
+  [join(SRC, 'import', 'tetra_client.js')]: ["new URL('./tetra_worker.js', import.meta.url)", 'tetra_worker.js'],
+};
+
+function packageAssets() {
+  return {
+    name: 'softbody-package-assets',
+    enforce: 'pre',
+    transform(code, id) {
+      const entry = ASSET_URLS[id.split('?')[0]];
+      if (!entry) return null;
+      const [expression, file] = entry;
+      // A source that no longer has the expression would silently ship an inlined copy: refuse.
+      if (!code.includes(expression)) throw new Error(`${id} no longer contains ${expression}; update scripts/build_package.mjs`);
+      return { code: code.replace(expression, `${PLACEHOLDER}(${JSON.stringify(file)})`), map: null };
+    },
+    renderChunk(code, chunk) {
+      if (!code.includes(PLACEHOLDER)) return null;
+      const from = dirname(chunk.fileName);
+      const out = code.replace(new RegExp(`${PLACEHOLDER}\\("([^"]+)"\\)`, 'g'), (_, file) => {
+        const path = relative(from, file) || file;
+        return `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, import.meta.url)`;
+      });
+      return { code: out, map: null };
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'softbody.wasm', source: readFileSync(join(SRC, 'wasm', 'softbody.wasm')) });
+    },
+  };
+}
+
+export async function buildPackage({ outDir = DIST, site = true, logLevel = 'warn' } = {}) {
+  rmSync(outDir, { recursive: true, force: true });
+  await build({
+    configFile: false,
+    root: WEB,
+    logLevel,
+    plugins: [packageAssets()],
+    build: {
+      outDir,
+      emptyOutDir: true,
+      copyPublicDir: false,
+      lib: {
+        entry: {
+          index: join(SRC, 'package', 'index.js'),
+          bridge: join(SRC, 'package', 'bridge.js'),
+          tetra_worker: join(SRC, 'import', 'tetra_worker.js'),
+        },
+        formats: ['es'],
+      },
+      // three.js is the page's (a peer dependency): one copy however many libraries use it.
+      rollupOptions: { external: [/^three($|\/)/] },
+    },
+  });
+  for (const name of ['index.d.ts', 'bridge.d.ts']) copyFileSync(join(SRC, 'package', name), join(outDir, name));
+  if (site) {
+    // The pages, built as web/vite.config.js says (relative paths: they work from any folder).
+    await build({ root: WEB, configFile: join(WEB, 'vite.config.js'), logLevel, build: { outDir: join(outDir, 'site'), emptyOutDir: true } });
+  }
+  return outDir;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const out = await buildPackage();
+  console.log(`built ${relative(process.cwd(), out) || out}/ (package) and ${relative(process.cwd(), join(out, 'site'))}/ (static site)`);
+}

@@ -1,0 +1,131 @@
+// The npm package as a user gets it: `npm run build`'s library (scripts/build_package.mjs), packed
+// with `npm pack`, installed into a fresh project in a temporary folder next to three.js, built by
+// that project's Vite, served, and opened in Chromium: the element renders, a grab moves the body,
+// a sample scene is meshed by the package's worker, and what the module exports is what its types
+// declare.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { buildPackage } from '../../scripts/build_package.mjs';
+import { FRAME_TIMEOUT, launchBrowser, serveStatic } from './harness.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const THREE_VERSION = JSON.parse(readFileSync(join(ROOT, 'node_modules/three/package.json'), 'utf8')).version;
+
+let browser;
+let work;
+
+before(async () => {
+  browser = await launchBrowser();
+  work = mkdtempSync(join(tmpdir(), 'softbody-package-'));
+});
+
+after(async () => {
+  await browser?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+// Names a .d.ts declares as values (export declare const/function/class), following export *.
+function declaredValues(file) {
+  const text = readFileSync(file, 'utf8');
+  const names = [...text.matchAll(/^export declare (?:const|function|class) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
+  for (const [, from] of text.matchAll(/^export \* from '\.\/([\w]+)\.js';/gm)) names.push(...declaredValues(join(file, '..', `${from}.d.ts`)));
+  return names.sort();
+}
+
+test('the packed package installs into a fresh project, builds with its Vite, renders and can be grabbed', async () => {
+  await buildPackage({ site: false, logLevel: 'error' });
+  const dist = join(ROOT, 'dist');
+  for (const file of ['index.js', 'bridge.js', 'tetra_worker.js', 'softbody.wasm', 'index.d.ts', 'bridge.d.ts']) {
+    assert.ok(existsSync(join(dist, file)), `dist/${file}`);
+  }
+
+  // npm pack, as a publisher would; the tarball holds the library, not the sources or the site.
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const tarball = join(work, packed[0].filename);
+  const files = packed[0].files.map((f) => f.path);
+  assert.ok(files.includes('dist/softbody.wasm') && files.includes('dist/index.d.ts') && files.includes('dist/tetra_worker.js'), files.join(', '));
+  assert.ok(!files.some((f) => f.startsWith('core/') || f.startsWith('web/') || f.startsWith('dist/site/')), 'sources and the site stay out of the package');
+
+  // A fresh project: the tarball and three.js (the peer dependency), nothing else.
+  const project = join(work, 'fixture');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(project, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+      <soft-body id="box" autoplay controls="none" style="width: 480px"></soft-body>
+      <soft-body id="bunny" scene="bunny" resolution="6" autoplay controls="none" style="width: 240px"></soft-body>
+      <script type="module" src="./main.js"></script></body></html>`,
+  );
+  writeFileSync(join(project, 'main.js'), `import * as softbody from 'softbody';\nwindow.pkg = { exports: Object.keys(softbody).sort() };\n`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, `three@${THREE_VERSION}`], { cwd: project, stdio: 'ignore' });
+  await build({ root: project, configFile: false, logLevel: 'error', base: './', build: { outDir: join(project, 'dist'), emptyOutDir: true } });
+  const built = readdirSync(join(project, 'dist', 'assets'));
+  assert.ok(built.some((f) => f.endsWith('.wasm')), `the project's build copied the .wasm (${built.join(', ')})`);
+
+  // Served from a sub-folder of the server, like a real site.
+  const server = await serveStatic(work);
+  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    const failed = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`http://127.0.0.1:${server.address().port}/fixture/dist/index.html`);
+    await page.waitForFunction(() => document.getElementById('box')?.frames > 20, null, { timeout: FRAME_TIMEOUT });
+    const exported = await page.evaluate(() => window.pkg.exports);
+    assert.deepEqual(exported, declaredValues(join(dist, 'index.d.ts')), 'the module exports what index.d.ts declares');
+
+    // Grab the top of the settled box and lift it.
+    const grab = await page.evaluate(() => {
+      const box = document.getElementById('box');
+      const s = box.stats;
+      return { start: s.center[1], point: box._view.project(0, [s.center[0], s.center[1] + 0.45, s.center[2]]) };
+    });
+    await page.mouse.move(grab.point.x, grab.point.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) {
+      await page.mouse.move(grab.point.x, grab.point.y - 12 * i);
+      const frames = await page.evaluate(() => document.getElementById('box').frames);
+      await page.waitForFunction((n) => document.getElementById('box').frames > n, frames, { timeout: FRAME_TIMEOUT });
+    }
+    const lifted = await page.evaluate(() => document.getElementById('box').stats.center[1]);
+    await page.mouse.up();
+    assert.ok(lifted > grab.start + 0.1, `a grab lifts the body (${grab.start.toFixed(3)} -> ${lifted.toFixed(3)} m)`);
+
+    // The bunny was tetrahedralized by the package's worker, which the project's build bundled.
+    await page.waitForFunction(() => document.getElementById('bunny')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
+    assert.ok((await page.evaluate(() => document.getElementById('bunny').bodies[0].tetCount)) > 100);
+    assert.deepEqual(failed, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    server.close();
+  }
+});
+
+test('the bridge entry loads in node with the wasm bytes, and exports what bridge.d.ts declares', async () => {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(join(dist, 'bridge.js'))) await buildPackage({ site: false, logLevel: 'error' });
+  const bridge = await import(join(dist, 'bridge.js'));
+  assert.deepEqual(Object.keys(bridge).sort(), declaredValues(join(dist, 'bridge.d.ts')));
+  const sb = await bridge.loadSoftbody({ wasmBinary: readFileSync(join(dist, 'softbody.wasm')) });
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [2, 2, 2] });
+  world.step(1 / 60);
+  assert.ok(body.stats().finite);
+  assert.throws(() => body.setParam('density', -5), (error) => error instanceof bridge.SoftbodyError && error.code === bridge.ErrorCode.OUT_OF_RANGE);
+  world.destroy();
+});

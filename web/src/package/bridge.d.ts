@@ -1,0 +1,222 @@
+// Types of "softbody/bridge": the C API (emscripten/softbody.h) mirrored as classes
+// (web/src/softbody.js). Units: metres, seconds, kilograms; see the README's parameter table.
+
+/** Body parameters by name (sb_param); values and ranges as in the README. */
+export declare const Param: Readonly<{
+  edgeCompliance: 0; // m/N
+  volumeCompliance: 1; // m^5/N
+  density: 2; // kg/m^3
+  damping: 3; // 1/s
+  restitution: 4;
+  friction: 5;
+  grabCompliance: 6; // m/N
+  grabRadius: 7; // m
+  springDamping: 8; // N s/m
+  pbdStiffness: 9;
+  pressure: 10; // J (nRT)
+}>;
+export type ParamName = keyof typeof Param;
+
+/** Return codes of the C API (sb_error); negative means failure. */
+export declare const ErrorCode: Readonly<{
+  OK: 0;
+  INVALID_WORLD: -1;
+  INVALID_BODY: -2;
+  NULL_POINTER: -3;
+  BAD_COUNT: -4;
+  INDEX_OUT_OF_RANGE: -5;
+  NOT_FINITE: -6;
+  DEGENERATE_TET: -7;
+  INVERTED_TET: -8;
+  UNUSED_VERTEX: -9;
+  OUT_OF_RANGE: -10;
+  UNKNOWN_PARAM: -11;
+  LIMIT: -12;
+  DIVERGED: -13;
+  NOT_GRABBING: -14;
+  UNKNOWN_SOLVER: -15;
+  NEEDS_COMPLIANCE: -16;
+  EMPTY_MESH: -17;
+  FLAT_MESH: -18;
+  NO_INSIDE_TETS: -19;
+  TOO_LARGE: -20;
+  INVALID_TETRA: -21;
+  NOT_READY: -22;
+}>;
+
+/** Limits of the tetrahedralizer's input (SB_TETRA_MAX_*). */
+export declare const TetraLimits: Readonly<{ maxVertices: number; maxTriangles: number; maxResolution: number }>;
+
+/** How a body is advanced (sb_solver): all simulate the same model. */
+export declare const Solver: Readonly<{
+  xpbd: 0;
+  pbd: 1;
+  explicitEuler: 2;
+  semiImplicitEuler: 3;
+  verlet: 4;
+  midpoint: 5;
+  heun: 6;
+  rk4: 7;
+  implicitEuler: 8;
+}>;
+export type SolverName = keyof typeof Solver;
+
+/** A failed C API call: the code, its name and the C message ("SB_ERR_...: ..."). */
+export declare class SoftbodyError extends Error {
+  constructor(code: number, codeName: string, message: string);
+  readonly name: 'SoftbodyError';
+  /** One of ErrorCode. */
+  readonly code: number;
+  /** "SB_ERR_..." */
+  readonly codeName: string;
+}
+
+export type Vec3 = [number, number, number];
+
+/** sb_body_stats, read by Body.stats(). Energies in J, lengths in m. */
+export interface BodyStats {
+  volumeRatio: number;
+  kineticEnergy: number;
+  mass: number;
+  minY: number;
+  maxEdgeStrain: number;
+  center: Vec3;
+  momentum: Vec3;
+  finite: boolean;
+  grabbedVertex: number;
+  elasticEnergy: number;
+  potentialEnergy: number;
+  solver: SolverName;
+  cgIterations: number;
+}
+
+/** sb_tetra_stats, read by Tetra.stats(). */
+export interface TetraStats {
+  inputVertices: number;
+  inputTriangles: number;
+  weldedVertices: number;
+  droppedTriangles: number;
+  flippedTriangles: number;
+  openEdges: number;
+  surfacePoints: number;
+  interiorPoints: number;
+  uninsertedPoints: number;
+  delaunayTets: number;
+  slivers: number;
+  vertices: number;
+  tets: number;
+  parts: number;
+  minQuality: number;
+  meanQuality: number;
+  volume: number;
+  surfaceVolume: number;
+  milliseconds: number;
+  fragmentTets: number;
+}
+
+export interface LoadOptions {
+  /** The .wasm bytes (node: the module is built for browsers and workers). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** An already compiled module (compiledWasm() in a page; what workers receive). */
+  module?: WebAssembly.Module;
+  /** Where the glue finds the .wasm when neither of the above is given. */
+  locateFile?: (file: string) => string;
+}
+
+/** Instantiates the physics module. In a page prefer sharedSoftbody(). */
+export declare function loadSoftbody(options?: LoadOptions): Promise<Softbody>;
+/** The page's one compiled module: fetched beside the package's files on first call. */
+export declare function compiledWasm(): Promise<WebAssembly.Module>;
+/** The page's one instance, made from compiledWasm(). */
+export declare function sharedSoftbody(): Promise<Softbody>;
+
+export declare class Softbody {
+  /** The ArrayBuffer behind wasm memory now (replaced when memory grows). */
+  readonly buffer: ArrayBuffer;
+  createWorld(): World;
+  /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */
+  createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean }): Tetra;
+  lastError(): string;
+}
+
+export declare class World {
+  readonly bodies: Set<Body>;
+  setGravity(x: number, y: number, z: number): void;
+  setSubsteps(n: number): void;
+  readonly substeps: number;
+  setGround(enabled: boolean): void;
+  /** Simulated seconds. */
+  readonly time: number;
+  readonly bodyCount: number;
+  /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite. */
+  step(dt: number): void;
+  addBox(options?: { cells?: Vec3; size?: Vec3; center?: Vec3 }): Body;
+  addBall(options?: { radius?: number; cells?: number; center?: Vec3 }): Body;
+  addRope(options?: { segments?: number; length?: number; anchor?: Vec3 }): Body;
+  addJelly(options?: { cells?: number; size?: number; center?: Vec3 }): Body;
+  addPressureBall(options?: { radius?: number; cells?: number; center?: Vec3; pressure?: number }): Body;
+  /** A body from xyz positions (m) and 4 indices per positively oriented tet; both copied. */
+  addTets(vertices: ArrayLike<number>, tets: ArrayLike<number>): Body;
+  destroy(): void;
+}
+
+/** A binding of a render surface to the tets (Body.visualBinding / setVisualBound). */
+export interface VisualBinding {
+  vertexCount: number;
+  triangles: Uint32Array;
+  boundVertices: Uint32Array;
+  weights: Float32Array;
+}
+
+export declare class Body {
+  readonly world: World;
+  readonly vertexCount: number;
+  readonly triangleCount: number;
+  readonly tetCount: number;
+  readonly edgeCount: number;
+  readonly visualVertexCount: number;
+  readonly visualTriangleCount: number;
+  /** Live xyz positions (m), zero-copy into wasm memory; compare by identity to notice memory growth. */
+  readonly positions: Float32Array;
+  readonly triangles: Uint32Array;
+  readonly tets: Uint32Array;
+  readonly edges: Uint32Array;
+  readonly hasVisual: boolean;
+  readonly visualPositions: Float32Array | null;
+  readonly visualNormals: Float32Array | null;
+  readonly visualTriangles: Uint32Array | null;
+  /** Binds a render surface to the tets; returns how many vertices lay outside every tet. */
+  setVisual(positions: ArrayLike<number>, triangles?: ArrayLike<number> | null): number;
+  visualBinding(): VisualBinding;
+  setVisualBound(binding: VisualBinding, outside?: number): void;
+  setParam(name: ParamName, value: number): void;
+  getParam(name: ParamName): number;
+  setParams(params: Partial<Record<ParamName, number>>): void;
+  setSolver(name: SolverName): void;
+  readonly solver: SolverName;
+  pin(vertex: number, pinned?: boolean): void;
+  /** Presses to factor in [0.05, 1] of the height at once, volume kept. */
+  squash(factor: number): void;
+  /** Squashes, then releases under a plate rising over `seconds`, so the body does not launch. */
+  press(factor: number, seconds: number): void;
+  reset(): void;
+  nearestVertex(x: number, y: number, z: number): number;
+  grabBegin(vertex: number, x: number, y: number, z: number): void;
+  grabMove(x: number, y: number, z: number): void;
+  /** Releases with the pointer's velocity (m/s). */
+  grabEnd(vx?: number, vy?: number, vz?: number): void;
+  stats(): BodyStats;
+  destroy(): void;
+}
+
+export declare class Tetra {
+  /** Does about `work` units; true when finished. */
+  run(work?: number): boolean;
+  runAll(): void;
+  /** In [0, 1]. */
+  readonly progress: number;
+  stats(): TetraStats;
+  /** Copies of the result, ready for World.addTets. */
+  result(): { positions: Float32Array; tets: Uint32Array };
+  destroy(): void;
+}
