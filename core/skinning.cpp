@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "surface_query.h"
+#include "surface_subdivision.h"
 
 namespace sb {
 
@@ -28,12 +29,21 @@ void barycentric(const double* p, const double* a, const double* b, const double
 }  // namespace
 
 VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
-                       const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count)
-    : bound_(4 * size_t(visual_count)),
-      weights_(4 * size_t(visual_count)),
-      triangles_(triangles, triangles + 3 * size_t(triangle_count)),
-      positions_(visual, visual + 3 * size_t(visual_count)),
-      normals_(3 * size_t(visual_count), 0.0f) {
+                       const float* input, uint32_t input_count, const uint32_t* input_triangles,
+                       uint32_t input_triangle_count) {
+  // Faces larger than the tets would be drawn flat however the tets under them bend: split them
+  // down to about the tets' mean edge first (surface_subdivision.h). A surface finer than the tets
+  // comes back as it is.
+  SubdividedSurface fine = subdivide_long_edges(input, input_count, input_triangles, input_triangle_count,
+                                                mean_tet_edge(rest, tets, tet_count),
+                                                std::max(input_count, kMaxSubdividedVertices));
+  const auto visual_count = uint32_t(fine.positions.size() / 3);
+  const float* visual = fine.positions.data();
+  bound_.resize(4 * size_t(visual_count));
+  weights_.resize(4 * size_t(visual_count));
+  triangles_ = std::move(fine.triangles);
+  positions_ = fine.positions;
+  normals_.assign(3 * size_t(visual_count), 0.0f);
   std::vector<double> p(rest, rest + 3 * size_t(vertex_count));
   // A uniform grid of tet bounding boxes, cells about one tet across (compressed rows: cell -> tets).
   double lo[3], hi[3];

@@ -14,9 +14,15 @@ namespace sb {
 
 class VisualSkin {
  public:
+  // A coarse surface is subdivided to at most this many vertices (or its own count, if more): 2^18
+  // is a 1 m cube at the finest grid the page offers with room to spare, and ~10 MB of skin.
+  static constexpr uint32_t kMaxSubdividedVertices = 1u << 18;
+
   VisualSkin() = default;
   // Binds. rest: the tet mesh's rest positions (xyz floats); visual: xyz floats in the same frame;
-  // triangles (3 per face, may be empty) are used for the normals.
+  // triangles (3 per face, may be empty) are used for the normals. Edges longer than the tets'
+  // mean edge are split first (subdivide_long_edges), so the skin may have more vertices and
+  // triangles than given: the given vertices come first, in their order.
   VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
              const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count);
   // Takes a binding made earlier (bound_vertices() and weights() of another skin): 4 particle ids

@@ -217,7 +217,10 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out);
  * tet containing it at the body's creation shape (or the nearest tet, for vertices slightly outside)
  * with barycentric weights; every sb_world_step (and reset, squash) rewrites the visual positions and
  * area-weighted vertex normals in place. Replaces any earlier visual. Returns the number of vertices
- * that lay outside every tet (>= 0). Triangles may be NULL with triangle_count 0 (no normals then). */
+ * that lay outside every tet (>= 0). Triangles may be NULL with triangle_count 0 (no normals then).
+ * A surface coarser than the tets is subdivided first (edges longer than the tets' mean edge are
+ * split at their midpoints, up to 262,144 vertices), so it bends with them: the visual then has more
+ * vertices and triangles than given (read the counts back); the given vertices come first. */
 int32_t sb_body_set_visual(sb_world world, sb_body body, const float* xyz, int32_t vertex_count,
                            const uint32_t* triangles, int32_t triangle_count);
 float* sb_body_visual_positions(sb_world world, sb_body body); /* visual_vertex_count * 3 floats, m */
@@ -230,7 +233,7 @@ int32_t sb_body_visual_triangle_count(sb_world world, sb_body body);
 const uint32_t* sb_body_visual_bound_vertices(sb_world world, sb_body body);
 const float* sb_body_visual_weights(sb_world world, sb_body body);
 /* Like sb_body_set_visual, but with a binding computed elsewhere (read from a body made of the same
- * tets, e.g. in a worker), so this only copies, without the search. bound_vertices: 4 particle
+ * tets, e.g. in a worker), so this only copies: no search, no subdivision. bound_vertices: 4 particle
  * ids < the body's vertex count per visual vertex; weights: 4 finite weights per visual vertex whose
  * sum is 1 within 1e-4 x (1 + the sum of their magnitudes); triangles index the vertex_count visual
  * vertices. outside_count (>= 0, <= vertex_count) is stored for the record. Returns SB_OK. */

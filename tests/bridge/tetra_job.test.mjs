@@ -55,8 +55,12 @@ test('the result becomes a body with its surface skinned to the tets', async () 
   const outside = body.setVisual(surface.positions, surface.triangles);
   assert.equal(outside, 0, `${outside} surface vertices outside the tets`);
   assert.equal(body.hasVisual, true);
-  assert.equal(body.visualPositions.length, surface.positions.length);
-  assert.deepEqual(Array.from(body.visualTriangles), Array.from(surface.triangles));
+  // The bunny's own vertices first, where they were; a few of its longest edges (around the holes
+  // in its base) are longer than the tets' mean edge and were split before binding.
+  const own = surface.positions.length;
+  assert.ok(body.visualPositions.length >= own && body.visualPositions.length < own + 300, `${body.visualPositions.length / 3} visual vertices`);
+  for (let i = 0; i < own; i++) assert.ok(Math.abs(body.visualPositions[i] - surface.positions[i]) < 1e-5, `coordinate ${i}`);
+  assert.ok(body.visualTriangles.length >= surface.triangles.length);
   const y0 = body.visualPositions[1];
   for (let i = 0; i < 10; i++) world.step(1 / 60);
   assert.ok(body.visualPositions[1] < y0, 'the surface falls with the body');

@@ -101,3 +101,111 @@ test('a 40k-triangle OBJ imports while the page keeps drawing: no long main-thre
     await context.close();
   }
 });
+
+// A unit cube as 8 vertices and 12 outward triangles (vertex i at the bits of i), like a minimal export.
+const CUBE_OBJ = `${[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `v ${i & 1} ${(i >> 1) & 1} ${(i >> 2) & 1}`).join('\n')}
+${[[0, 2, 3], [0, 3, 1], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0, 5, 4], [2, 6, 7], [2, 7, 3], [0, 4, 6], [0, 6, 2], [1, 3, 7], [1, 7, 5]]
+  .map((t) => `f ${t.map((i) => i + 1).join(' ')}`).join('\n')}
+`;
+
+// In the page, for the imported cube (bits: each of the first 8 visual vertices' corner, see the
+// test): skinError, how far any drawn vertex is from where its binding puts it over the tets
+// (sum of w x), and bend, how far drawn vertices are from the 12 flat triangles through the 8
+// corners (either diagonal per face), where a surface skinned at its corners only would keep
+// every point it draws.
+function measureCube(bits) {
+  const x = app.body.positions;
+  const v = app.body.visualPositions;
+  const { boundVertices, weights, vertexCount } = app.body.visualBinding();
+  let skinError = 0;
+  for (let i = 0; i < vertexCount; i++) {
+    for (let k = 0; k < 3; k++) {
+      let s = 0;
+      for (let j = 0; j < 4; j++) s += weights[4 * i + j] * x[3 * boundVertices[4 * i + j] + k];
+      skinError = Math.max(skinError, Math.abs(s - v[3 * i + k]));
+    }
+  }
+  const P = (i) => [v[3 * i], v[3 * i + 1], v[3 * i + 2]];
+  const sub = (a, b) => a.map((c, k) => c - b[k]);
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  // Distance from p to triangle abc (closest point by regions, Ericson's Real-Time Collision Detection 5.1.5).
+  function toTriangle(p, a, b, c) {
+    const ab = sub(b, a), ac = sub(c, a), ap = sub(p, a);
+    const d1 = dot(ab, ap), d2 = dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return Math.hypot(...ap);
+    const bp = sub(p, b), d3 = dot(ab, bp), d4 = dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return Math.hypot(...bp);
+    const vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) { const t = d1 / (d1 - d3); return Math.hypot(...sub(p, a.map((q, k) => q + t * ab[k]))); }
+    const cp = sub(p, c), d5 = dot(ab, cp), d6 = dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return Math.hypot(...cp);
+    const vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) { const t = d2 / (d2 - d6); return Math.hypot(...sub(p, a.map((q, k) => q + t * ac[k]))); }
+    const va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) { const t = (d4 - d3) / (d4 - d3 + (d5 - d6)); return Math.hypot(...sub(p, b.map((q, k) => q + t * (c[k] - q)))); }
+    const den = 1 / (va + vb + vc), s = vb * den, t = vc * den;
+    return Math.hypot(...sub(p, a.map((q, k) => q + s * ab[k] + t * ac[k])));
+  }
+  const corner = (b) => P(bits.indexOf(b));
+  const flat = [];
+  for (let axis = 0; axis < 3; axis++) {
+    for (const side of [0, 1]) {
+      // The face's corners in cyclic order around it.
+      const u = (axis + 1) % 3, w = (axis + 2) % 3;
+      const q = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([a, b]) => corner((side << axis) | (a << u) | (b << w)));
+      flat.push([q[0], q[1], q[2]], [q[0], q[2], q[3]], [q[1], q[2], q[3]], [q[1], q[3], q[0]]);
+    }
+  }
+  let bend = 0;
+  for (let i = 8; i < vertexCount; i++) {
+    const p = P(i);
+    bend = Math.max(bend, Math.min(...flat.map(([a, b, c]) => toTriangle(p, a, b, c))));
+  }
+  return { skinError, bend };
+}
+
+test('an imported 12-triangle cube is drawn with vertices across its faces that follow the tets, and bends when grabbed', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate((obj) => app.importFile('cube.obj', obj), CUBE_OBJ);
+    const state = await page.evaluate(() => app.whenImported());
+    assert.equal(state.status, 'done', state.error ?? '');
+    const info = await page.evaluate(() => app.bodyInfo());
+    // Subdivided to about the tets' edge: a 1 m cube at 10 cells gets hundreds of vertices.
+    assert.ok(info.visualVertices > 200, `${info.visualVertices} visual vertices for ${info.tets} tets`);
+    assert.equal(info.meshVertices, info.visualVertices, 'the drawn mesh is the subdivided surface');
+    assert.equal(info.visualTriangles, 2 * (info.visualVertices - 2), 'one closed surface (Euler: F = 2V - 4)');
+
+    await waitMoreFrames(page, 40); // it lands and settles
+    await page.evaluate(() => app.closePanel());
+    // The cube's faces, by its 8 corners (the first 8 visual vertices: the file's own): a corner's
+    // side of the centre in x, y and z.
+    const corners = await page.evaluate(() => {
+      const p = app.body.visualPositions;
+      const c = [0, 1, 2].map((k) => [0, 1, 2, 3, 4, 5, 6, 7].reduce((s, i) => s + p[3 * i + k], 0) / 8);
+      return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [0, 1, 2].reduce((bits, k) => bits | ((p[3 * i + k] > c[k] ? 1 : 0) << k), 0));
+    });
+    assert.deepEqual([...corners].sort(), [0, 1, 2, 3, 4, 5, 6, 7], 'the first 8 visual vertices are the corners');
+
+    const rest = await page.evaluate(measureCube, corners);
+    const point = await page.evaluate(() => app.bodyScreenPoint());
+    await page.mouse.move(point.x, point.y);
+    await page.mouse.down();
+    assert.equal((await page.evaluate(() => app.grab())).dragging, true);
+    await page.mouse.move(point.x + 40, point.y - 90, { steps: 6 });
+    await waitMoreFrames(page, 6);
+    const held = await page.evaluate(measureCube, corners);
+    await page.mouse.up();
+    console.log(`# cube: ${info.visualVertices} drawn vertices, ${info.tets} tets; drawn surface ${rest.bend.toFixed(3)} m off its corners' flat faces at rest, ${held.bend.toFixed(3)} m held; skinning error ${held.skinError.toExponential(1)} m`);
+    // float32 sums of four products of ~1 m coordinates: a few 1e-7 m.
+    assert.ok(held.skinError < 1e-5, `drawn vertices ${held.skinError} m from where the tets put them`);
+    // Resting, the soft cube sags under its weight (~2 cm): drawn with its 8 corners only, it would
+    // show 0. The pull bends it further (~7-9 cm).
+    assert.ok(rest.bend > 0.005, `the resting cube's drawn faces are flat between its corners (${rest.bend} m)`);
+    assert.ok(held.bend > rest.bend + 0.02, `the drawn surface does not follow the pull (${held.bend} m held, ${rest.bend} m at rest)`);
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
