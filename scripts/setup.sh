@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake ninja-build emscripten)
 case "$mode" in
   test) packages+=(doctest-dev chromium fonts-liberation) ;;
-  bench) ;;
+  bench) packages+=(chromium fonts-liberation) ;;  # the page part opens the article in Chromium
   start) ;;
   *) echo "usage: scripts/setup.sh start|test|bench" >&2; exit 2 ;;
 esac

@@ -1,4 +1,5 @@
-// Benchmark, in three parts (the third, the tetrahedralizer, is in tetra_bench.mjs).
+// Benchmark, in four parts (the third, the tetrahedralizer, is in tetra_bench.mjs; the fourth, what
+// an article with <soft-body> figures costs its reader, in page_bench.mjs).
 //
 // 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
 //    jolt-physics, single-threaded wasm), on box lattices of ~1k, ~10k and ~50k tets resting on the
@@ -9,7 +10,7 @@
 //
 //   npm run bench                      human-readable tables on stdout, progress on stderr
 //   npm run -s bench -- --json         one JSON document on stdout (-s keeps npm's banner off it)
-//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra]
+//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page]
 //                                      (after scripts/setup.sh bench)
 //
 // Method. The builds run in one process tree, interleaved round-robin: for each round, for each
@@ -47,6 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { ErrorCode, Solver } from '../../web/src/softbody.js';
 import { load } from '../bridge/load.mjs';
 import { JoltBoxScene, loadJolt, vertexInverseMasses } from './jolt_box.mjs';
+import { pageReport, pageResults, runPagePart } from './page_bench.mjs';
 import { runTetraPart, tetraReport } from './tetra_bench.mjs';
 
 const DT = 1 / 60;
@@ -91,7 +93,7 @@ const SOLVERS = [
 ].map((s) => ({ ...s, id: Solver[s.key] }));
 
 function parseArgs(argv) {
-  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra'], tetraRounds: 7 };
+  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page'], tetraRounds: 7, pageRounds: 5 };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -99,16 +101,17 @@ function parseArgs(argv) {
     else if (a === '--solver-rounds') opts.solverRounds = Number(argv[++i]);
     else if (a === '--only') {
       const part = argv[++i];
-      if (!['jolt', 'solvers', 'tetra'].includes(part)) throw new Error('--only takes jolt, solvers or tetra');
+      if (!['jolt', 'solvers', 'tetra', 'page'].includes(part)) throw new Error('--only takes jolt, solvers, tetra or page');
       opts.parts = [part];
     } else if (a === '--quick') {
       // smoke test: 2 rounds of a quarter of the frames, a few seconds
       opts.rounds = 2;
       opts.solverRounds = 2;
       opts.tetraRounds = 2;
+      opts.pageRounds = 1;
       opts.frameScale = 0.25;
     } else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra]\n');
+      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
@@ -563,6 +566,7 @@ async function main() {
   const part1 = opts.parts.includes('jolt') ? await runJoltPart(sb, opts, started) : null;
   const part2 = opts.parts.includes('solvers') ? await runSolverPart(sb, opts, started) : null;
   const part3 = opts.parts.includes('tetra') ? runTetraPart({ rounds: opts.tetraRounds, log }) : null;
+  const part4 = opts.parts.includes('page') ? await runPagePart({ rounds: opts.pageRounds, log }) : null;
 
   const meta = {
     date: new Date().toISOString(),
@@ -582,7 +586,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -591,6 +595,7 @@ async function main() {
     if (part1) lines.push(...joltReport(meta, part1));
     if (part2) lines.push(...(part1 ? [''] : []), ...solverReport(part2));
     if (part3) lines.push(...(part1 || part2 ? [''] : []), ...tetraReport(part3));
+    if (part4) lines.push(...(part1 || part2 || part3 ? [''] : []), ...pageReport(part4));
     lines.push(`total ${fmt(meta.seconds, 1)} s`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -99,7 +99,7 @@ test('the iframe page takes its attributes from the URL and answers postMessage'
   }
 });
 
-test('the static build works from a sub-folder', async () => {
+test('the static build works from a sub-folder: the iframe page, the demo and the article', async () => {
   const site = mkdtempSync(join(tmpdir(), 'softbody-site-'));
   const folder = join(site, 'blog', 'figures');
   let httpServer = null;
@@ -120,9 +120,12 @@ test('the static build works from a sub-folder', async () => {
     assert.ok(state.time > 0);
     assert.ok(state.tets > 1000, `the bunny was tetrahedralized by the built worker (${state.tets} tets)`);
     assert.deepEqual(failed, [], 'every asset found under the sub-folder');
-    // The demo's built page too.
+    // The demo's built page too, and the article's first figure (a build that tree-shook the
+    // element's registration away once drew nothing here).
     await page.goto(`${base}index.html?test`);
     await page.waitForFunction(() => window.app?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    await page.goto(`${base}article.html?test#fig-spring`);
+    await page.waitForFunction(() => document.getElementById('fig-spring')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
     assert.deepEqual(failed, []);
     assert.deepEqual(problems, []);
   } finally {

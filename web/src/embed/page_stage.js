@@ -9,6 +9,7 @@
 // playing, or asked to redraw (orbiting, a step, a resize). With every figure off-screen or paused
 // no requestAnimationFrame is pending at all, so an idle article costs nothing.
 import * as THREE from 'three';
+import { BodyMesh } from '../body_mesh.js';
 import { createScenery } from '../scenery.js';
 
 let shared = null;
@@ -52,6 +53,24 @@ export class PageStage {
     });
     // A hidden tab gets no animation frames anyway; this restarts the loop when it shows again.
     document.addEventListener('visibilitychange', () => this.wake());
+    this._warmUp();
+  }
+
+  // Compiles the scenery's and a body's shader programs now, while the physics module is still
+  // loading, instead of in the first figure's first frame (where, on a CPU renderer, they cost
+  // hundreds of milliseconds). Programs depend on a material's kind and features, not its colour,
+  // so one stand-in body serves every figure.
+  _warmUp() {
+    const standIn = new BodyMesh(this.scene);
+    standIn.mesh.geometry = new THREE.BoxGeometry(0.1, 0.1, 0.1);
+    const camera = new THREE.PerspectiveCamera(40, 1, 0.05, 100);
+    camera.position.set(2.9, 2.1, 3.6);
+    camera.lookAt(0, 0.5, 0);
+    // compile() registers the programs of what is visible now; the stand-in leaves the scene at
+    // once but keeps its material, whose disposal would free the programs it asked for.
+    this.renderer.compileAsync(this.scene, camera).catch(() => {}); // the first frame compiles what is missing
+    this.scene.remove(standIn.mesh);
+    this._standIn = standIn;
   }
 
   add(figure) {

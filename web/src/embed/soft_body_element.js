@@ -271,9 +271,13 @@ export class SoftBodyElement extends HTMLElement {
     this._status = 'loading';
     this._parts.loadingText.textContent = 'loading physics…';
     try {
+      // The wasm is fetched and compiled while three.js and the runtime load and the renderer
+      // warms up its shaders: the first figure waits for the slower of the two, not their sum.
+      const physics = import('../wasm_module.js').then((m) => m.sharedSoftbody());
+      physics.catch(() => {}); // reported below, once awaited
       const rt = (this._rt = await loadRuntime());
-      const softbody = await rt.sharedSoftbody();
       this._stage = sharedStage = rt.pageStage({ lowCost: LOW_COST });
+      const softbody = await physics;
       this._figure = new rt.Figure(softbody);
       this._view = new rt.FigureView({
         canvas: this._parts.canvas,

@@ -1,0 +1,187 @@
+// Part 4 of the benchmark: what an article with figures costs its reader.
+//
+// - Bytes: the npm package's element + bridge JavaScript as a reader's browser gets it from a
+//   production build (minified by Vite, gzip level 6), without three.js; the code that only sample
+//   scenes and src files load; the .wasm; and three.js as the same build bundles it (the build with
+//   three bundled, minus the build with three external).
+// - Time to the first frame of the article's first figure: the static site (npm run build's
+//   dist/site) served on localhost, a fresh browser context per round (a first visit: nothing
+//   cached), article.html#fig-spring so that figure is in view at load; from navigation start to its
+//   `ready` event. With ?test (cheap rendering, as the tests use: SwiftShader renders WebGL on the
+//   CPU here) and without.
+// - Idle cost: the same article after every figure has been seen, scrolled so that none is in
+//   view: main-thread task time over 5 s (Chrome DevTools Protocol Performance.getMetrics,
+//   TaskDuration) as a fraction of one core, and how many animation frames the page requested.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { buildPackage } from '../../scripts/build_package.mjs';
+import { launchBrowser, serveStatic } from '../browser/harness.mjs';
+
+const gz = (bytes) => gzipSync(bytes, { level: 6 }).length;
+
+// The chunks a build's entry loads: static imports, and (from the entry only) dynamic ones, which
+// is how <soft-body> loads its runtime; dynamic imports deeper down (mesh readers, the bunny) are
+// the "on demand" part.
+function closure(dir, entry) {
+  const seen = new Set();
+  const visit = (file, followDynamic) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(dir, file), 'utf8');
+    // Minified output quotes with ", ' or ` alike.
+    for (const [, path] of code.matchAll(/(?:from|import)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)) visit(path, false);
+    if (followDynamic) for (const [, path] of code.matchAll(/import\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)/g)) visit(path, false);
+  };
+  visit(entry, true);
+  return seen;
+}
+
+// A reader's page as an app build makes it (minified; the .wasm and the worker become files of the
+// build): once with three.js left out, once bundled.
+export async function minifiedSizes(packageDir, work) {
+  const out = {};
+  for (const [name, external] of [['without-three', [/^three($|\/)/]], ['with-three', []]]) {
+    const root = join(work, `app-${name}`);
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'main.js'), `import ${JSON.stringify(join(packageDir, 'index.js'))};\n`);
+    writeFileSync(join(root, 'index.html'), '<!doctype html><soft-body></soft-body><script type="module" src="./main.js"></script>');
+    const dir = join(root, 'dist');
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'error',
+      base: './',
+      build: { outDir: dir, emptyOutDir: true, rollupOptions: { external } },
+      worker: { format: 'es', rollupOptions: { external } },
+    });
+    const assets = join(dir, 'assets');
+    const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    const entry = /src="\.\/assets\/([^"]+\.js)"/.exec(html)[1];
+    const loaded = closure(assets, entry);
+    const sum = (list) => list.reduce((total, f) => total + gz(readFileSync(join(assets, f))), 0);
+    out[name] = { loaded: sum([...loaded]), onDemand: sum(files.filter((f) => !loaded.has(f))), files: [...loaded] };
+  }
+  return {
+    elementBridgeGzip: out['without-three'].loaded,
+    onDemandGzip: out['without-three'].onDemand,
+    threeGzip: out['with-three'].loaded - out['without-three'].loaded,
+    wasmGzip: gz(readFileSync(join(packageDir, 'softbody.wasm'))),
+    wasmBytes: readFileSync(join(packageDir, 'softbody.wasm')).length,
+    files: out['without-three'].files,
+  };
+}
+
+async function firstFigure(browser, base, query, rounds) {
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const context = await browser.newContext({ viewport: { width: 800, height: 700 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      document.addEventListener('ready', (e) => (window.__firstReady ??= { id: e.target.id, t: performance.now() }), true);
+    });
+    await page.goto(`${base}article.html${query}#fig-spring`);
+    await page.waitForFunction(() => window.__firstReady, null, { timeout: 120_000 });
+    const ready = await page.evaluate(() => window.__firstReady);
+    if (ready.id !== 'fig-spring') throw new Error(`the first figure ready was ${ready.id}`);
+    times.push(ready.t);
+    await context.close();
+  }
+  return times;
+}
+
+async function idleCost(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 800, height: 700 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__raf = 0;
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (fn) => {
+      window.__raf += 1;
+      return raf(fn);
+    };
+  });
+  await page.goto(`${base}article.html?test`);
+  const ids = await page.evaluate(() => [...document.querySelectorAll('soft-body')].map((f) => f.id));
+  for (const id of ids) {
+    await page.evaluate((i) => document.getElementById(i).scrollIntoView({ block: 'center' }), id);
+    await page.waitForFunction((i) => document.getElementById(i).frames > 2, id, { timeout: 120_000 });
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const visible = await page.evaluate(() => [...document.querySelectorAll('soft-body, iframe')].filter((f) => {
+    const r = f.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  }).length);
+  await page.waitForTimeout(1000);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const raf0 = await page.evaluate(() => window.__raf);
+  const t0 = await task();
+  const started = Date.now();
+  await page.waitForTimeout(5000);
+  const t1 = await task();
+  const seconds = (Date.now() - started) / 1000;
+  const raf1 = await page.evaluate(() => window.__raf);
+  await context.close();
+  return { figures: ids.length, visible, seconds, coreFraction: (t1 - t0) / seconds, animationFrames: raf1 - raf0 };
+}
+
+export async function runPagePart({ rounds = 5, log = () => {} } = {}) {
+  // Inside the repository, so the builds resolve three.js from its node_modules.
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+  mkdirSync(cache, { recursive: true });
+  const work = mkdtempSync(join(cache, 'softbody-page-bench-'));
+  try {
+    log('page: building the package and the site');
+    const packageDir = await buildPackage({ outDir: join(work, 'package'), site: true, logLevel: 'error' });
+    log('page: minified sizes');
+    const sizes = await minifiedSizes(packageDir, work);
+    const server = await serveStatic(work);
+    const browser = await launchBrowser();
+    try {
+      const base = `http://127.0.0.1:${server.address().port}/package/site/`;
+      log('page: first figure (?test)');
+      const cheap = await firstFigure(browser, base, '?test', rounds);
+      log('page: first figure (full quality)');
+      const full = await firstFigure(browser, base, '', rounds);
+      log('page: idle cost');
+      const idle = await idleCost(browser, base);
+      return { sizes, firstFigureMs: { test: cheap, full }, idle, rounds };
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
+};
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+export function pageResults({ sizes, firstFigureMs, idle }) {
+  return [
+    { name: 'page-weight', build: 'site', elementBridgeGzip: sizes.elementBridgeGzip, onDemandGzip: sizes.onDemandGzip, threeGzip: sizes.threeGzip, wasmGzip: sizes.wasmGzip, wasmBytes: sizes.wasmBytes },
+    { name: 'first-figure', build: 'site', msTest: median(firstFigureMs.test), msFull: median(firstFigureMs.full), samplesTest: firstFigureMs.test, samplesFull: firstFigureMs.full },
+    { name: 'idle-article', build: 'site', ...idle },
+  ];
+}
+
+export function pageReport({ sizes, firstFigureMs, idle, rounds }) {
+  const target = (ok) => (ok ? 'met' : 'NOT met');
+  return [
+    'page cost: the npm package in a production build (Vite, minified, gzip -6), the article from npm run build\'s static site, headless Chromium (SwiftShader WebGL)',
+    `  element + bridge JS, without three.js: ${kB(sizes.elementBridgeGzip)} gzipped (target 40 kB: ${target(sizes.elementBridgeGzip <= 40000)}); loaded only for sample scenes and src: ${kB(sizes.onDemandGzip)}`,
+    `  softbody.wasm: ${kB(sizes.wasmGzip)} gzipped (${kB(sizes.wasmBytes)} raw); three.js as bundled: ${kB(sizes.threeGzip)} gzipped`,
+    `  first figure of the article drawn, from navigation (median of ${rounds} fresh visits): ${median(firstFigureMs.test).toFixed(0)} ms with ?test (target 1500 ms: ${target(median(firstFigureMs.test) <= 1500)}), ${median(firstFigureMs.full).toFixed(0)} ms at full quality`,
+    `    samples ?test: ${firstFigureMs.test.map((t) => t.toFixed(0)).join(', ')} ms; full: ${firstFigureMs.full.map((t) => t.toFixed(0)).join(', ')} ms`,
+    `  idle article (${idle.figures} figures seen, then ${idle.visible} in view): ${(100 * idle.coreFraction).toFixed(2)} % of one core over ${idle.seconds.toFixed(1)} s (target 2 %: ${target(idle.coreFraction <= 0.02)}), ${idle.animationFrames} animation frames requested`,
+  ];
+}
