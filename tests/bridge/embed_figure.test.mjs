@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import test from 'node:test';
 
 import { ATTRIBUTES, ATTRIBUTE_NAMES, formatAttribute, parseAttribute, propertyName } from '../../web/src/embed/attributes.js';
+import { embedSnippets } from '../../web/src/embed/embed_code.js';
 import { Figure, bodyParams } from '../../web/src/embed/figure.js';
 import { Param } from '../../web/src/softbody.js';
 import { attributeTable } from '../../scripts/attribute_table.mjs';
@@ -115,4 +116,18 @@ test('explicit Euler explodes on a stiff box while XPBD lands and keeps its volu
   assert.equal(figure.lanes[0].exploded, null, 'restart clears the explosion');
   assert.equal(figure.time, 0);
   figure.destroy();
+});
+
+test('embed snippets leave defaults out, escape values, and their iframe address reads back as the same attributes', () => {
+  const attributes = { scene: 'box', 'edge-compliance': 1e-4, density: 2000, compare: ['explicitEuler', 'xpbd'], autoplay: true, poster: 'a"b<c.png', dt: 1 / 60 };
+  const { element, iframe, url } = embedSnippets(attributes, { embedUrl: 'https://example.org/figures/embed.html', title: 'x & y' });
+  assert.doesNotMatch(element, /edge-compliance|scene=|dt=/, 'defaults are left out');
+  assert.match(element, /density="2000"/);
+  assert.match(element, /compare="explicit-euler xpbd"/);
+  assert.match(element, /poster="a&quot;b&lt;c.png"/);
+  assert.match(element, / autoplay[ >]/);
+  assert.match(iframe, /title="x &amp; y"/);
+  const params = new URL(url).searchParams;
+  assert.deepEqual([...params.keys()].sort(), ['autoplay', 'compare', 'density', 'poster']);
+  for (const [name, text] of params) assert.deepEqual(parseAttribute(name, text), attributes[name], name);
 });

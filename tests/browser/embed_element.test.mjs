@@ -22,6 +22,10 @@ after(async () => {
 
 // Opens `body` (HTML) as a page on the Vite server with <soft-body> registered. Records wasm
 // requests, WebGL contexts created, and console/page errors. ?test: cheap rendering.
+// An OBJ cube (8 vertices, 12 triangles) the fixtures can point src at.
+const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 1', 'v 1 1 1', 'v 0 1 1',
+  'f 1 4 3', 'f 1 3 2', 'f 5 6 7', 'f 5 7 8', 'f 1 2 6', 'f 1 6 5', 'f 4 8 7', 'f 4 7 3', 'f 1 5 8', 'f 1 8 4', 'f 2 3 7', 'f 2 7 6'].join('\n');
+
 async function openFixture(body, { viewport = { width: 640, height: 480 }, reducedMotion = 'no-preference', head = '' } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion });
   const page = await context.newPage();
@@ -59,6 +63,10 @@ async function openFixture(body, { viewport = { width: 640, height: 480 }, reduc
         <body>${body}<script type="module" src="/src/embed/index.js"></script></body></html>`,
     }),
   );
+  await page.route('**/meshes/cube.obj', (route) => route.fulfill({ contentType: 'text/plain', body: CUBE_OBJ }));
+  await page.route('**/meshes/missing.obj', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  // A poster that answers slowly, so the test sees it before the first frame.
+  await page.route('**/poster.png', async (route) => route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="10"><rect width="16" height="10" fill="#fc8"/></svg>' }));
   await page.goto(`${url}fixture.html?test`);
   await page.waitForFunction(() => customElements.get('soft-body') !== undefined);
   return { page, context, problems, warnings, wasmRequests };
@@ -358,6 +366,46 @@ test('a lost WebGL context is survived: figures draw again once it is restored',
     assert.ok((await countBodyPixels(page, '#a')) > 500, 'the body is drawn after the restore');
     assert.equal(await page.evaluate(() => customElements.get('soft-body').stage.losses), 1);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('src: a mesh file is tetrahedralized with a progress ring and drawn with its surface; a failed src keeps the body', async () => {
+  const { page, context, problems } = await openFixture(`<soft-body id="a" src="/meshes/cube.obj" resolution="6" autoplay poster="/poster.png"></soft-body>`);
+  try {
+    const poster = await page.evaluate(() => {
+      const p = document.getElementById('a').shadowRoot.querySelector('.poster');
+      return { hidden: p.hidden, src: p.getAttribute('src') };
+    });
+    assert.deepEqual(poster, { hidden: false, src: '/poster.png' }, 'the poster holds the place until the first frame');
+    await waitElementFrames(page, '#a', 3);
+    const built = await page.evaluate(() => {
+      const a = document.getElementById('a');
+      const body = a.bodies[0];
+      return {
+        tets: body.tetCount,
+        visual: body.visualVertexCount,
+        volume: a.stats.volumeRatio,
+        posterGone: a.shadowRoot.querySelector('.poster').classList.contains('gone'),
+        ringHidden: a.shadowRoot.querySelector('.progress').hidden,
+        label: a.shadowRoot.querySelector('canvas.scene').getAttribute('aria-label'),
+      };
+    });
+    assert.ok(built.tets > 50, `the cube was tetrahedralized (${built.tets} tets)`);
+    assert.ok(built.visual >= 8, 'its own surface is drawn, skinned to the tets');
+    assert.ok(built.posterGone && built.ringHidden);
+    assert.match(built.label, /cube\.obj/);
+
+    const before = await page.evaluate(() => document.getElementById('a').bodies[0].tetCount);
+    const failure = page.evaluate(() => new Promise((resolve) => document.getElementById('a').addEventListener('error', (e) => resolve(e.detail), { once: true })));
+    await page.evaluate(() => document.getElementById('a').setAttribute('src', '/meshes/missing.obj'));
+    const detail = await failure;
+    assert.match(detail.message, /could not fetch .*missing\.obj: HTTP 404/);
+    const after = await page.evaluate(() => ({ tets: document.getElementById('a').bodies[0].tetCount, src: document.getElementById('a').getAttribute('src') }));
+    assert.deepEqual(after, { tets: before, src: '/meshes/cube.obj' }, 'the body and the attribute stay as they were');
+    // The browser logs the intended 404 itself; nothing else may be logged as an error.
+    assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);
   } finally {
     await context.close();
   }

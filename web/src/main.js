@@ -10,6 +10,8 @@ import { sharedSoftbody } from './wasm_module.js';
 import { Alerts } from './alerts.js';
 import { BodyMesh } from './body_mesh.js';
 import { downloadText } from './download.js';
+import { embedSnippets } from './embed/embed_code.js';
+import { showEmbedDialog } from './embed_dialog.js';
 import { Grabber } from './grabber.js';
 import { createFilePicker } from './import/file_picker.js';
 import { Importer } from './import/importer.js';
@@ -17,7 +19,7 @@ import { ProgressView } from './import/progress_view.js';
 import { serializeTets } from './import/tet_files.js';
 import { createPanel } from './panel.js';
 import { Readout } from './readout.js';
-import { DT, LATTICE_SHAPES } from './settings.js';
+import { DT, LATTICE_SHAPES, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
 import { exposeTestHook } from './test_hook.js';
@@ -82,6 +84,31 @@ async function init() {
         sim.reset();
       },
       squash: () => sim.squash(),
+      // The current setup as a <soft-body> tag and an iframe of embed.html (embed_code.js).
+      copyEmbed: () => {
+        const s = sim.settings;
+        const lattice = LATTICE_SHAPES.includes(s.shape);
+        const sample = SAMPLE_SHAPES.includes(s.shape);
+        const snippets = embedSnippets(
+          {
+            scene: lattice || sample ? s.shape : 'box',
+            resolution: lattice ? s.resolution : sample ? panel.meshOptions().resolution : null,
+            'edge-compliance': s.edgeCompliance,
+            'volume-compliance': s.volumeCompliance,
+            density: s.density,
+            damping: s.damping,
+            'grab-radius': s.grabRadius,
+            restitution: s.restitution,
+            friction: s.friction,
+            gravity: s.gravity,
+            substeps: s.substeps,
+            autoplay: true,
+          },
+          { embedUrl: new URL('./embed.html', window.location.href).href, title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
+        );
+        const note = lattice || sample ? '' : `${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`;
+        showEmbedDialog({ ...snippets, note });
+      },
       restoreDefaults: () => {
         grabber.cancel();
         importer.cancel(); // an import in flight would replace the default box when it lands

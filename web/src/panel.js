@@ -12,7 +12,7 @@ function formatScientific(value) {
 }
 
 // guard(fn) runs fn and returns true, or shows the error and returns false.
-// actions: { togglePause(paused), step(), reset(), squash(), restoreDefaults(), shape(name),
+// actions: { togglePause(paused), step(), reset(), squash(), restoreDefaults(), copyEmbed(), shape(name),
 // chooseFile(), remesh(), downloadTets() }: shape(name) builds a lattice or starts loading a sample
 // (the importer), and the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
 export function createPanel({ sim, guard, actions, view }) {
@@ -83,6 +83,7 @@ export function createPanel({ sim, guard, actions, view }) {
   run.add(buttons, 'reset').name('reset');
   run.add(buttons, 'squash').name('squash');
   run.add(buttons, 'restoreDefaults').name('restore defaults');
+  run.add({ copyEmbed: () => guard(actions.copyEmbed) }, 'copyEmbed').name('copy embed code…');
 
   const body = gui.addFolder('Body');
   // The shape menu: lattices (built at once) and samples (tetrahedralized in a worker). After an

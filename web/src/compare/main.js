@@ -11,6 +11,8 @@ import '../style.css';
 import './compare.css';
 import { sharedSoftbody } from '../wasm_module.js';
 import { Alerts } from '../alerts.js';
+import { embedSnippets } from '../embed/embed_code.js';
+import { showEmbedDialog } from '../embed_dialog.js';
 import { Grabber } from '../grabber.js';
 import { Comparison } from './comparison.js';
 import { FairGrab } from './fair_grab.js';
@@ -184,6 +186,36 @@ async function init() {
       reset: () => {
         dropGrab(); // reset clears the grab on the C side too
         comparison.restart();
+      },
+      // The comparison as a <soft-body compare="..."> tag and an iframe of embed.html. The element
+      // gives every view one substep count: the first view's (said in a note when they differ).
+      copyEmbed: () => {
+        const setup = comparison.setup;
+        const scene = { pressureBall: 'pressure-ball' }[setup.scene] ?? setup.scene;
+        const substeps = setup.views[0].substeps;
+        const snippets = embedSnippets(
+          {
+            scene,
+            resolution: setup.resolution,
+            compare: setup.views.map((v) => v.solver),
+            start: setup.start,
+            stiffness: setup.stiffness,
+            'spring-damping': setup.springDamping,
+            damping: setup.drag,
+            'pbd-stiffness': setup.pbdStiffness,
+            density: SCENES[setup.scene].params?.density ?? null,
+            pressure: SCENES[setup.scene].usesPressure ? setup.pressure : null,
+            gravity: setup.gravity,
+            substeps,
+            dt: 1 / setup.hz,
+            plot: 'both',
+            autoplay: true,
+          },
+          { embedUrl: new URL('./embed.html', window.location.href).href, title: `${setup.views.map((v) => SOLVER_LABELS[v.solver]).join(' vs ')}, live` },
+        );
+        const mixed = setup.views.some((v) => v.substeps !== substeps);
+        const note = mixed ? `The views here use different substeps; a figure gives every view the same, so the snippets use the first view's ${substeps}.` : '';
+        showEmbedDialog({ ...snippets, note });
       },
       // Back to the page as it opens without parameters: DEFAULT_SETUP, no preset. load() rebuilds
       // every view and reports the change (panel, view menus, plot labels, URL).

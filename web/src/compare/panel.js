@@ -12,7 +12,7 @@ function formatStiffness(k) {
 }
 
 // comparison: the Comparison; guard(fn) -> bool; scenes: names offered; actions: { pause(bool),
-// step(), reset(), restoreDefaults(), copyLink() }.
+// step(), reset(), restoreDefaults(), copyLink(), copyEmbed() }.
 export function createPanel(container, { comparison, guard, scenes, actions }) {
   const gui = new GUI({ container, title: 'shared controls', width: 260 });
   gui.domElement.classList.add('compare-panel');
@@ -102,6 +102,7 @@ export function createPanel(container, { comparison, guard, scenes, actions }) {
   run.add(buttons, 'step').name('step one frame');
   run.add(buttons, 'restoreDefaults').name('restore defaults');
   const copy = run.add(buttons, 'copyLink').name(COPY_LABEL);
+  run.add({ copyEmbed: () => guard(actions.copyEmbed) }, 'copyEmbed').name('copy embed code…');
 
   // Small screens: start folded; the title bar opens it.
   if (window.innerWidth < 760) gui.close();

@@ -1,0 +1,33 @@
+// "Copy embed code": the current setup of the demo or the comparison page as a <soft-body> tag and
+// as an iframe of embed.html, ready to paste into an article. Plain functions, no DOM, so node
+// tests check them.
+import { ATTRIBUTES, formatAttribute } from './attributes.js';
+
+// attributes: { name: value } in the element's terms (values as parse would give them). Values
+// equal to the default are left out, so snippets stay short and keep tracking the defaults.
+export function attributeTexts(attributes) {
+  const texts = [];
+  for (const a of ATTRIBUTES) {
+    if (!(a.name in attributes)) continue;
+    const value = attributes[a.name];
+    if (value === null || value === undefined) continue;
+    const text = formatAttribute(a.name, value);
+    // Compared as text, so 1/60 and its 6-digit form count as the same default.
+    if (text === formatAttribute(a.name, a.default) && a.name !== 'autoplay') continue;
+    texts.push([a.name, text]);
+  }
+  return texts;
+}
+
+const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+// { element, iframe, url }: embedUrl is the address of embed.html next to the page.
+export function embedSnippets(attributes, { embedUrl, title = 'a live soft-body figure' }) {
+  const texts = attributeTexts(attributes);
+  const tagAttributes = texts.map(([name, text]) => (text === '' ? name : `${name}="${escapeHtml(text)}"`)).join(' ');
+  const element = `<soft-body ${tagAttributes}></soft-body>\n<script type="module">import 'softbody';</script>`;
+  const query = texts.map(([name, text]) => (text === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(text)}`)).join('&');
+  const url = `${embedUrl}?${query}`;
+  const iframe = `<iframe src="${escapeHtml(url)}" width="640" height="400" style="border:0" loading="lazy" title="${escapeHtml(title)}"></iframe>`;
+  return { element, iframe, url };
+}
