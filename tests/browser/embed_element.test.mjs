@@ -410,3 +410,33 @@ test('src: a mesh file is tetrahedralized with a progress ring and drawn with it
     await context.close();
   }
 });
+
+test('a figure removed from the page frees its worlds; put back, it builds and runs again', async () => {
+  const { page, context, problems } = await openFixture(`<div id="holder"><soft-body id="a" autoplay compare="xpbd pbd"></soft-body></div>`);
+  try {
+    await waitElementFrames(page, '#a', 3);
+    const freed = await page.evaluate(async () => {
+      const a = document.getElementById('a');
+      const worlds = a.bodies.map((b) => b.world);
+      a.remove();
+      await new Promise((r) => setTimeout(r, 50));
+      const gone = worlds.map((w) => {
+        try {
+          void w.bodyCount;
+          return false;
+        } catch (error) {
+          return error.codeName === 'SB_ERR_INVALID_WORLD';
+        }
+      });
+      document.getElementById('holder').append(a);
+      return gone;
+    });
+    assert.deepEqual(freed, [true, true], 'both views\' worlds were destroyed');
+    const frames = await page.evaluate(() => document.getElementById('a').frames);
+    await waitElementFrames(page, '#a', frames + 5);
+    assert.equal(await page.evaluate(() => document.getElementById('a').bodies.length), 2);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

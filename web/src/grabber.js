@@ -51,10 +51,22 @@ export class Grabber {
     controls.addEventListener('end', () => (this.orbiting = false));
     // Capture phase: runs before OrbitControls' own pointerdown on the canvas, so disabling the
     // controls here keeps them from starting an orbit on the same press.
-    canvas.addEventListener('pointerdown', (e) => this._down(e), { capture: true });
-    canvas.addEventListener('pointermove', (e) => this._move(e));
-    canvas.addEventListener('pointerup', (e) => this._up(e));
-    canvas.addEventListener('pointercancel', (e) => this._up(e));
+    this._listeners = [
+      ['pointerdown', (e) => this._down(e), { capture: true }],
+      ['pointermove', (e) => this._move(e)],
+      ['pointerup', (e) => this._up(e)],
+      ['pointercancel', (e) => this._up(e)],
+    ];
+    for (const [type, fn, options] of this._listeners) canvas.addEventListener(type, fn, options);
+  }
+
+  // Stops listening to the canvas and removes the bead (a <soft-body> removed from the page).
+  dispose() {
+    this.cancel();
+    for (const [type, fn, options] of this._listeners) this.canvas.removeEventListener(type, fn, options);
+    this.bead.removeFromParent();
+    this.bead.geometry.dispose();
+    this.bead.material.dispose();
   }
 
   get dragging() {

@@ -166,7 +166,7 @@ export class FigureView {
   }
 
   dispose() {
-    this.grabber.cancel();
+    this.grabber.dispose();
     for (const view of this.views) view.mesh.dispose();
     this.views = [];
     this.stage.scene.remove(this.group);

@@ -119,6 +119,7 @@ export class SoftBodyElement extends HTMLElement {
     // the worlds (wasm memory) and the GPU buffers; a later connect builds anew.
     this._disposeTimer = setTimeout(() => {
       if (this.isConnected) return;
+      this._resizeObserver?.disconnect();
       this._view?.dispose();
       this._figure?.destroy();
       this._view = null;
@@ -288,11 +289,12 @@ export class SoftBodyElement extends HTMLElement {
         onChange: () => this._invalidate(),
       });
       this._setActive(this._active ?? false);
-      new ResizeObserver(() => {
+      this._resizeObserver = new ResizeObserver(() => {
         this._view?.layout();
         this._labelViews();
         this._invalidate();
-      }).observe(this._parts.canvas);
+      });
+      this._resizeObserver.observe(this._parts.canvas);
       await this._build({ initial: true });
     } catch (error) {
       this._status = 'failed';
