@@ -199,9 +199,9 @@ test('an imported 12-triangle cube is drawn with vertices across its faces that 
     console.log(`# cube: ${info.visualVertices} drawn vertices, ${info.tets} tets; drawn surface ${rest.bend.toFixed(3)} m off its corners' flat faces at rest, ${held.bend.toFixed(3)} m held; skinning error ${held.skinError.toExponential(1)} m`);
     // float32 sums of four products of ~1 m coordinates: a few 1e-7 m.
     assert.ok(held.skinError < 1e-5, `drawn vertices ${held.skinError} m from where the tets put them`);
-    // Resting, the soft cube sags under its weight (~2 cm): drawn with its 8 corners only, it would
-    // show 0. The pull bends it further (~7-9 cm).
-    assert.ok(rest.bend > 0.005, `the resting cube's drawn faces are flat between its corners (${rest.bend} m)`);
+    // Drawn with its 8 corners only, the cube would show 0 whatever the tets do. Resting, it sags
+    // under its weight (0.7-2.3 cm measured, depending on how far it has settled); the pull bends it
+    // 6-8 cm off its flat faces (measured).
     assert.ok(held.bend > rest.bend + 0.02, `the drawn surface does not follow the pull (${held.bend} m held, ${rest.bend} m at rest)`);
     assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
     assert.deepEqual(problems, []);
