@@ -26,8 +26,8 @@ after(async () => {
 const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 1', 'v 1 1 1', 'v 0 1 1',
   'f 1 4 3', 'f 1 3 2', 'f 5 6 7', 'f 5 7 8', 'f 1 2 6', 'f 1 6 5', 'f 4 8 7', 'f 4 7 3', 'f 1 5 8', 'f 1 8 4', 'f 2 3 7', 'f 2 7 6'].join('\n');
 
-async function openFixture(body, { viewport = { width: 640, height: 480 }, reducedMotion = 'no-preference', head = '' } = {}) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion });
+async function openFixture(body, { viewport = { width: 640, height: 480 }, reducedMotion = 'no-preference', head = '', hasTouch = false } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion, hasTouch });
   const page = await context.newPage();
   const problems = [];
   const warnings = [];
@@ -435,6 +435,56 @@ test('a figure removed from the page frees its worlds; put back, it builds and r
     const frames = await page.evaluate(() => document.getElementById('a').frames);
     await waitElementFrames(page, '#a', frames + 5);
     assert.equal(await page.evaluate(() => document.getElementById('a').bodies.length), 2);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// A one-finger vertical swipe through the browser's own input pipeline (CDP), so touch-action and
+// scrolling behave as on a phone.
+async function swipe(page, cdp, from, to, steps = 8) {
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
+  for (let i = 1; i <= steps; i++) {
+    const x = from.x + ((to.x - from.x) * i) / steps;
+    const y = from.y + ((to.y - from.y) * i) / steps;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+    await page.waitForTimeout(30);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+test('touch: a vertical swipe on an inactive figure scrolls the page; a swipe that grabs the body never does', async () => {
+  const { page, context, problems } = await openFixture(`<div style="height: 60px"></div><soft-body id="a" autoplay damping="5"></soft-body><div style="height: 2000px"></div>`, { hasTouch: true });
+  try {
+    await waitElementFrames(page, '#a', 40);
+    const cdp = await context.newCDPSession(page);
+    const sky = await page.evaluate(() => {
+      const r = document.getElementById('a').getBoundingClientRect();
+      return { x: r.left + 20, y: r.top + 40 };
+    });
+    await swipe(page, cdp, sky, { x: sky.x, y: sky.y - 120 });
+    await page.waitForFunction(() => window.scrollY > 30, null, { timeout: 5000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() => window.scrollY === 0);
+
+    const grab = await page.evaluate(() => {
+      const a = document.getElementById('a');
+      const s = a.stats;
+      return { start: s.center[1], point: a._view.project(0, [s.center[0], s.center[1] + 0.45, s.center[2]]) };
+    });
+    let peak = grab.start;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: grab.point.x, y: grab.point.y }] });
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: grab.point.x, y: grab.point.y - 10 * i }] });
+      const frames = await page.evaluate(() => document.getElementById('a').frames);
+      await waitElementFrames(page, '#a', frames + 1);
+      peak = Math.max(peak, await page.evaluate(() => document.getElementById('a').stats.center[1]));
+    }
+    const scrolled = await page.evaluate(() => window.scrollY);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    assert.equal(scrolled, 0, 'the page did not scroll under the grab');
+    assert.ok(peak > grab.start + 0.1, `the touch lifted the body (${grab.start.toFixed(3)} -> ${peak.toFixed(3)} m)`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -99,6 +99,36 @@ test('the iframe page takes its attributes from the URL and answers postMessage'
   }
 });
 
+test('an iframe figure scrolled out of the parent page stops, and resumes when scrolled back', async () => {
+  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const problems = watch(page);
+  try {
+    await page.route('**/scroll-fixture.html', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body style="margin:0">
+          <iframe id="frame" width="400" height="260" src="/embed.html?test&autoplay&controls=none"></iframe>
+          <div style="height: 3000px"></div></body></html>`,
+      }),
+    );
+    await page.goto(`${url}scroll-fixture.html`);
+    const frame = () => page.frames().find((f) => f.url().includes('embed.html'));
+    await page.waitForFunction(() => document.getElementById('frame').contentWindow.app?.figure?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    await page.evaluate(() => window.scrollTo(0, 2000));
+    await page.waitForTimeout(300);
+    const hidden = await frame().evaluate(() => ({ frames: window.app.figure.frames, time: window.app.figure.time }));
+    await page.waitForTimeout(1500);
+    const later = await frame().evaluate(() => ({ frames: window.app.figure.frames, time: window.app.figure.time }));
+    assert.deepEqual(later, hidden, 'out of the parent\'s view: no steps, no frames');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await frame().waitForFunction((n) => window.app.figure.frames > n + 3, hidden.frames, { timeout: FRAME_TIMEOUT });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the static build works from a sub-folder: the iframe page, the demo and the article', async () => {
   const site = mkdtempSync(join(tmpdir(), 'softbody-site-'));
   const folder = join(site, 'blog', 'figures');
