@@ -129,3 +129,36 @@ test('the bridge entry loads in node with the wasm bytes, and exports what bridg
   assert.throws(() => body.setParam('density', -5), (error) => error instanceof bridge.SoftbodyError && error.code === bridge.ErrorCode.OUT_OF_RANGE);
   world.destroy();
 });
+
+test('without a build step: dist/ served as it is, three.js through an import map', async () => {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(join(dist, 'index.js'))) await buildPackage({ site: false, logLevel: 'error' });
+  const server = await serveStatic(ROOT); // serves dist/ and node_modules/three/ as a site would host them
+  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+    });
+    const base = `http://127.0.0.1:${server.address().port}`;
+    await page.route(`${base}/no-build.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+          <script type="importmap">{ "imports": { "three": "/node_modules/three/build/three.module.js", "three/addons/": "/node_modules/three/examples/jsm/" } }</script>
+          </head><body><soft-body id="ball" scene="ball" autoplay></soft-body>
+          <script type="module" src="/dist/index.js"></script></body></html>`,
+      }),
+    );
+    await page.goto(`${base}/no-build.html`);
+    await page.waitForFunction(() => document.getElementById('ball')?.frames > 10, null, { timeout: FRAME_TIMEOUT });
+    const state = await page.evaluate(() => ({ time: document.getElementById('ball').time, volume: document.getElementById('ball').stats.volumeRatio }));
+    assert.ok(state.time > 0.1 && Math.abs(state.volume - 1) < 0.05, JSON.stringify(state));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    server.close();
+  }
+});
