@@ -30,6 +30,54 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+// A TypeScript user of both entries and the element; the lines after @ts-expect-error must fail.
+const TYPED_CONSUMER = `import { ATTRIBUTES, ErrorCode, SoftBodyElement, SoftbodyError, sharedSoftbody, type BodyStats, type FigureStats } from 'softbody';
+import { loadSoftbody } from 'softbody/bridge';
+
+export async function main(bytes: Uint8Array): Promise<number> {
+  const sb = await sharedSoftbody();
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [4, 4, 4], center: [0, 1, 0] });
+  body.setParam('edgeCompliance', 1e-3);
+  body.setSolver('rk4');
+  world.step(1 / 60);
+  const stats: BodyStats = body.stats();
+  const positions: Float32Array = body.positions;
+  const figure = document.querySelector('soft-body');
+  if (figure) {
+    const typed: SoftBodyElement = figure;
+    typed.edgeCompliance = 1e-3;
+    typed.compare = ['explicitEuler', 'xpbd'];
+    typed.addEventListener('exploded', (event) => console.log(event.detail.solver, event.detail.time.toFixed(2)));
+    typed.addEventListener('frame', (event) => {
+      const now: FigureStats = event.detail;
+      console.log(now.views.length, now.energy);
+    });
+    typed.play();
+    typed.step(3);
+    const accepted: boolean = typed.setParam('substeps', 20);
+    console.log(accepted, typed.world?.substeps, typed.stats?.time);
+  }
+  try {
+    body.setParam('density', -5);
+  } catch (error) {
+    if (error instanceof SoftbodyError && error.code === ErrorCode.OUT_OF_RANGE) console.log(error.codeName);
+  }
+  const inNode = await loadSoftbody({ wasmBinary: bytes });
+  inNode.createWorld().destroy();
+  // @ts-expect-error: not a parameter
+  body.setParam('densty', 1);
+  // @ts-expect-error: not a solver
+  body.setSolver('leapfrog');
+  // @ts-expect-error: the live positions are read-only
+  body.positions = new Float32Array(3);
+  // @ts-expect-error: a step takes seconds as a number
+  world.step('1/60');
+  console.log(ATTRIBUTES.length, positions.length);
+  return stats.center[1];
+}
+`;
+
 // Names a .d.ts declares as values (export declare const/function/class), following export *.
 function declaredValues(file) {
   const text = readFileSync(file, 'utf8');
@@ -65,6 +113,17 @@ test('the packed package installs into a fresh project, builds with its Vite, re
   );
   writeFileSync(join(project, 'main.js'), `import * as softbody from 'softbody';\nwindow.pkg = { exports: Object.keys(softbody).sort() };\n`);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, `three@${THREE_VERSION}`], { cwd: project, stdio: 'ignore' });
+
+  // The types, checked by TypeScript as the project would use them: correct use compiles, and each
+  // misuse marked @ts-expect-error must be an error (tsc fails if one is not).
+  writeFileSync(join(project, 'consumer.ts'), TYPED_CONSUMER);
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2022,dom', 'consumer.ts'];
+  try {
+    execFileSync(process.execPath, [tsc, ...flags], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    assert.fail(`the package's types do not check:\n${error.stdout}${error.stderr}`);
+  }
   await build({ root: project, configFile: false, logLevel: 'error', base: './', build: { outDir: join(project, 'dist'), emptyOutDir: true } });
   const built = readdirSync(join(project, 'dist', 'assets'));
   assert.ok(built.some((f) => f.endsWith('.wasm')), `the project's build copied the .wasm (${built.join(', ')})`);
