@@ -117,15 +117,19 @@ export class SoftBodyElement extends HTMLElement {
     this._stage?.remove(this);
     // Moved elsewhere in the page: disconnected and connected in one task. Removed for good: free
     // the worlds (wasm memory) and the GPU buffers; a later connect builds anew.
+    // A figure still loading is disposed by _near() when it finds itself disconnected.
     this._disposeTimer = setTimeout(() => {
-      if (this.isConnected) return;
-      this._resizeObserver?.disconnect();
-      this._view?.dispose();
-      this._figure?.destroy();
-      this._view = null;
-      this._figure = null;
-      if (this._status === 'ready') this._status = 'idle';
+      if (!this.isConnected && this._status !== 'loading') this._dispose();
     }, 0);
+  }
+
+  _dispose() {
+    this._resizeObserver?.disconnect();
+    this._view?.dispose();
+    this._figure?.destroy();
+    this._view = null;
+    this._figure = null;
+    if (this._status === 'ready') this._status = 'idle';
   }
 
   attributeChangedCallback(name, oldText, text) {
@@ -303,12 +307,16 @@ export class SoftBodyElement extends HTMLElement {
       return;
     }
     this._status = 'ready';
+    if (!this.isConnected) {
+      this._dispose(); // removed while loading: build again if it comes back
+      return;
+    }
     const play = this._wantPlay ?? (this._values.autoplay && !reducedMotion());
     this._playing = Boolean(play);
     this._everPlayed = this._playing;
     this._syncPlay();
     this._dirty = true;
-    if (this.isConnected) this._stage.add(this);
+    this._stage.add(this);
   }
 
   _config() {
@@ -554,7 +562,7 @@ export class SoftBodyElement extends HTMLElement {
       this._syncPlay();
     } else if (name === 'plot') {
       this._setupPlot();
-    } else if (name === 'camera' && this._view) {
+    } else if (name === 'camera' && this._view && this._figure) {
       this._view.setCamera(value?.position ?? [2.9, 2.1, 3.6], value?.target ?? this._figure.target);
     } else if (name === 'poster') {
       this._showPoster();
