@@ -7,8 +7,8 @@
 // - Time to the first frame of the article's first figure: the static site (npm run build's
 //   dist/site) served on localhost, a fresh browser context per round (a first visit: nothing
 //   cached), article.html#fig-spring so that figure is in view at load; from navigation start to its
-//   `ready` event. With ?test (cheap rendering, as the tests use: SwiftShader renders WebGL on the
-//   CPU here) and without.
+//   `ready` event. As a reader gets it (the page picks its rendering: SwiftShader renders WebGL on
+//   the CPU here, so the cheap settings), and with ?test (cheap rendering asked for, as the tests do).
 // - Idle cost: the same article after every figure has been seen, scrolled so that none is in
 //   view: main-thread task time over 5 s (Chrome DevTools Protocol Performance.getMetrics,
 //   TaskDuration) as a fraction of one core, and how many animation frames the page requested.
@@ -180,7 +180,7 @@ export function pageReport({ sizes, firstFigureMs, idle, rounds }) {
     'page cost: the npm package in a production build (Vite, minified, gzip -6), the article from npm run build\'s static site, headless Chromium (SwiftShader WebGL)',
     `  element + bridge JS, without three.js: ${kB(sizes.elementBridgeGzip)} gzipped (target 40 kB: ${target(sizes.elementBridgeGzip <= 40000)}); loaded only for sample scenes and src: ${kB(sizes.onDemandGzip)}`,
     `  softbody.wasm: ${kB(sizes.wasmGzip)} gzipped (${kB(sizes.wasmBytes)} raw); three.js as bundled: ${kB(sizes.threeGzip)} gzipped`,
-    `  first figure of the article drawn, from navigation (median of ${rounds} fresh visits): ${median(firstFigureMs.test).toFixed(0)} ms with ?test (target 1500 ms: ${target(median(firstFigureMs.test) <= 1500)}), ${median(firstFigureMs.full).toFixed(0)} ms at full quality`,
+    `  first figure of the article drawn, from navigation (median of ${rounds} fresh visits): ${median(firstFigureMs.full).toFixed(0)} ms as a reader gets it (target 1500 ms: ${target(median(firstFigureMs.full) <= 1500)}), ${median(firstFigureMs.test).toFixed(0)} ms with ?test`,
     `    samples ?test: ${firstFigureMs.test.map((t) => t.toFixed(0)).join(', ')} ms; full: ${firstFigureMs.full.map((t) => t.toFixed(0)).join(', ')} ms`,
     `  idle article (${idle.figures} figures seen, then ${idle.visible} in view): ${(100 * idle.coreFraction).toFixed(2)} % of one core over ${idle.seconds.toFixed(1)} s (target 2 %: ${target(idle.coreFraction <= 0.02)}), ${idle.animationFrames} animation frames requested`,
   ];

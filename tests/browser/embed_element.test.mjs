@@ -110,6 +110,15 @@ test('loads nothing until near the viewport, then fetches the wasm once, draws, 
     await waitElementFrames(page, '#b', 3);
     assert.equal(wasmRequests.length, 1, `the wasm is fetched once for two figures (${wasmRequests.join(', ')})`);
     assert.equal(await page.evaluate(() => window.__gl), 1, 'one WebGL context for the page');
+    // The stage knows a software renderer when it sees one (and then renders cheaply by itself).
+    const renderer = await page.evaluate(() => {
+      const stage = customElements.get('soft-body').stage;
+      const gl = stage.renderer.getContext();
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      return { name: gl.getParameter(info.UNMASKED_RENDERER_WEBGL), software: stage.software, lowCost: stage.lowCost };
+    });
+    assert.equal(renderer.software, /swiftshader|llvmpipe|software/i.test(renderer.name), renderer.name);
+    assert.equal(renderer.lowCost, true);
     assert.ok((await countBodyPixels(page, '#a')) > 500, 'the body is drawn');
     const t0 = await page.evaluate(() => document.getElementById('a').time);
     await waitElementFrames(page, '#a', 20);

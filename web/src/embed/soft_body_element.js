@@ -16,8 +16,8 @@ import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, SOLVER_
 import { buildControls } from './element_controls.js';
 import { buildShadow, setProgress } from './element_dom.js';
 
-// ?test in the page's URL: cheap rendering for software WebGL (no MSAA, pixel ratio 1, small
-// shadow map), identical physics, as on the demo page.
+// ?test in the page's URL: cheap rendering (no MSAA, pixel ratio 1, small shadow map), identical
+// physics, as on the demo page. The stage also picks it by itself on a software renderer.
 const LOW_COST = typeof location !== 'undefined' && new URLSearchParams(location.search).has('test');
 const FRAME_EVENT_MS = 250; // the frame event's period
 const MESSAGE_MS = 9000; // a message stays this long (or until dismissed)
@@ -287,7 +287,7 @@ export class SoftBodyElement extends HTMLElement {
       this._view = new rt.FigureView({
         canvas: this._parts.canvas,
         stage: this._stage,
-        lowCost: LOW_COST,
+        lowCost: this._stage.lowCost,
         onError: (error) => this._report(error),
         getTime: () => this._figure?.time ?? 0,
         onChange: () => this._invalidate(),
