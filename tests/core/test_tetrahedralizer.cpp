@@ -5,7 +5,9 @@
 #include <bunny_mesh.h>
 
 #include <cmath>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "softbody.h"
@@ -56,6 +58,84 @@ void check_solver_ready(const Result& r) {
                                      int64_t(r.tets.size() / 4));
   CHECK(c.problem == MeshProblem::None);
   for (size_t t = 0; t < r.tets.size(); t += 4) REQUIRE(tet_volume6(r.positions.data(), &r.tets[t]) > 0);
+}
+
+// An icosphere (an icosahedron subdivided `levels` times, vertices shared, no seams) about
+// (cx, cy, cz), wound outward or, with inward = true, inward.
+Soup icosphere(double radius, int levels, double cx = 0, double cy = 0, double cz = 0, bool inward = false) {
+  const double g = (1 + std::sqrt(5.0)) / 2;
+  std::vector<double> p = {-1, g, 0, 1, g, 0, -1, -g, 0, 1, -g, 0, 0, -1, g, 0, 1, g,
+                           0, -1, -g, 0, 1, -g, g, 0, -1, g, 0, 1, -g, 0, -1, -g, 0, 1};
+  std::vector<uint32_t> t = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
+                             3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
+  for (int level = 0; level < levels; ++level) {
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> mid;
+    auto midpoint = [&](uint32_t a, uint32_t b) {
+      const auto key = std::make_pair(std::min(a, b), std::max(a, b));
+      auto it = mid.find(key);
+      if (it != mid.end()) return it->second;
+      for (int k = 0; k < 3; ++k) p.push_back(0.5 * (p[3 * a + k] + p[3 * b + k]));
+      return mid[key] = uint32_t(p.size() / 3 - 1);
+    };
+    std::vector<uint32_t> next;
+    for (size_t f = 0; f < t.size(); f += 3) {
+      const uint32_t a = t[f], b = t[f + 1], c = t[f + 2];
+      const uint32_t ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+      next.insert(next.end(), {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca});
+    }
+    t.swap(next);
+  }
+  Soup s;
+  for (size_t v = 0; v < p.size(); v += 3) {
+    const double n = std::sqrt(p[v] * p[v] + p[v + 1] * p[v + 1] + p[v + 2] * p[v + 2]);
+    s.positions.insert(s.positions.end(), {float(cx + radius * p[v] / n), float(cy + radius * p[v + 1] / n),
+                                           float(cz + radius * p[v + 2] / n)});
+  }
+  if (inward)
+    for (size_t f = 0; f < t.size(); f += 3) std::swap(t[f + 1], t[f + 2]);
+  s.triangles = t;
+  return s;
+}
+
+// Appends b's vertices and faces to a (one soup, several pieces).
+void append(Soup& a, const Soup& b) {
+  const auto base = uint32_t(a.vertex_count());
+  a.positions.insert(a.positions.end(), b.positions.begin(), b.positions.end());
+  for (uint32_t v : b.triangles) a.triangles.push_back(base + v);
+}
+
+// The volume of a closed soup by the divergence theorem (as it is, no clean-up), m^3.
+double soup_volume(const Soup& s) {
+  double v6 = 0;
+  for (size_t f = 0; f < s.triangles.size(); f += 3) {
+    const float* a = &s.positions[3 * size_t(s.triangles[f])];
+    const float* b = &s.positions[3 * size_t(s.triangles[f + 1])];
+    const float* c = &s.positions[3 * size_t(s.triangles[f + 2])];
+    v6 += double(a[0]) * (double(b[1]) * c[2] - double(b[2]) * c[1]) - double(a[1]) * (double(b[0]) * c[2] - double(b[2]) * c[0]) +
+          double(a[2]) * (double(b[0]) * c[1] - double(b[1]) * c[0]);
+  }
+  return v6 / 6;
+}
+
+// Distance from (cx, cy, cz) to the centroid of each tet: the smallest one.
+double nearest_tet_centroid(const Result& r, double cx, double cy, double cz) {
+  double best = HUGE_VAL;
+  for (size_t t = 0; t < r.tets.size(); t += 4) {
+    double c[3] = {0, 0, 0};
+    for (int v = 0; v < 4; ++v)
+      for (int k = 0; k < 3; ++k) c[k] += 0.25 * r.positions[3 * size_t(r.tets[t + size_t(v)]) + size_t(k)];
+    best = std::min(best, std::sqrt((c[0] - cx) * (c[0] - cx) + (c[1] - cy) * (c[1] - cy) + (c[2] - cz) * (c[2] - cz)));
+  }
+  return best;
+}
+
+CleanupReport cleanup_report(const Soup& s) {
+  Surface out;
+  CleanupReport report;
+  int64_t at = 0;
+  REQUIRE(clean_surface(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), out, report, at) ==
+          SurfaceProblem::None);
+  return report;
 }
 
 }  // namespace
@@ -331,4 +411,154 @@ TEST_CASE("C API: jobs are limited and handles do not alias after destroy") {
   CHECK(sb_tetra_progress(jobs[0]) != sb_tetra_progress(jobs[0]));  // NaN: the old handle is dead
   jobs[0] = again;
   for (sb_tetra j : jobs) CHECK(sb_tetra_destroy(j) == SB_OK);
+}
+
+TEST_CASE("nesting: a hollow ball keeps its cavity, whichever way the inner shell is wound") {
+  const Soup outer = icosphere(0.5, 3);
+  const double shell = soup_volume(outer) - soup_volume(icosphere(0.3, 3));
+  for (bool inward : {true, false}) {  // inward: as it should be; outward: the usual authoring mistake
+    CAPTURE(inward);
+    Soup s = outer;
+    append(s, icosphere(0.3, 3, 0, 0, 0, inward));
+    const CleanupReport report = cleanup_report(s);
+    CHECK(report.pieces == 2);
+    CHECK(report.closed_pieces == 2);
+    CHECK(report.cavities == 1);
+    CHECK(report.flipped_triangles == (inward ? 0 : 1280));
+    CHECK(report.volume == doctest::Approx(shell).epsilon(1e-9));
+    for (int resolution : {10, 20}) {
+      CAPTURE(resolution);
+      const Result r = tetrahedralize(s, resolution);
+      REQUIRE(r.status == TetraStatus::Done);
+      CHECK(r.stats.volume == doctest::Approx(shell).epsilon(0.04));
+      CHECK(r.stats.parts == 1);
+      // No tet in the cavity: the inner icosphere's faces are at least 0.3 cos(ish) from the centre.
+      CHECK(nearest_tet_centroid(r, 0, 0, 0) > 0.29);
+      check_solver_ready(r);
+    }
+  }
+}
+
+TEST_CASE("nesting: a ball with two bubbles; a ball in a bubble in a ball is solid again") {
+  Soup bubbles = icosphere(0.5, 3);
+  append(bubbles, icosphere(0.15, 2, -0.22, 0, 0, false));
+  append(bubbles, icosphere(0.15, 2, 0.22, 0.05, 0, true));
+  CHECK(cleanup_report(bubbles).cavities == 2);
+  const double holed = soup_volume(icosphere(0.5, 3)) - 2 * soup_volume(icosphere(0.15, 2));
+  const Result r = tetrahedralize(bubbles, 20);
+  REQUIRE(r.status == TetraStatus::Done);
+  CHECK(r.stats.volume == doctest::Approx(holed).epsilon(0.04));
+  CHECK(nearest_tet_centroid(r, -0.22, 0, 0) > 0.13);
+  CHECK(nearest_tet_centroid(r, 0.22, 0.05, 0) > 0.13);
+  check_solver_ready(r);
+
+  Soup three = icosphere(0.5, 3);  // every shell wound outward, as a modeller would leave them
+  append(three, icosphere(0.35, 3));
+  append(three, icosphere(0.2, 3));
+  const CleanupReport report = cleanup_report(three);
+  CHECK(report.cavities == 1);
+  CHECK(report.flipped_triangles == 1280);  // the middle shell only
+  const double expected = soup_volume(icosphere(0.5, 3)) - soup_volume(icosphere(0.35, 3)) + soup_volume(icosphere(0.2, 3));
+  CHECK(report.volume == doctest::Approx(expected).epsilon(1e-9));
+  const Result nested = tetrahedralize(three, 20);
+  REQUIRE(nested.status == TetraStatus::Done);
+  CHECK(nested.stats.parts == 2);  // the shell and the ball inside it
+  CHECK(nested.stats.volume == doctest::Approx(expected).epsilon(0.05));
+  CHECK(nearest_tet_centroid(nested, 0, 0, 0) < 0.1);  // the innermost ball has tets
+  check_solver_ready(nested);
+}
+
+TEST_CASE("nesting: disjoint and intersecting pieces stay separate outward solids") {
+  Soup two = icosphere(0.3, 3, -0.4, 0, 0);
+  append(two, icosphere(0.3, 3, 0.4, 0, 0, true));  // wound inward, but inside nothing: a solid
+  CleanupReport report = cleanup_report(two);
+  CHECK(report.cavities == 0);
+  CHECK(report.volume == doctest::Approx(2 * soup_volume(icosphere(0.3, 3))).epsilon(1e-6));  // moved floats
+  const Result r = tetrahedralize(two, 10);
+  REQUIRE(r.status == TetraStatus::Done);
+  CHECK(r.stats.parts == 2);
+
+  // Two balls that overlap, and a small ball crossing a big one's surface: no piece is inside
+  // another, so none is a cavity; the winding number unites them.
+  Soup overlap = icosphere(0.3, 3, -0.15, 0, 0);
+  append(overlap, icosphere(0.3, 3, 0.15, 0, 0));
+  append(overlap, icosphere(0.1, 2, 0.15, 0.3, 0));
+  report = cleanup_report(overlap);
+  CHECK(report.cavities == 0);
+  CHECK(report.flipped_triangles == 0);
+  const Result u = tetrahedralize(overlap, 12);
+  REQUIRE(u.status == TetraStatus::Done);
+  CHECK(u.stats.parts == 1);
+  CHECK(u.stats.volume < report.volume);  // the overlaps count once in the tets
+  CHECK(nearest_tet_centroid(u, 0, 0, 0) < 0.1);
+
+  // An open piece (a hemisphere) inside a closed one takes no part in nesting.
+  Soup open = icosphere(0.5, 3);
+  Soup cap = icosphere(0.2, 2);
+  std::vector<uint32_t> half;
+  for (size_t f = 0; f < cap.triangles.size(); f += 3)
+    if (cap.positions[3 * cap.triangles[f] + 1] > 0 && cap.positions[3 * cap.triangles[f + 1] + 1] > 0 &&
+        cap.positions[3 * cap.triangles[f + 2] + 1] > 0)
+      half.insert(half.end(), &cap.triangles[f], &cap.triangles[f] + 3);
+  cap.triangles = half;
+  append(open, cap);
+  report = cleanup_report(open);
+  CHECK(report.closed_pieces == 1);
+  CHECK(report.cavities == 0);
+  CHECK(report.open_edges > 0);
+}
+
+TEST_CASE("needles: collinear faces closing T-junctions are repaired, so a closed sphere stays closed") {
+  // Split faces of a closed sphere at an edge's midpoint, rounded to float as a file stores it, and
+  // close each T-junction with the zero-area "needle" (a, b, m) a modeller leaves there.
+  const Soup sphere = icosphere(0.5, 3);
+  Soup s = sphere;
+  std::map<std::pair<uint32_t, uint32_t>, int> used;
+  int needles = 0, above_old_bar = 0;
+  const double diag = std::sqrt(3.0);  // of the sphere's bounding box, m
+  const size_t faces = s.triangles.size() / 3;
+  for (size_t f = 0; f < faces; f += 5) {
+    uint32_t* t = &s.triangles[3 * f];
+    bool free = true;
+    for (int k = 0; k < 3; ++k) free = free && !used.count({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
+    if (!free) continue;
+    const uint32_t a = t[0], b = t[1], c = t[2];
+    for (int k = 0; k < 3; ++k) used[{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])}] = 1;
+    const auto m = uint32_t(s.vertex_count());
+    for (int k = 0; k < 3; ++k) s.positions.push_back(0.5f * (s.positions[3 * a + k] + s.positions[3 * b + k]));
+    t[1] = m;                                            // (a, m, c)
+    s.triangles.insert(s.triangles.end(), {m, b, c, a, b, m});  // (m, b, c) and the needle
+    ++needles;
+    // The needle's area, as the old test saw it: |cross|^2 against (1e-12 diag^2)^2.
+    const float* pa = &s.positions[3 * a];
+    const float* pb = &s.positions[3 * b];
+    const float* pm = &s.positions[3 * m];
+    const double u[3] = {double(pb[0]) - pa[0], double(pb[1]) - pa[1], double(pb[2]) - pa[2]};
+    const double v[3] = {double(pm[0]) - pa[0], double(pm[1]) - pa[1], double(pm[2]) - pa[2]};
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    above_old_bar += n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > std::pow(1e-12 * diag * diag, 2);
+  }
+  REQUIRE(needles > 100);
+  CHECK(above_old_bar > needles / 2);  // most would have passed the old absolute area test
+  const CleanupReport report = cleanup_report(s);
+  CHECK(report.open_edges == 0);
+  CHECK(report.repaired_needles == needles);
+  CHECK(report.volume == doctest::Approx(soup_volume(sphere)).epsilon(1e-6));
+  const Result plain = tetrahedralize(sphere, 10);
+  const Result r = tetrahedralize(s, 10);
+  REQUIRE(r.status == TetraStatus::Done);
+  CHECK(r.stats.cleanup.open_edges == 0);
+  CHECK(r.stats.volume == doctest::Approx(plain.stats.volume).epsilon(0.01));
+  CHECK(r.stats.volume == doctest::Approx(soup_volume(sphere)).epsilon(0.02));
+  check_solver_ready(r);
+
+  // A flat face whose long edge has no other face cannot be repaired: it is dropped.
+  const float line[12] = {0, 0, 0, 1, 0, 0, 0.5f, 1e-9f, 0, 0.5f, 0.5f, 1};
+  const uint32_t tris[6] = {0, 1, 2, 0, 2, 3};  // the second shares a short edge only
+  Surface out;
+  CleanupReport lone;
+  int64_t at = 0;
+  clean_surface(line, 4, tris, 2, out, lone, at);
+  CHECK(lone.repaired_needles == 0);
+  CHECK(lone.dropped_triangles == 1);
 }
