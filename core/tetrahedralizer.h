@@ -34,6 +34,9 @@ struct TetraStats {
   double min_quality = 0, mean_quality = 0;
   double volume = 0;          // m^3 of the output tets
   double milliseconds = 0;    // wall time in the constructor and run()
+  // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none):
+  double thin_thickness = 0;  // m, thickness of the thinnest parts (see estimate_thickness)
+  int64_t cells_for_thin = 0; // resolution at which parts that thick get tets (kCellsPerThickness)
 };
 
 enum class TetraStatus { Working, Done, NoInsideTets };

@@ -1,4 +1,5 @@
 // C API: tetrahedralization jobs (core/tetrahedralizer.h) behind generation-checked handles.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -7,6 +8,9 @@
 #include "api_state.h"
 
 using namespace sbapi;
+
+// web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
+static_assert(sizeof(sb_tetra_stats) == 24 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -181,6 +185,10 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->surface_volume = float(s.cleanup.volume);
   out->milliseconds = float(s.milliseconds);
   out->fragment_tets = int32_t(s.fragment_tets_removed);
+  out->cavities = int32_t(s.cleanup.cavities);
+  out->repaired_needles = int32_t(s.cleanup.repaired_needles);
+  out->thin_thickness = float(s.thin_thickness);
+  out->cells_for_thin = int32_t(std::min<int64_t>(s.cells_for_thin, INT32_MAX));
   return SB_OK;
 }
 

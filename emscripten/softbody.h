@@ -142,6 +142,13 @@ typedef struct sb_tetra_stats {
   float milliseconds;        /* wall time spent in sb_tetra_create and sb_tetra_run */
   int32_t fragment_tets;     /* tets removed with parts below 1 % of the largest part (loose bits that
                                 hang on by an edge or a vertex) */
+  int32_t cavities;          /* closed pieces nested in an odd number of others: kept hollow (faced inward) */
+  int32_t repaired_needles;  /* flat faces closing T-junctions, removed by flipping their long edge */
+  float thin_thickness;      /* m: estimated thickness of the thinnest parts (area-weighted 10th percentile
+                                of the distance through the solid from each face), measured only when the
+                                tets hold under 95 % of the surface's volume; else 0 */
+  int32_t cells_for_thin;    /* the resolution at which parts that thick get tets (may exceed
+                                SB_TETRA_MAX_RESOLUTION); 0 when not measured */
 } sb_tetra_stats;
 
 /* Errors */

@@ -73,7 +73,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 17 * 4; // sizeof(sb_body_stats): 11 float32, 2 int32, 2 float32, 2 int32
-const TETRA_STATS_BYTES = 20 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 1 int32
+const TETRA_STATS_BYTES = 24 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 1 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -270,7 +270,15 @@ export class Tetra {
     const out = {};
     TETRA_STATS_INTS.forEach((k, i) => (out[k] = ints[i]));
     TETRA_STATS_FLOATS.forEach((k, i) => (out[k] = floats[i]));
-    out.fragmentTets = new Int32Array(this.sb.buffer, this.sb._stats + 4 * (TETRA_STATS_INTS.length + TETRA_STATS_FLOATS.length), 1)[0];
+    // Fields added later, at the end of the struct: fragment_tets, cavities, repaired_needles (int32),
+    // thin_thickness (float32), cells_for_thin (int32).
+    const tail = this.sb._stats + 4 * (TETRA_STATS_INTS.length + TETRA_STATS_FLOATS.length);
+    const tailInts = new Int32Array(this.sb.buffer, tail, 5);
+    out.fragmentTets = tailInts[0];
+    out.cavities = tailInts[1];
+    out.repairedNeedles = tailInts[2];
+    out.thinThickness = new Float32Array(this.sb.buffer, tail + 12, 1)[0];
+    out.cellsForThin = tailInts[4];
     return out;
   }
 

@@ -112,6 +112,14 @@ export interface TetraStats {
   surfaceVolume: number;
   milliseconds: number;
   fragmentTets: number;
+  /** Closed pieces inside an odd number of others, kept hollow. */
+  cavities: number;
+  /** Flat faces closing T-junctions, removed without opening the surface. */
+  repairedNeedles: number;
+  /** m: thickness of the thinnest parts, measured when the tets lost over 5 % of the volume; else 0. */
+  thinThickness: number;
+  /** Grid cells at which parts that thin get tets; 0 when not measured. */
+  cellsForThin: number;
 }
 
 export interface LoadOptions {
