@@ -205,6 +205,56 @@ double SurfaceQuery::winding_number(const double q[3]) const {
   return sum / (4.0 * kPi);
 }
 
+double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip, double t_min) const {
+  double best = HUGE_VAL;
+  if (nodes_.empty()) return best;
+  int32_t stack[128];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[size_t(stack[--top])];
+    // Slab test: the ray's parameter interval inside the box, against [t_min, best).
+    double t0 = t_min, t1 = best;
+    for (int k = 0; k < 3 && t0 <= t1; ++k) {
+      if (d[k] == 0) {
+        if (o[k] < node.lo[k] || o[k] > node.hi[k]) t0 = HUGE_VAL;
+        continue;
+      }
+      double a = (node.lo[k] - o[k]) / d[k], b = (node.hi[k] - o[k]) / d[k];
+      if (a > b) std::swap(a, b);
+      t0 = std::max(t0, a);
+      t1 = std::min(t1, b);
+    }
+    if (!(t0 <= t1)) continue;
+    if (node.left >= 0) {
+      stack[top++] = node.right;
+      stack[top++] = node.left;
+      continue;
+    }
+    for (int32_t i = node.begin; i < node.end; ++i) {
+      const int32_t t = order_[size_t(i)];
+      if (t == skip) continue;
+      // Moeller and Trumbore (1997): solve o + t d = a + u (b - a) + v (c - a).
+      const double* a = &pos_[3 * tri_[3 * size_t(t)]];
+      double e1[3], e2[3], s[3], p[3], q[3];
+      sub3(&pos_[3 * tri_[3 * size_t(t) + 1]], a, e1);
+      sub3(&pos_[3 * tri_[3 * size_t(t) + 2]], a, e2);
+      cross3(d, e2, p);
+      const double det = dot3(e1, p);
+      if (det == 0) continue;  // the ray runs in the triangle's plane
+      sub3(o, a, s);
+      const double u = dot3(s, p) / det;
+      if (u < 0 || u > 1) continue;
+      cross3(s, e1, q);
+      const double v = dot3(d, q) / det;
+      if (v < 0 || u + v > 1) continue;
+      const double hit = dot3(e2, q) / det;
+      if (hit > t_min && hit < best) best = hit;
+    }
+  }
+  return best;
+}
+
 bool SurfaceQuery::any_within(const double q[3], double distance) const {
   if (nodes_.empty()) return false;
   const double limit2 = distance * distance;

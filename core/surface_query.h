@@ -4,7 +4,8 @@
 //   sensible value near holes, seams, self-intersections and overlapping parts; "inside" is > 0.5.
 //   Far clusters use their dipole (Barill et al. 2018, "Fast winding numbers"): the sum of the
 //   area-weighted normals at the area centroid, so a query costs O(log n) instead of O(n).
-// - whether any triangle lies within a distance of the point.
+// - whether any triangle lies within a distance of the point;
+// - where a ray first meets the surface (for the thickness of thin parts).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -19,6 +20,10 @@ class SurfaceQuery {
   double winding_number(const double q[3]) const;
   double winding_number_exact(const double q[3]) const;  // every triangle, for tests
   bool any_within(const double q[3], double distance) const;
+  // Distance along the ray o + t d (d unit length) to the nearest triangle other than `skip` with
+  // t > t_min, or +infinity when it meets none.
+  double ray_hit(const double o[3], const double d[3], int32_t skip, double t_min) const;
+  int32_t triangle_count() const { return int32_t(tri_.size() / 3); }
 
  private:
   struct Node {

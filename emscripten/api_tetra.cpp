@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "../core/tetrahedralizer.h"
@@ -38,6 +39,48 @@ sb::Tetrahedralizer* find_finished(sb_tetra handle) {
     return nullptr;
   }
   return job;
+}
+
+// Why a job kept no tet, the real cause first and then the setting that would help (or that none
+// will), then the counts behind it. The causes, in order: parts thinner than a grid cell (measured,
+// see Tetrahedralizer::estimate_thickness), an open surface, too few points, the quality bar.
+int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
+  const sb::TetraStats& s = job.stats();
+  const sb::TetraOptions& o = job.options();
+  const int resolution = o.resolution > 0 ? o.resolution : 10;  // 0: the same cell as 10, without grid points
+  char facts[200];
+  std::snprintf(facts, sizeof facts,
+                " (%lld open edges; %lld Delaunay tets, %lld of them inside but below min quality %g or flat)",
+                (long long)s.cleanup.open_edges, (long long)s.delaunay_tets, (long long)s.slivers_removed,
+                o.min_quality);
+  if (s.thin_thickness > 0 && s.cells_for_thin > resolution) {
+    const double mm = 1000.0 * s.thin_thickness, cell_mm = 1000.0 * job.cell_size();
+    if (s.cells_for_thin <= SB_TETRA_MAX_RESOLUTION)
+      return fail(SB_ERR_NO_INSIDE_TETS,
+                  "the surface's thinnest parts are about %.3g mm thick, thinner than a grid cell (%.3g mm at "
+                  "resolution %d), so no tet fits in them: a resolution of about %lld would give them tets%s",
+                  mm, cell_mm, resolution, (long long)s.cells_for_thin, facts);
+    return fail(SB_ERR_NO_INSIDE_TETS,
+                "the surface's thinnest parts are about %.3g mm thick, thinner than a grid cell (%.3g mm at resolution "
+                "%d), so no tet fits in them; they would need a resolution of about %lld, beyond the maximum of %d, so "
+                "no setting will: thicken them in a modeller%s",
+                mm, cell_mm, resolution, (long long)s.cells_for_thin, SB_TETRA_MAX_RESOLUTION, facts);
+  }
+  if (s.cleanup.open_edges > 0)
+    return fail(SB_ERR_NO_INSIDE_TETS,
+                "the surface is open and the winding number found nothing inside it to fill (an open sheet encloses "
+                "nothing): close its holes in a modeller; no setting will help%s",
+                facts);
+  if (s.delaunay_tets == 0)
+    return fail(SB_ERR_NO_INSIDE_TETS,
+                "the surface gave only %lld points, too few or too flat to form a single tet: raise the resolution%s",
+                (long long)(s.surface_points + s.interior_points), facts);
+  if (s.slivers_removed > 0 && o.min_quality > 0)
+    return fail(SB_ERR_NO_INSIDE_TETS,
+                "every tet inside the surface was below the minimum quality %g: lower it (0 keeps every tet that is "
+                "not flat)%s",
+                o.min_quality, facts);
+  return fail(SB_ERR_NO_INSIDE_TETS, "no tet inside the surface had a clearly positive volume%s", facts);
 }
 
 }  // namespace
@@ -106,18 +149,8 @@ int32_t sb_tetra_run(sb_tetra handle, int32_t work) {
   switch (job->run(work)) {
     case sb::TetraStatus::Working: return 0;
     case sb::TetraStatus::Done: return 1;
-    case sb::TetraStatus::NoInsideTets: {
-      const sb::TetraStats& s = job->stats();
-      if (s.delaunay_tets == 0)
-        return fail(SB_ERR_NO_INSIDE_TETS,
-                    "the surface gave only %lld points, too few or too flat to form a single tet: raise the resolution",
-                    (long long)(s.surface_points + s.interior_points));
-      return fail(SB_ERR_NO_INSIDE_TETS,
-                  "no tet survived: of %lld Delaunay tets, %lld lay inside the surface (winding number > 0.5) and "
-                  "all of those were below the minimum quality or flat; the surface has %lld open edges%s",
-                  (long long)s.delaunay_tets, (long long)s.slivers_removed, (long long)s.cleanup.open_edges,
-                  s.cleanup.open_edges > 0 ? " (an open sheet encloses nothing)" : "");
-    }
+    case sb::TetraStatus::NoInsideTets:
+      return fail_no_inside(*job);
   }
   return SB_OK;
 }

@@ -377,8 +377,9 @@ TEST_CASE("C API: each kind of bad surface gets its own error and message") {
   while ((rc = sb_tetra_run(job, 1000)) == 0) {
   }
   CHECK(rc == SB_ERR_NO_INSIDE_TETS);
-  CHECK(std::string(sb_last_error()).find("quality") != std::string::npos);
-  CHECK(std::string(sb_last_error()).find("open edges") != std::string::npos);
+  CHECK(std::string(sb_last_error()).find("the surface is open") != std::string::npos);
+  CHECK(std::string(sb_last_error()).find("no setting will help (4 open edges;") != std::string::npos);
+  CHECK(std::string(sb_last_error()).find("min quality 0.99") != std::string::npos);
   CHECK(sb_tetra_tet_count(job) == SB_ERR_NOT_READY);
   CHECK(sb_tetra_run(job, 1) == SB_ERR_NO_INSIDE_TETS);  // stays failed
   CHECK(sb_tetra_destroy(job) == SB_OK);
@@ -391,7 +392,8 @@ TEST_CASE("C API: each kind of bad surface gets its own error and message") {
   while ((rc = sb_tetra_run(coarse, 100000)) == 0) {
   }
   CHECK(rc == SB_ERR_NO_INSIDE_TETS);
-  CHECK(std::string(sb_last_error()).find("raise the resolution") != std::string::npos);
+  // The tube (0.3 m across, 10th percentile of the chords ~0.2 m) is thinner than the one 1 m cell.
+  CHECK(std::string(sb_last_error()).find("a resolution of about") != std::string::npos);
   CHECK(sb_tetra_destroy(coarse) == SB_OK);
 }
 
@@ -561,4 +563,82 @@ TEST_CASE("needles: collinear faces closing T-junctions are repaired, so a close
   clean_surface(line, 4, tris, 2, out, lone, at);
   CHECK(lone.repaired_needles == 0);
   CHECK(lone.dropped_triangles == 1);
+}
+
+namespace {
+
+Soup box(float x, float y, float z) {
+  Soup s = testing_surfaces::cube();
+  for (size_t i = 0; i < s.positions.size(); i += 3) {
+    s.positions[i] *= x;
+    s.positions[i + 1] *= y;
+    s.positions[i + 2] *= z;
+  }
+  return s;
+}
+
+// Runs a C API job to the end; returns its final code, with its stats and last message.
+int32_t run_job(const Soup& s, int resolution, float min_quality, sb_tetra_stats& stats, std::string& message) {
+  const sb_tetra job = sb_tetra_create(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(),
+                                       resolution, min_quality, 1);
+  REQUIRE(job > 0);
+  int32_t rc;
+  while ((rc = sb_tetra_run(job, 100000)) == 0) {
+  }
+  message = sb_last_error();
+  REQUIRE(sb_tetra_get_stats(job, &stats) == SB_OK);
+  sb_tetra_destroy(job);
+  return rc;
+}
+
+}  // namespace
+
+TEST_CASE("thin parts: a failure names their thickness and the resolution that would mesh them, or that none will") {
+  sb_tetra_stats stats{};
+  std::string message;
+  // A closed square rod 1 m long and 31.25 mm thick at 5 cells (200 mm): nothing fits.
+  const Soup rod = box(1, 1 / 32.f, 1 / 32.f);
+  CHECK(run_job(rod, 5, 0.02f, stats, message) == SB_ERR_NO_INSIDE_TETS);
+  CAPTURE(message);
+  CHECK(stats.open_edges == 0);
+  CHECK(stats.thin_thickness == doctest::Approx(1 / 32.0).epsilon(0.01));
+  CHECK(stats.cells_for_thin == 32);
+  CHECK(message.find("thinnest parts are about 31.2 mm thick, thinner than a grid cell (200 mm at resolution 5)") !=
+        std::string::npos);
+  CHECK(message.find("a resolution of about 32 would give them tets (0 open edges;") != std::string::npos);
+  CHECK(message.find("Is it closed") == std::string::npos);
+  // ...and that resolution does.
+  CHECK(run_job(rod, 32, 0.02f, stats, message) == 1);
+  CHECK(stats.volume >= 0.95f * stats.surface_volume);
+  CHECK(stats.thin_thickness == 0.0f);  // not measured when the volume is kept
+  CHECK(stats.parts == 1);
+
+  // A 1 m plate 1 mm thick would need 1000 cells: the message says no setting will do.
+  const Soup plate = box(1, 1, 0.001f);
+  CHECK(run_job(plate, 20, 0.0f, stats, message) == SB_ERR_NO_INSIDE_TETS);
+  CHECK(stats.cells_for_thin == 1000);
+  CHECK(message.find("about 1 mm thick") != std::string::npos);
+  CHECK(message.find("beyond the maximum of 64, so no setting will: thicken them") != std::string::npos);
+
+  // A plate that meshes but loses volume says why in its stats (the page warns with them).
+  CHECK(run_job(box(1, 1, 0.01f), 20, 0.02f, stats, message) == 1);
+  CHECK(stats.volume < 0.95f * stats.surface_volume);
+  CHECK(stats.thin_thickness == doctest::Approx(0.01).epsilon(0.01));
+  CHECK(stats.cells_for_thin == 100);
+
+  // The bunny keeps its volume at 10 cells: nothing is measured (no time spent).
+  const Result bunny = tetrahedralize(bunny_soup(), 10);
+  CHECK(bunny.stats.thin_thickness == 0.0);
+  CHECK(bunny.stats.cells_for_thin == 0);
+}
+
+TEST_CASE("C API stats: cavities and repaired needles are counted") {
+  Soup hollow = icosphere(0.5, 3);
+  append(hollow, icosphere(0.3, 3));
+  sb_tetra_stats stats{};
+  std::string message;
+  REQUIRE(run_job(hollow, 10, 0.02f, stats, message) == 1);
+  CHECK(stats.cavities == 1);
+  CHECK(stats.repaired_needles == 0);
+  CHECK(stats.surface_volume < 0.85f * 4.18879f * 0.125f);  // the shell, not the ball
 }
