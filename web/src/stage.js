@@ -3,6 +3,7 @@
 // and the camera keeping a thrown body in view (keepInView).
 import * as THREE from 'three';
 import { createCameraRig } from './camera_rig.js';
+import { createRenderer } from './renderer.js';
 import { createScenery } from './scenery.js';
 
 // Keeping a thrown body in view. The orbit target (and the camera with it, so the view direction
@@ -20,8 +21,9 @@ const CHASE_MIN_SPEED = 0.3;
 // options.lowCost (the ?test mode): no MSAA, pixel ratio 1, small shadow map, no environment map,
 // because headless Chromium renders WebGL on the CPU (SwiftShader). recentreButton: an element shown
 // while the body's centre is off the canvas; clicking it starts a chase.
-export function createStage(container, { lowCost = false, recentreButton = null } = {}) {
-  const renderer = new THREE.WebGLRenderer({ antialias: !lowCost, powerPreference: 'high-performance' });
+export function createStage(container, { lowCost: asked = false, recentreButton = null } = {}) {
+  // Cheap settings when asked for, or on a software rasterizer (renderer.js).
+  const { renderer, lowCost } = createRenderer({ lowCost: asked });
   renderer.setPixelRatio(lowCost ? 1 : Math.min(window.devicePixelRatio, 2));
   renderer.setSize(window.innerWidth, window.innerHeight);
   container.appendChild(renderer.domElement);

@@ -10,14 +10,17 @@
 import * as THREE from 'three';
 import { BodyMesh } from '../body_mesh.js';
 import { createCameraRig } from '../camera_rig.js';
+import { createRenderer } from '../renderer.js';
 import { createScenery } from '../scenery.js';
 import { StrandMesh } from '../strand_mesh.js';
 
 export class MultiView {
   // container: the element the canvas fills (the cells are laid over it by CSS).
-  constructor(container, { lowCost = false } = {}) {
+  constructor(container, { lowCost: asked = false } = {}) {
+    // Cheap settings when asked for, or on a software rasterizer (renderer.js).
+    const { renderer, lowCost } = createRenderer({ lowCost: asked });
     this.lowCost = lowCost;
-    const renderer = (this.renderer = new THREE.WebGLRenderer({ antialias: !lowCost, powerPreference: 'high-performance' }));
+    this.renderer = renderer;
     renderer.setPixelRatio(lowCost ? 1 : Math.min(window.devicePixelRatio, 2));
     renderer.setScissorTest(true);
     this.canvas = renderer.domElement;

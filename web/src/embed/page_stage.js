@@ -10,6 +10,7 @@
 // no requestAnimationFrame is pending at all, so an idle article costs nothing.
 import * as THREE from 'three';
 import { BodyMesh } from '../body_mesh.js';
+import { createRenderer } from '../renderer.js';
 import { createScenery } from '../scenery.js';
 
 let shared = null;
@@ -21,30 +22,12 @@ export function pageStage({ lowCost = false } = {}) {
   return shared;
 }
 
-// True when WebGL is rasterized on the CPU (SwiftShader, llvmpipe: a machine without a usable GPU,
-// a VM, a headless browser). There, MSAA, a 2048-texel shadow map and the environment map cost
-// seconds per frame and the first figure took ~9 s to appear; the cheap settings draw it in ~1 s.
-function softwareRenderer(gl) {
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
-}
-
 export class PageStage {
-  // lowCost: cheap rendering asked for (?test); it is also chosen when the renderer is software.
+  // lowCost: cheap rendering asked for (?test); also chosen on a software rasterizer.
   constructor({ lowCost }) {
-    this.canvas = document.createElement('canvas'); // never in the DOM: only drawn from
-    // Without MSAA first: on a software renderer that is the context to keep. With a GPU it is
-    // replaced by an antialiased one (MSAA is fixed when a context is made).
-    this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: false, powerPreference: 'high-performance' });
-    this.software = softwareRenderer(this.renderer.getContext());
-    this.lowCost = lowCost || this.software;
-    if (!this.lowCost) {
-      this.renderer.dispose();
-      this.renderer.forceContextLoss();
-      this.canvas = document.createElement('canvas');
-      this.renderer = new THREE.WebGLRenderer({ canvas: this.canvas, antialias: true, powerPreference: 'high-performance' });
-    }
+    // Never in the DOM: only drawn from. Cheap settings on a software rasterizer (renderer.js).
+    ({ renderer: this.renderer, lowCost: this.lowCost, software: this.software } = createRenderer({ lowCost }));
+    this.canvas = this.renderer.domElement;
     lowCost = this.lowCost;
     this.renderer.setPixelRatio(1); // views are sized in device pixels by their elements
     this.renderer.setScissorTest(true);
