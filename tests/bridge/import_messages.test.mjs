@@ -1,17 +1,28 @@
 // What the page says about imports (web/src/import/import_messages.js): one sentence per C API
-// code, the file's name in front, the open-surface warning, the readout's summary. No wasm.
+// code, the file's name in front, the real cause and the setting that would help (from the job's
+// stats), warnings, the readout's summary. The last tests run real jobs in the wasm module.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
 import { ImportError, ImportErrorKind } from '../../web/src/import/import_error.js';
-import { describeImportError, meshSummary, openSurfaceWarning, tetFileSummary } from '../../web/src/import/import_messages.js';
+import {
+  describeImportError,
+  importWarnings,
+  lostVolumeWarning,
+  meshSummary,
+  openSurfaceWarning,
+  tetFileSummary,
+} from '../../web/src/import/import_messages.js';
+import { runTetra } from '../../web/src/import/tetra_job.js';
+import { MESH_RANGES } from '../../web/src/settings.js';
 import { ErrorCode, SoftbodyError } from '../../web/src/softbody.js';
+import { load } from './load.mjs';
 
 test('C API codes become sentences, with the C text kept for details', () => {
   const cases = [
     [ErrorCode.EMPTY_MESH, /no usable triangle/],
     [ErrorCode.FLAT_MESH, /encloses no volume/],
-    [ErrorCode.NO_INSIDE_TETS, /no tet ended up inside the surface\. Is it closed\?/],
+    [ErrorCode.NO_INSIDE_TETS, /no tet ended up inside the surface\.( |$)/],
     [ErrorCode.TOO_LARGE, /at most 1,000,000 vertices and 2,000,000 triangles/],
     [ErrorCode.NOT_FINITE, /not finite numbers/],
     [ErrorCode.INDEX_OUT_OF_RANGE, /refers to a vertex the mesh does not have/],
@@ -39,4 +50,114 @@ test('open surfaces warn; summaries count in words', () => {
   assert.equal(meshSummary(stats), '1 vertex · 2,075 tets · 1 sliver removed · quality min 0.02, mean 0.58 · 237 ms');
   const mesh = { positions: new Float32Array(12), tets: new Uint32Array(4), flipped: 1, unusedVertices: 2 };
   assert.equal(tetFileSummary(mesh), '4 vertices · 1 tet · 1 tet re-oriented · 2 unused vertices dropped');
+});
+
+// A failed job's stats, as runTetra attaches them (only the fields the sentences read).
+const failed = (stats) => Object.assign(new SoftbodyError(ErrorCode.NO_INSIDE_TETS, 'SB_ERR_NO_INSIDE_TETS', 'SB_ERR_NO_INSIDE_TETS: c'), { stats });
+const CLOSED = { openEdges: 0, delaunayTets: 40, slivers: 40, thinThickness: 0, cellsForThin: 0, volume: 0, surfaceVolume: 1 };
+
+test('no tets inside: the real cause first, then the setting within the slider, or that none will help', () => {
+  const options = { resolution: 10, minQuality: 0.02 };
+  const say = (stats, o = options) => describeImportError(failed({ ...CLOSED, ...stats }), 'part.stl', o).message;
+  // A closed thin part: its thickness and the cells it needs, never "is it closed?".
+  const thin = say({ thinThickness: 0.03125, cellsForThin: 32 });
+  assert.match(thin, /^Could not import part\.stl: no tet fits inside the surface: its thinnest parts are about 31 mm thick, thinner than a grid cell; about 32 grid cells would give them tets\. \(SB_ERR/);
+  assert.doesNotMatch(thin, /closed\?|min quality/);
+  // Beyond the slider: says no setting will.
+  const plate = say({ thinThickness: 0.001, cellsForThin: 1000 });
+  assert.match(plate, new RegExp(`about 1 mm thick.*would need about 1,000 grid cells, beyond the slider's ${MESH_RANGES.meshResolution.max}, so no setting will mesh them whole: thicken them in a modeller\\.`));
+  // Thin, but already as fine as it would need: not the cause; the quality bar is.
+  assert.match(say({ thinThickness: 0.2, cellsForThin: 5 }), /every tet inside the surface was below min quality 0\.02: lower min quality/);
+  // ...unless the bar is 0 already: then nothing is advised that would not help.
+  assert.match(say({}, { resolution: 10, minQuality: 0 }), /: no tet ended up inside the surface\. \(/);
+  // Open: the open edges, and no setting.
+  assert.match(say({ openEdges: 12 }), /the surface is open \(12 open edges\) and encloses nothing to fill: close its holes in a modeller; no setting will help\./);
+  assert.match(say({ delaunayTets: 0, slivers: 0 }), /too few points to form a single tet: raise grid cells\./);
+  // Without stats (an older worker): the plain sentence and the C text.
+  assert.match(describeImportError(new SoftbodyError(ErrorCode.NO_INSIDE_TETS, 'X', 'X: why'), 'a').message, /^Could not import a: no tet ended up inside the surface\. \(X: why\)$/);
+});
+
+test('warnings name the cause of lost volume, cavities kept, and open surfaces', () => {
+  const options = { resolution: 20, minQuality: 0.02 };
+  const base = { ...CLOSED, volume: 0.9, surfaceVolume: 1, slivers: 3, cavities: 0 };
+  assert.deepEqual(importWarnings(base, 'ok.obj', options), []);
+  assert.equal(lostVolumeWarning({ ...base, volume: 0.95 }, 'ok.obj', options), null);
+  assert.equal(
+    lostVolumeWarning({ ...base, volume: 0.003, thinThickness: 0.001, cellsForThin: 1000 }, 'plate.obj', options),
+    `plate.obj: the tets hold only 0 % of the surface's volume: parts about 1 mm thick are thinner than a grid cell and got few or no tets; they would need about 1,000 grid cells, beyond the slider's ${MESH_RANGES.meshResolution.max}, so no setting will mesh them whole: thicken them in a modeller.`,
+  );
+  assert.match(lostVolumeWarning({ ...base, volume: 0.5, thinThickness: 0.04, cellsForThin: 25 }, 'rod.obj', options), /50 % .* parts about 40 mm thick .*; about 25 grid cells would give them tets\.$/);
+  assert.match(lostVolumeWarning({ ...base, volume: 0.8, thinThickness: 0.3, cellsForThin: 4 }, 'b.obj', options), /80 % .*: 3 tets below min quality 0\.02 were removed; a lower min quality keeps more\.$/);
+  assert.match(lostVolumeWarning({ ...base, volume: 0.8, slivers: 0 }, 'b.obj', options), /more grid cells follow the surface more closely\.$/);
+  assert.equal(lostVolumeWarning({ ...base, volume: 0.1, openEdges: 3 }, 'b.obj', options), null, 'an open surface has its own warning');
+  const all = importWarnings({ ...base, openEdges: 4, cavities: 2 }, 'h.obj', options);
+  assert.equal(all.length, 2);
+  assert.match(all[0], /^h\.obj is not a closed surface \(4 open edges\)/);
+  assert.equal(all[1], 'h.obj has 2 closed shells inside another: they bound cavities and were kept hollow, not filled (a shell inside a cavity is solid again).');
+  assert.match(importWarnings({ ...base, cavities: 1 }, 'h.obj', options)[0], /1 closed shell inside another: it bounds a cavity and was kept hollow/);
+  assert.match(meshSummary({ vertices: 5, tets: 9, slivers: 0, minQuality: 0.1, meanQuality: 0.5, milliseconds: 3, cavities: 1 }), / · 1 cavity · /);
+});
+
+// Real jobs in the wasm module: what a user of the page would see.
+const sb = await load();
+function box(x, y, z) {
+  const corners = [];
+  for (let i = 0; i < 8; i++) corners.push(i & 1 ? x : 0, i & 2 ? y : 0, i & 4 ? z : 0);
+  // Outward faces of the box [0,x] x [0,y] x [0,z] (corner i has bits x, y, z).
+  const quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+  const triangles = quads.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]);
+  return { positions: new Float32Array(corners), triangles: new Uint32Array(triangles) };
+}
+function importing(surface, options) {
+  try {
+    return { stats: runTetra(sb, surface, { ...options, thinSurface: true }).stats };
+  } catch (error) {
+    return { error };
+  }
+}
+
+test('a closed 1 m rod 31 mm thick at 10 cells: its thickness and 32 cells; at 32 cells it meshes', () => {
+  const rod = box(1, 1 / 32, 1 / 32);
+  const { error } = importing(rod, { resolution: 10, minQuality: 0.02 });
+  assert.ok(error instanceof SoftbodyError && error.code === ErrorCode.NO_INSIDE_TETS, String(error));
+  assert.equal(error.stats.openEdges, 0);
+  const shown = describeImportError(error, 'rod.obj', { resolution: 10, minQuality: 0.02 }).message;
+  assert.match(shown, /^Could not import rod\.obj: no tet fits inside the surface: its thinnest parts are about 31 mm thick, thinner than a grid cell; about 32 grid cells would give them tets\. \(SB_ERR_NO_INSIDE_TETS: .*31\.2 mm thick.*\(0 open edges;/);
+  const { stats } = importing(rod, { resolution: 32, minQuality: 0.02 });
+  assert.ok(stats.volume > 0.95 * stats.surfaceVolume, `${stats.volume} of ${stats.surfaceVolume} m^3`);
+  assert.deepEqual(importWarnings(stats, 'rod.obj', { resolution: 32, minQuality: 0.02 }), []);
+});
+
+test('a 1 m plate 10 mm thick at 10 cells fails beyond the slider; at 20 cells it meshes and its stats say why some is lost', () => {
+  const plate = box(1, 1, 0.01);
+  const { error } = importing(plate, { resolution: 10, minQuality: 0.02 });
+  assert.match(describeImportError(error, 'plate.obj', { resolution: 10, minQuality: 0.02 }).message, /about 10 mm thick.*would need about 100 grid cells, beyond the slider's 40, so no setting will mesh them whole/);
+  const { stats } = importing(plate, { resolution: 20, minQuality: 0.02 });
+  assert.ok(stats.volume < 0.95 * stats.surfaceVolume, `${stats.volume} of ${stats.surfaceVolume} m^3`);
+  assert.ok(stats.thinThickness > 0.0099 && stats.thinThickness < 0.0101, `thickness ${stats.thinThickness} m`);
+  assert.equal(stats.cellsForThin, 100);
+});
+
+test('a hollow ball: the cavity is counted and named', async () => {
+  const { SphereGeometry } = await import('three');
+  const shell = (radius, inward) => {
+    const g = new SphereGeometry(radius, 32, 16);
+    const triangles = Uint32Array.from(g.index.array);
+    if (inward) for (let i = 0; i < triangles.length; i += 3) [triangles[i + 1], triangles[i + 2]] = [triangles[i + 2], triangles[i + 1]];
+    return { positions: Float32Array.from(g.attributes.position.array), triangles };
+  };
+  const outer = shell(0.5, false), inner = shell(0.3, false); // the inner one wound outward, as often exported
+  const n = outer.positions.length / 3;
+  const surface = {
+    positions: Float32Array.from([...outer.positions, ...inner.positions]),
+    triangles: Uint32Array.from([...outer.triangles, ...Array.from(inner.triangles, (v) => v + n)]),
+  };
+  const options = { resolution: 10, minQuality: 0.02 };
+  const { stats } = importing(surface, options);
+  assert.equal(stats.cavities, 1);
+  const shellVolume = (4 / 3) * Math.PI * (0.5 ** 3 - 0.3 ** 3);
+  assert.ok(Math.abs(stats.volume - shellVolume) < 0.06 * shellVolume, `${stats.volume} vs ${shellVolume} m^3`);
+  assert.deepEqual(importWarnings(stats, 'hollow.glb', options), [
+    'hollow.glb has 1 closed shell inside another: it bounds a cavity and was kept hollow, not filled (a shell inside a cavity is solid again).',
+  ]);
 });

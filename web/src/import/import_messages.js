@@ -1,7 +1,15 @@
 // What the page says about an import: a sentence per failure (the C API's code names are for
-// developers; its own message is kept after the sentence for the details), the warning for an
-// open surface, and the one-line summary of a finished tetrahedralization.
+// developers; its own message is kept after the sentence for the details), warnings that name the
+// real cause (an open surface, parts too thin for the grid, cavities kept) and the setting that
+// would help within the panel's ranges, or that none will, and the one-line summary of a finished
+// tetrahedralization.
+import { MESH_RANGES } from '../settings.js';
 import { ErrorCode, SoftbodyError, TetraLimits } from '../softbody.js';
+
+const MAX_CELLS = MESH_RANGES.meshResolution.max; // the "grid cells" slider's end
+// Below this share of the surface's volume in tets, the page warns (the core measures thin parts
+// from 95 % down, see kThinVolumeFraction).
+const LOST_VOLUME_WARNING = 0.9;
 
 const count = (n) => Number(n).toLocaleString('en-US');
 // "1 tet", "2 tets"; "1 vertex", "2 vertices".
@@ -10,7 +18,7 @@ const counted = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : man
 const SENTENCES = {
   [ErrorCode.EMPTY_MESH]: 'the surface has no usable triangle: every face repeats a vertex or has no area.',
   [ErrorCode.FLAT_MESH]: 'the surface encloses no volume (it is flat, or its faces cancel out), so there is nothing to fill with tets.',
-  [ErrorCode.NO_INSIDE_TETS]: 'no tet ended up inside the surface. Is it closed? A higher mesh resolution or a lower min quality may help.',
+  [ErrorCode.NO_INSIDE_TETS]: 'no tet ended up inside the surface.', // with stats: noInsideSentence
   [ErrorCode.TOO_LARGE]: `the mesh is too large: at most ${count(TetraLimits.maxVertices)} vertices and ${count(TetraLimits.maxTriangles)} triangles are accepted.`,
   [ErrorCode.NOT_FINITE]: 'the mesh has coordinates that are not finite numbers (NaN or infinity).',
   [ErrorCode.INDEX_OUT_OF_RANGE]: 'a triangle or tet refers to a vertex the mesh does not have.',
@@ -21,10 +29,39 @@ const SENTENCES = {
   [ErrorCode.LIMIT]: 'the mesh is too large for the memory or the limits of the simulation.',
 };
 
-// An Error whose message is meant for the toast. name: the file or sample being imported.
-export function describeImportError(error, name) {
+// "31 mm", "1 mm", "0.25 mm": two significant digits.
+const mm = (metres) => `${Number((metres * 1000).toPrecision(2))} mm`;
+
+// What would give parts of stats.thinThickness tets: a number of grid cells on the slider, or none.
+function thinAdvice(stats) {
+  const cells = stats.cellsForThin;
+  if (cells <= MAX_CELLS) return `about ${cells} grid cells would give them tets`;
+  return `they would need about ${count(cells)} grid cells, beyond the slider's ${MAX_CELLS}, so no setting will mesh them whole: thicken them in a modeller`;
+}
+
+// Whether the measured thin parts explain the loss at these options (the core measures them
+// whenever volume is lost; they are the cause only if they need more cells than were used).
+const thinIsCause = (stats, options) => stats.thinThickness > 0 && !(stats.cellsForThin <= (options?.resolution ?? 0));
+
+// Why no tet was kept, from the job's stats (SoftbodyError.stats) and the options it ran with:
+// the real cause first, then what would help.
+function noInsideSentence(stats, options) {
+  if (!stats) return SENTENCES[ErrorCode.NO_INSIDE_TETS];
+  if (thinIsCause(stats, options))
+    return `no tet fits inside the surface: its thinnest parts are about ${mm(stats.thinThickness)} thick, thinner than a grid cell; ${thinAdvice(stats)}.`;
+  if (stats.openEdges > 0)
+    return `the surface is open (${counted(stats.openEdges, 'open edge')}) and encloses nothing to fill: close its holes in a modeller; no setting will help.`;
+  if (stats.delaunayTets === 0) return 'the surface gave too few points to form a single tet: raise grid cells.';
+  if (stats.slivers > 0 && options?.minQuality > 0)
+    return `every tet inside the surface was below min quality ${options.minQuality}: lower min quality (0 keeps every tet that is not flat).`;
+  return SENTENCES[ErrorCode.NO_INSIDE_TETS];
+}
+
+// An Error whose message is meant for the toast. name: the file or sample being imported;
+// options: the { resolution, minQuality } it was tetrahedralized with, when known.
+export function describeImportError(error, name, options = null) {
   if (error instanceof SoftbodyError) {
-    const sentence = SENTENCES[error.code];
+    const sentence = error.code === ErrorCode.NO_INSIDE_TETS ? noInsideSentence(error.stats, options) : SENTENCES[error.code];
     if (sentence) return new Error(`Could not import ${name}: ${sentence} (${error.message})`);
     return new Error(`Could not import ${name}: ${error.message}`);
   }
@@ -40,6 +77,30 @@ export function openSurfaceWarning(stats, name) {
   return `${name} is not a closed surface (${counted(stats.openEdges, 'open edge')}): inside and outside were guessed from the winding number. If the body looks wrong, close the holes in a modeller.`;
 }
 
+// Null unless the tets of a closed surface hold clearly less than its volume; then why, and what
+// would help. options: the { resolution, minQuality } used.
+export function lostVolumeWarning(stats, name, options = null) {
+  if (stats.openEdges > 0 || !(stats.surfaceVolume > 0) || !(stats.volume < LOST_VOLUME_WARNING * stats.surfaceVolume)) return null;
+  const held = `${name}: the tets hold only ${Math.round((100 * stats.volume) / stats.surfaceVolume)} % of the surface's volume`;
+  if (thinIsCause(stats, options))
+    return `${held}: parts about ${mm(stats.thinThickness)} thick are thinner than a grid cell and got few or no tets; ${thinAdvice(stats)}.`;
+  if (stats.slivers > 0 && options?.minQuality > 0)
+    return `${held}: ${counted(stats.slivers, 'tet')} below min quality ${options.minQuality} were removed; a lower min quality keeps more.`;
+  return `${held}: the grid is coarse for its shape; more grid cells follow the surface more closely.`;
+}
+
+// Null unless closed shells were found inside others: they bound cavities and were kept hollow.
+export function cavityNote(stats, name) {
+  if (!(stats.cavities > 0)) return null;
+  const one = stats.cavities === 1;
+  return `${name} has ${counted(stats.cavities, 'closed shell')} inside another: ${one ? 'it bounds a cavity and was' : 'they bound cavities and were'} kept hollow, not filled (a shell inside a cavity is solid again).`;
+}
+
+// Every warning for a finished import, in the order a reader needs them.
+export function importWarnings(stats, name, options = null) {
+  return [openSurfaceWarning(stats, name), lostVolumeWarning(stats, name, options), cavityNote(stats, name)].filter(Boolean);
+}
+
 // One line for the readout, e.g. "2,345 vertices · 9,876 tets · 12 slivers removed · quality
 // min 0.05, mean 0.61 · 340 ms".
 export function meshSummary(stats) {
@@ -48,6 +109,7 @@ export function meshSummary(stats) {
     counted(stats.tets, 'tet'),
     `${counted(stats.slivers, 'sliver')} removed`,
     ...(stats.fragmentTets ? [`${counted(stats.fragmentTets, 'loose tet')} removed`] : []),
+    ...(stats.cavities ? [counted(stats.cavities, 'cavity', 'cavities')] : []),
     `quality min ${stats.minQuality.toFixed(2)}, mean ${stats.meanQuality.toFixed(2)}`,
     `${Math.round(stats.milliseconds)} ms`,
   ].join(' · ');

@@ -7,7 +7,7 @@
 // Only the newest request counts: starting one cancels the one before, and results of a stale
 // request are dropped. Failures become one toast each; cancelling is silent.
 import { classifyFiles, checkFileSize } from './file_kinds.js';
-import { describeImportError, meshSummary, openSurfaceWarning, tetFileSummary } from './import_messages.js';
+import { describeImportError, importWarnings, meshSummary, tetFileSummary } from './import_messages.js';
 import { placeOnStage } from './placement.js';
 import { sampleSurface } from './samples.js';
 import { parseTetGen, parseTetJson } from './tet_files.js';
@@ -130,7 +130,7 @@ export class Importer {
         this._settle({ status: 'cancelled' });
         return;
       }
-      const shown = describeImportError(error, this.state.name);
+      const shown = describeImportError(error, this.state.name, this.getOptions());
       this.alerts.error(shown);
       this._settle({ status: 'failed', error: shown.message });
     }
@@ -162,8 +162,7 @@ export class Importer {
     const { surface, visual } = result;
     const outside = this.sim.adopt({ kind: 'surface', name, positions: result.positions, tets: result.tets, surface, visual });
     this._settle({ status: 'done', progress: 1, stats: result.stats, outside, summary: meshSummary(result.stats) });
-    const warning = openSurfaceWarning(result.stats, name);
-    if (warning) this.alerts.warn(warning);
+    for (const warning of importWarnings(result.stats, name, { resolution, minQuality })) this.alerts.warn(warning);
   }
 
   _adoptTets(id, name, mesh) {

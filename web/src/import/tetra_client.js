@@ -73,8 +73,8 @@ export function tetrahedralize(input, options, { onProgress = () => {} } = {}) {
 }
 
 // The worker's error record back as the error the import code and its messages expect.
-function errorFrom({ name, code, codeName, message, fileName, kind }) {
+function errorFrom({ name, code, codeName, message, fileName, kind, stats }) {
   if (name === 'ImportError') return new ImportError(fileName, message, kind);
-  if (code !== null) return new SoftbodyError(code, codeName, message);
+  if (code !== null) return Object.assign(new SoftbodyError(code, codeName, message), stats ? { stats } : {});
   return new Error(message);
 }

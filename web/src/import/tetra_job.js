@@ -2,15 +2,24 @@
 // reporting progress between them, and bind the render surface to the tets (skinning). The worker
 // (tetra_worker.js) runs it off the page's thread, so the page only has to copy the results; node
 // tests run it directly.
+import { SoftbodyError } from '../softbody.js';
+
 export const SLICE_WORK = 20000; // units per sb_tetra_run call (~one point insertion each): a few ms
 
 // sb: a loaded Softbody; surface: { positions, triangles }; options: { resolution, minQuality,
-// thinSurface }. Returns { positions: Float32Array, tets: Uint32Array, stats }. Throws SoftbodyError.
+// thinSurface }. Returns { positions: Float32Array, tets: Uint32Array, stats }. Throws SoftbodyError;
+// one from a run that kept no tet carries the job's stats (error.stats: the thickness of thin parts,
+// open edges...), which the page's message is made from.
 export function runTetra(sb, surface, options, onProgress = () => {}) {
   const tetra = sb.createTetra(surface.positions, surface.triangles, options);
   try {
     onProgress(0);
-    while (!tetra.run(SLICE_WORK)) onProgress(tetra.progress);
+    try {
+      while (!tetra.run(SLICE_WORK)) onProgress(tetra.progress);
+    } catch (error) {
+      if (error instanceof SoftbodyError) error.stats = tetra.stats();
+      throw error;
+    }
     const stats = tetra.stats(); // after the run: includes the time spent
     return { ...tetra.result(), stats };
   } finally {

@@ -3,7 +3,7 @@
 // drawing meanwhile and only copies the results. Messages in: { module (the compiled wasm), input:
 // { surface } or { file: { name, buffer } }, options }. Out: { type: 'progress', progress } between slices, then
 // { type: 'done', surface, positions, tets, stats, visual } (arrays transferred) or
-// { type: 'error', error: { name, code, codeName, message, fileName, kind } }. Cancelling =
+// { type: 'error', error: { name, code, codeName, message, fileName, kind, stats } }. Cancelling =
 // terminating the worker.
 import { loadSoftbody } from '../softbody.js';
 import { runImport } from './tetra_job.js';
@@ -25,10 +25,10 @@ self.onmessage = async ({ data }) => {
     if (visual) transfer.push(visual.triangles.buffer, visual.boundVertices.buffer, visual.weights.buffer);
     self.postMessage({ type: 'done', ...result }, transfer);
   } catch (error) {
-    const { name = 'Error', code = null, codeName = null, fileName = null, kind = null } = error ?? {};
+    const { name = 'Error', code = null, codeName = null, fileName = null, kind = null, stats = null } = error ?? {};
     // An ImportError's message already starts with its file name: send the rest.
     const message = String(error?.message ?? error);
     const bare = name === 'ImportError' && fileName && message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message;
-    self.postMessage({ type: 'error', error: { name, code, codeName, message: bare, fileName, kind } });
+    self.postMessage({ type: 'error', error: { name, code, codeName, message: bare, fileName, kind, stats } });
   }
 };
