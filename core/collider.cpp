@@ -1,0 +1,133 @@
+// Collider geometry and the contact projection; see collider.h for the contact rule.
+#include "collider.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sb {
+
+Vec3 rotate(Quat q, Vec3 v) {
+  // v' = v + 2w (u x v) + 2 u x (u x v), u the vector part: two cross products, no matrix.
+  const Vec3 u{q.x, q.y, q.z};
+  const Vec3 t = cross(u, v) * 2.0f;
+  return v + t * q.w + cross(u, t);
+}
+
+Quat conjugate(Quat q) { return {-q.x, -q.y, -q.z, q.w}; }
+
+Quat nlerp(Quat a, Quat b, float t) {
+  // Take the short way round: q and -q are the same rotation.
+  const float sign = (a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w) < 0.0f ? -1.0f : 1.0f;
+  Quat q{a.x + (sign * b.x - a.x) * t, a.y + (sign * b.y - a.y) * t, a.z + (sign * b.z - a.z) * t,
+         a.w + (sign * b.w - a.w) * t};
+  const float n = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+  if (n == 0.0f) return b;
+  return {q.x / n, q.y / n, q.z / n, q.w / n};
+}
+
+Quat axis_angle(Vec3 axis, float angle) {
+  const float s = std::sin(0.5f * angle);
+  return {axis.x * s, axis.y * s, axis.z * s, std::cos(0.5f * angle)};
+}
+
+Pose interpolate(const Pose& a, const Pose& b, float t) {
+  return {a.position + (b.position - a.position) * t, nlerp(a.rotation, b.rotation, t)};
+}
+
+Vec3 to_local(const Pose& pose, Vec3 world) { return rotate(conjugate(pose.rotation), world - pose.position); }
+Vec3 to_world(const Pose& pose, Vec3 local) { return rotate(pose.rotation, local) + pose.position; }
+
+namespace {
+
+// The unit vector along v, or `fallback` when v is (nearly) zero: a point exactly on a sphere's
+// centre or a capsule's axis has no nearest direction, any outward one will do.
+Vec3 unit_or(Vec3 v, float len, Vec3 fallback) { return len > 1e-12f ? v * (1.0f / len) : fallback; }
+
+// Box of half extents h, in its own frame (Quilez's box distance, with the normal of the nearest
+// face inside and of the nearest feature outside).
+float box_distance(Vec3 q, const float* h, Vec3* normal) {
+  const Vec3 d{std::fabs(q.x) - h[0], std::fabs(q.y) - h[1], std::fabs(q.z) - h[2]};
+  const Vec3 outside{std::max(d.x, 0.0f), std::max(d.y, 0.0f), std::max(d.z, 0.0f)};
+  const float out_len = length(outside);
+  if (out_len > 0.0f) {
+    const Vec3 signed_out{std::copysign(outside.x, q.x), std::copysign(outside.y, q.y), std::copysign(outside.z, q.z)};
+    *normal = signed_out * (1.0f / out_len);
+    return out_len;
+  }
+  // Inside (or on the surface): the face whose plane is nearest.
+  if (d.x >= d.y && d.x >= d.z) {
+    *normal = {std::copysign(1.0f, q.x), 0.0f, 0.0f};
+    return d.x;
+  }
+  if (d.y >= d.z) {
+    *normal = {0.0f, std::copysign(1.0f, q.y), 0.0f};
+    return d.y;
+  }
+  *normal = {0.0f, 0.0f, std::copysign(1.0f, q.z)};
+  return d.z;
+}
+
+}  // namespace
+
+float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal) {
+  Vec3 n_local{0.0f, 1.0f, 0.0f};
+  float d = 0.0f;
+  switch (c.kind) {
+    case ShapeKind::kPlane: {
+      const Vec3 n = rotate(pose.rotation, {0.0f, 1.0f, 0.0f});
+      *normal = n;
+      return dot(p - pose.position, n);
+    }
+    case ShapeKind::kSphere: {
+      const Vec3 v = p - pose.position;  // a sphere needs no rotation
+      const float len = length(v);
+      *normal = unit_or(v, len, {0.0f, 1.0f, 0.0f});
+      return len - c.size[0];
+    }
+    case ShapeKind::kBox:
+      d = box_distance(to_local(pose, p), c.size, &n_local);
+      break;
+    case ShapeKind::kCapsule: {
+      const Vec3 q = to_local(pose, p);
+      const Vec3 axis_point{0.0f, std::clamp(q.y, -c.size[1], c.size[1]), 0.0f};
+      const Vec3 v = q - axis_point;
+      const float len = length(v);
+      n_local = unit_or(v, len, {1.0f, 0.0f, 0.0f});
+      d = len - c.size[0];
+      break;
+    }
+  }
+  *normal = rotate(pose.rotation, n_local);
+  return d;
+}
+
+uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
+                        float t0, float t1) {
+  const Pose before = interpolate(c.previous, c.pose, t0);
+  const Pose after = interpolate(c.previous, c.pose, t1);
+  uint32_t contacts = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (inv_mass[i] == 0.0f) continue;
+    Vec3 x = load3(pos, i);
+    Vec3 n;
+    const float d = signed_distance(c, after, x, &n);
+    if (d >= 0.0f) continue;
+    x = x + n * (-d);  // out onto the surface, along its normal
+    // Where the surface point under x was at the substep's start: the collider's own motion.
+    const Vec3 surface_motion = x - to_world(before, to_local(after, x));
+    const Vec3 motion = x - load3(prev, i) - surface_motion;  // relative to the surface, m
+    const Vec3 tangential = motion - n * dot(motion, n);
+    const float slide = length(tangential);
+    const float limit = c.friction * -d;  // friction * normal correction of this substep
+    if (slide <= limit) {
+      x = x - tangential;  // static: moves with the surface
+    } else if (slide > 0.0f) {
+      x = x - tangential * (limit / slide);  // kinetic: slides, slowed by friction * depth
+    }
+    store3(pos, i, x);
+    ++contacts;
+  }
+  return contacts;
+}
+
+}  // namespace sb

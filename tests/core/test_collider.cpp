@@ -1,0 +1,175 @@
+// Collider geometry and contact projection (core/collider.h): exact distances on every shape, normals
+// that are the distance's gradient, particles put on the surface, Coulomb friction, and a moving
+// collider carrying what rests on it.
+#include <doctest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "collider.h"
+
+using namespace sb;
+
+namespace {
+
+Collider make(ShapeKind kind, float a, float b = 0.0f, float c = 0.0f) {
+  Collider col;
+  col.kind = kind;
+  col.size[0] = a;
+  col.size[1] = b;
+  col.size[2] = c;
+  return col;
+}
+
+float sd(const Collider& c, Vec3 p) {
+  Vec3 n;
+  return signed_distance(c, c.pose, p, &n);
+}
+
+// Random points in a cube of half size s about the origin.
+std::vector<Vec3> random_points(int n, float s, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-s, s);
+  std::vector<Vec3> out;
+  for (int i = 0; i < n; ++i) out.push_back({u(rng), u(rng), u(rng)});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("collider distances are exact on every shape, rotated and moved") {
+  // Plane tilted 30 degrees about z, through (1, 2, 3): its normal is (-sin 30, cos 30, 0).
+  Collider plane = make(ShapeKind::kPlane, 0);
+  plane.pose.position = {1, 2, 3};
+  plane.pose.rotation = axis_angle({0, 0, 1}, float(M_PI / 6));
+  Vec3 n;
+  CHECK(signed_distance(plane, plane.pose, {1, 3, 3}, &n) == doctest::Approx(std::cos(M_PI / 6)).epsilon(1e-6));
+  CHECK(n.x == doctest::Approx(-0.5).epsilon(1e-6));
+  CHECK(n.y == doctest::Approx(std::cos(M_PI / 6)).epsilon(1e-6));
+
+  Collider sphere = make(ShapeKind::kSphere, 0.5f);
+  sphere.pose.position = {0, 1, 0};
+  CHECK(sd(sphere, {1, 1, 0}) == doctest::Approx(0.5));
+  CHECK(sd(sphere, {0, 1.2f, 0}) == doctest::Approx(-0.3));
+
+  // Box 1 x 0.5 x 2 m, turned 90 degrees about y: its local x runs along world -z.
+  Collider box = make(ShapeKind::kBox, 0.5f, 0.25f, 1.0f);
+  box.pose.rotation = axis_angle({0, 1, 0}, float(M_PI / 2));
+  CHECK(sd(box, {0, 0, 0.8f}) == doctest::Approx(0.3).epsilon(1e-5));   // beyond the local-x face
+  CHECK(sd(box, {1.2f, 0, 0}) == doctest::Approx(0.2).epsilon(1e-5));   // beyond the local-z face
+  CHECK(sd(box, {0, 0.1f, 0}) == doctest::Approx(-0.15).epsilon(1e-5)); // inside, nearest the top
+  // Outside a corner: the distance to the corner point (0.5, 0.25, 1) in local coordinates.
+  const Vec3 corner = to_world(box.pose, {0.5f, 0.25f, 1.0f});
+  const Vec3 out = to_world(box.pose, {0.8f, 0.65f, 1.0f + 1.2f});
+  CHECK(sd(box, out) == doctest::Approx(length(out - corner)).epsilon(1e-5));
+
+  // Capsule of radius 0.2 and half length 0.5, lying along world x (local y turned onto x).
+  Collider capsule = make(ShapeKind::kCapsule, 0.2f, 0.5f);
+  capsule.pose.rotation = axis_angle({0, 0, 1}, float(-M_PI / 2));
+  CHECK(sd(capsule, {0.3f, 0.5f, 0}) == doctest::Approx(0.3).epsilon(1e-5));  // beside the segment
+  CHECK(sd(capsule, {1.0f, 0, 0}) == doctest::Approx(0.3).epsilon(1e-5));     // beyond the end cap
+  CHECK(sd(capsule, {0, 0.05f, 0}) == doctest::Approx(-0.15).epsilon(1e-5));  // inside
+}
+
+TEST_CASE("the normal is the gradient of the distance, and has unit length") {
+  // Central differences of the distance against the returned normal at random points away from the
+  // medial axis (where the gradient jumps): |grad - n| < 1e-3 with h = 1e-3 m in float32 (rounding
+  // error ~ 1e-7 / 1e-3, curvature error ~ h / radius).
+  Collider shapes[3] = {make(ShapeKind::kSphere, 0.4f), make(ShapeKind::kBox, 0.5f, 0.3f, 0.2f), make(ShapeKind::kCapsule, 0.25f, 0.4f)};
+  shapes[1].pose.rotation = axis_angle({0.6f, 0.8f, 0}, 0.7f);
+  shapes[2].pose.rotation = axis_angle({0, 0.6f, 0.8f}, 1.1f);
+  const float h = 1e-3f;
+  int checked = 0;
+  for (const Collider& c : shapes) {
+    for (Vec3 p : random_points(400, 1.2f, 7)) {
+      Vec3 n;
+      const float d = signed_distance(c, c.pose, p, &n);
+      if (std::fabs(d) < 0.02f) continue;
+      const Vec3 g{(sd(c, {p.x + h, p.y, p.z}) - sd(c, {p.x - h, p.y, p.z})) / (2 * h),
+                   (sd(c, {p.x, p.y + h, p.z}) - sd(c, {p.x, p.y - h, p.z})) / (2 * h),
+                   (sd(c, {p.x, p.y, p.z + h}) - sd(c, {p.x, p.y, p.z - h})) / (2 * h)};
+      if (std::fabs(length(g) - 1.0f) > 0.01f) continue;  // on the medial axis: no gradient to match
+      CHECK(length(n) == doctest::Approx(1.0).epsilon(1e-5));
+      CHECK(length(g - n) < 1e-3f);
+      ++checked;
+    }
+  }
+  CHECK(checked > 600);
+}
+
+TEST_CASE("particles inside a collider end on its surface; those outside are left alone") {
+  Collider box = make(ShapeKind::kBox, 0.5f, 0.3f, 0.4f);
+  box.pose.position = {0.1f, 0.5f, -0.2f};
+  box.pose.rotation = axis_angle({0, 0.8f, 0.6f}, 0.5f);
+  box.previous = box.pose;
+  box.friction = 0.0f;
+  std::vector<Vec3> points = random_points(2000, 1.0f, 3);
+  std::vector<float> pos, inv_mass(points.size(), 1.0f);
+  for (Vec3 p : points) pos.insert(pos.end(), {p.x + 0.1f, p.y + 0.5f, p.z - 0.2f});
+  const std::vector<float> prev = pos;  // no motion in this substep: friction has nothing to undo
+  const uint32_t inside = solve_collider(pos.data(), prev.data(), inv_mass.data(), uint32_t(points.size()), box, 0.0f, 1.0f);
+  CHECK(inside > 100);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Vec3 before = load3(prev.data(), unsigned(i));
+    const Vec3 after = load3(pos.data(), unsigned(i));
+    if (sd(box, before) >= 0.0f) {
+      CHECK(length(after - before) == 0.0f);
+    } else {
+      CHECK(std::fabs(sd(box, after)) < 2e-6f);  // on the surface, to float32 rounding of ~1 m
+    }
+  }
+}
+
+TEST_CASE("Coulomb friction: sticking inside the cone, sliding outside it") {
+  Collider floor = make(ShapeKind::kPlane, 0);
+  floor.previous = floor.pose;
+  floor.friction = 0.5f;
+  const float inv_mass[1] = {1.0f};
+  // Penetration 1 cm: the friction limit is 0.5 cm of tangential travel in this substep.
+  float prev[3] = {0, 0, 0};
+  float stick[3] = {0.004f, -0.01f, 0};
+  solve_collider(stick, prev, inv_mass, 1, floor, 0, 1);
+  CHECK(stick[0] == doctest::Approx(0.0).epsilon(1e-7));
+  CHECK(stick[1] == doctest::Approx(0.0).epsilon(1e-7));
+  float slide[3] = {0.02f, -0.01f, 0};
+  solve_collider(slide, prev, inv_mass, 1, floor, 0, 1);
+  CHECK(slide[0] == doctest::Approx(0.015).epsilon(1e-6));  // 2 cm of travel, 0.5 cm taken by friction
+  CHECK(slide[1] == doctest::Approx(0.0).epsilon(1e-7));
+  // Pinned or grabbed particles (inverse mass 0) are never moved.
+  const float pinned[1] = {0.0f};
+  float held[3] = {0.0f, -0.5f, 0.0f};
+  CHECK(solve_collider(held, prev, pinned, 1, floor, 0, 1) == 0);
+  CHECK(held[1] == -0.5f);
+}
+
+TEST_CASE("friction is measured against the moving surface: a box carries what moves with it") {
+  // The box's top (y = 0) moves 1 cm along +x per substep (0.6 m/s at 60 frames of 10 substeps).
+  // A particle already riding along (1 cm per substep) sinks 1 mm per substep and is put back on
+  // the top: relative to the surface it has not moved, so static friction keeps it exactly with the
+  // box. (Measured against a fixed floor, its 1 cm of travel would exceed the 0.4 mm that friction
+  // allows and it would be dragged back every substep.) A particle at rest on a frictionless box
+  // stays where it is while the box slides away under it.
+  for (float mu : {0.4f, 0.0f}) {
+    Collider box = make(ShapeKind::kBox, 1.0f, 0.5f, 1.0f);
+    box.previous.position = {0.0f, -0.5f, 0.0f};
+    box.pose.position = {0.1f, -0.5f, 0.0f};  // 10 substeps of 1 cm
+    box.friction = mu;
+    const float inv_mass[1] = {1.0f};
+    float x[3] = {0.0f, 0.0f, 0.0f};
+    float v = mu > 0.0f ? 0.01f : 0.0f;  // m per substep along x
+    for (int s = 0; s < 10; ++s) {
+      const float prev[3] = {x[0], x[1], x[2]};
+      x[0] += v;
+      x[1] -= 0.001f;  // the substep's predicted fall
+      solve_collider(x, prev, inv_mass, 1, box, s / 10.0f, (s + 1) / 10.0f);
+      CHECK(x[1] == doctest::Approx(0.0).epsilon(1e-6));
+      v = x[0] - prev[0];
+    }
+    if (mu > 0.0f) {
+      CHECK(x[0] == doctest::Approx(0.1).epsilon(1e-5));  // carried the whole 10 cm
+    } else {
+      CHECK(std::fabs(x[0]) < 1e-6f);
+    }
+  }
+}
