@@ -39,7 +39,15 @@ class PointGrid {
   }
 
  private:
-  int64_t cell(const double* p, int k) const { return int64_t(std::floor((p[k] - origin_[k]) / cell_)); }
+  // Clamped in double before the cast: a point 1e32 cells away (an unused vertex at 1e6 m beside a
+  // 1e-20 m surface) would overflow int64, which is undefined behaviour. Clamping is monotone and
+  // moves neighbours by at most one cell less than their distance, so points within one cell still
+  // land in adjacent (or the same) cells and no neighbour is lost; far points merely share chains.
+  // fmin/fmax also map NaN to a bound instead of casting it.
+  int64_t cell(const double* p, int k) const {
+    constexpr double kLimit = 4.0e18;  // < 2^63, with room for the +-1 of any_near
+    return int64_t(std::fmax(-kLimit, std::fmin(kLimit, std::floor((p[k] - origin_[k]) / cell_))));
+  }
   // 21 bits per axis; cells that collide share a chain, which only costs distance checks.
   static uint64_t key(int64_t x, int64_t y, int64_t z) {
     return uint64_t(x & 0x1fffff) | uint64_t(y & 0x1fffff) << 21 | uint64_t(z & 0x1fffff) << 42;

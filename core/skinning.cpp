@@ -26,6 +26,101 @@ void barycentric(const double* p, const double* a, const double* b, const double
   w[0] = 1.0 - w[1] - w[2] - w[3];
 }
 
+// A bounding-volume hierarchy over tet boxes (6 doubles per tet: min xyz, max xyz) for nearest-tet
+// queries by branch and bound. Median split of the box centres along the node's longest side, ties by
+// tet id, so the tree (and the order of visits) is the same on every platform.
+class TetBoxTree {
+ public:
+  bool empty() const { return nodes_.empty(); }
+
+  void build(const double* boxes, uint32_t count) {
+    boxes_ = boxes;
+    order_.resize(count);
+    for (uint32_t t = 0; t < count; ++t) order_[t] = t;
+    nodes_.clear();
+    if (count == 0) return;
+    nodes_.resize(1);
+    split(0, 0, count);
+  }
+
+  // Calls visit(t) for every tet in a leaf whose box may be within the current best distance,
+  // nearer subtrees first. best_score: minus the best distance so far, updated by visit.
+  template <class Visit>
+  void nearest(const double* q, Visit visit, const double* best_score) {
+    stack_.clear();
+    stack_.push_back(0);
+    while (!stack_.empty()) {
+      const Node& node = nodes_[stack_.back()];
+      stack_.pop_back();
+      if (gap2(q, node.box) > *best_score * *best_score * (1.0 + 1e-9)) continue;
+      if (node.left == 0) {
+        for (uint32_t i = node.begin; i < node.end; ++i) visit(order_[i]);
+        continue;
+      }
+      const uint32_t a = node.left, b = node.left + 1;
+      const bool a_first = gap2(q, nodes_[a].box) <= gap2(q, nodes_[b].box);
+      stack_.push_back(a_first ? b : a);  // the farther one waits
+      stack_.push_back(a_first ? a : b);
+    }
+  }
+
+ private:
+  static constexpr uint32_t kLeafSize = 4;
+  struct Node {
+    double box[6];
+    uint32_t begin, end;  // a range of order_
+    uint32_t left;        // children left and left + 1; 0 for a leaf (the root is never a child)
+  };
+
+  static double gap2(const double* q, const double* box) {
+    double g2 = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const double g = std::max({box[k] - q[k], q[k] - box[3 + k], 0.0});
+      g2 += g * g;
+    }
+    return g2;
+  }
+
+  // Fills nodes_[at] (already allocated) with the subtree of order_[begin, end).
+  void split(uint32_t at, uint32_t begin, uint32_t end) {
+    double box[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (uint32_t i = begin; i < end; ++i) {
+      const double* b = boxes_ + 6 * size_t(order_[i]);
+      for (int k = 0; k < 3; ++k) {
+        box[k] = std::min(box[k], b[k]);
+        box[3 + k] = std::max(box[3 + k], b[3 + k]);
+      }
+    }
+    Node node{{box[0], box[1], box[2], box[3], box[4], box[5]}, begin, end, 0};
+    if (end - begin > kLeafSize) {
+      int axis = 0;
+      for (int k = 1; k < 3; ++k)
+        if (box[3 + k] - box[k] > box[3 + axis] - box[axis]) axis = k;
+      const uint32_t mid = begin + (end - begin) / 2;
+      auto centre = [&](uint32_t t) {
+        return boxes_[6 * size_t(t) + size_t(axis)] + boxes_[6 * size_t(t) + 3 + size_t(axis)];
+      };
+      std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
+                       [&](uint32_t x, uint32_t y) {
+                         const double cx = centre(x), cy = centre(y);
+                         return cx < cy || (cx == cy && x < y);
+                       });
+      node.left = uint32_t(nodes_.size());  // the two children sit side by side
+      nodes_.resize(nodes_.size() + 2);
+      nodes_[at] = node;
+      split(node.left, begin, mid);
+      split(node.left + 1, mid, end);
+      return;
+    }
+    nodes_[at] = node;
+  }
+
+  const double* boxes_ = nullptr;
+  std::vector<uint32_t> order_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> stack_;
+};
+
 }  // namespace
 
 VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
@@ -59,7 +154,11 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
   const double h = std::max(1.5 * std::cbrt(box / double(std::max(tet_count, 1u))), 1e-9);
   int64_t n[3];
   for (int k = 0; k < 3; ++k) n[k] = std::clamp<int64_t>(int64_t(std::ceil((hi[k] - lo[k]) / h)), 1, 512);
-  auto cell_of = [&](double x, int k) { return std::clamp<int64_t>(int64_t(std::floor((x - lo[k]) / h)), 0, n[k] - 1); };
+  // Clamped in double before the cast: a vertex at 1e20 m is ~1e20 cells away, beyond int64 (undefined
+  // behaviour); fmin/fmax keep every value, NaN included, inside [0, n - 1].
+  auto cell_of = [&](double x, int k) {
+    return int64_t(std::fmax(0.0, std::fmin(double(n[k] - 1), std::floor((x - lo[k]) / h))));
+  };
   auto index = [&](int64_t i, int64_t j, int64_t k) { return size_t((k * n[1] + j) * n[0] + i); };
   std::vector<uint32_t> start(size_t(n[0] * n[1] * n[2]) + 1, 0);
   // Each tet's bounding box (exact: min and max of float coordinates), for the grid and for
@@ -102,6 +201,35 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
   };
 
   auto corner = [&](uint32_t t, int v) { return &p[3 * size_t(tets[4 * size_t(t) + size_t(v)])]; };
+  // Distance score of q to tet t (minus the distance to its nearest face), for vertices outside
+  // every tet; the higher score wins, ties to the lower tet id, so the result is the same whatever
+  // order tets are met in.
+  auto outside_score = [&](const double* q, uint32_t t) {
+    double d2 = HUGE_VAL;
+    for (int f = 0; f < 4; ++f)
+      d2 = std::min(d2, point_triangle_distance2(q, corner(t, (f + 1) % 4), corner(t, (f + 2) % 4), corner(t, (f + 3) % 4)));
+    return -std::sqrt(d2);
+  };
+  // Vertices far from every tet (a file in the wrong unit, a surface scaled about a far origin) would
+  // make the rings below grow until they cover the whole grid, for each vertex: quadratic. Once two
+  // rings have found no tet holding the vertex (a tet that holds it has its box within 1e-5 of its
+  // diagonal of the vertex, so it is registered in the vertex's cell or the next: rings 0 and 1), the
+  // answer is the nearest tet, and a bounding-volume hierarchy over the tet boxes finds that by
+  // branch and bound. Built on first use, so bodies whose surface lies on the tets never pay for it.
+  TetBoxTree tree;
+  auto nearest_by_tree = [&](const double* q, uint32_t* best, double* best_score) {
+    if (tree.empty()) tree.build(tet_box.data(), tet_count);
+    tree.nearest(q, [&](uint32_t t) {
+      double diag2;
+      const double gap2 = box_gap2(q, t, &diag2);
+      if (gap2 > *best_score * *best_score * (1.0 + 1e-9)) return;  // as in the rings below
+      const double score = outside_score(q, t);
+      if (score > *best_score || (score == *best_score && t < *best)) {
+        *best = t;
+        *best_score = score;
+      }
+    }, best_score);
+  };
   for (uint32_t vi = 0; vi < visual_count; ++vi) {
     const double q[3] = {visual[3 * size_t(vi)], visual[3 * size_t(vi) + 1], visual[3 * size_t(vi) + 2]};
     const int64_t c[3] = {cell_of(q[0], 0), cell_of(q[1], 1), cell_of(q[2], 2)};
@@ -140,11 +268,7 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
                   best_score = depth;
                 }
               } else if (!inside) {
-                double d2 = HUGE_VAL;
-                for (int f = 0; f < 4; ++f)
-                  d2 = std::min(d2, point_triangle_distance2(q, corner(t, (f + 1) % 4), corner(t, (f + 2) % 4),
-                                                             corner(t, (f + 3) % 4)));
-                const double score = -std::sqrt(d2);
+                const double score = outside_score(q, t);
                 if (score > best_score || (score == best_score && t < best)) {
                   best = t;
                   best_score = score;
@@ -154,6 +278,10 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
           }
       // Cells beyond this ring are at least ring * h away: nothing there can beat what we have.
       if (inside || (tet_count > 0 && -best_score <= double(ring) * h)) break;
+      if (ring >= 1 && tet_count > 0) {  // outside every tet, and the nearest is not close: the tree
+        nearest_by_tree(q, &best, &best_score);
+        break;
+      }
     }
     double w[4];
     barycentric(q, corner(best, 0), corner(best, 1), corner(best, 2), corner(best, 3), w);

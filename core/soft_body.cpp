@@ -134,7 +134,7 @@ void SoftBody::reset() {
   if (!visual_.empty()) visual_.update(pos_.data());
 }
 
-void SoftBody::squash(float factor) {
+bool SoftBody::squash(float factor) {
   // Volume-preserving: heights shrink by factor about the lowest point, widths grow by 1/sqrt(factor)
   // about the centroid, so an incompressible body is squashed without an infinite-energy state.
   const uint32_t n = vertex_count();
@@ -148,24 +148,32 @@ void SoftBody::squash(float factor) {
   cx /= n;
   cz /= n;
   const float widen = 1.0f / std::sqrt(factor);
+  // Into a copy first, so a non-finite result is refused with the state untouched (not the step loop:
+  // allocating here is fine).
+  std::vector<float> next(pos_.size());
+  float probe = 0.0f;  // x - x: 0 for finite x, NaN for NaN or infinity (as in step)
   for (uint32_t i = 0; i < n; ++i) {
-    pos_[3 * i] = float(cx + (pos_[3 * i] - cx) * widen);
-    pos_[3 * i + 1] = min_y + (pos_[3 * i + 1] - min_y) * factor;
-    pos_[3 * i + 2] = float(cz + (pos_[3 * i + 2] - cz) * widen);
+    next[3 * i] = float(cx + (pos_[3 * i] - cx) * widen);
+    next[3 * i + 1] = min_y + (pos_[3 * i + 1] - min_y) * factor;
+    next[3 * i + 2] = float(cz + (pos_[3 * i + 2] - cz) * widen);
+    for (int k = 0; k < 3; ++k) probe += next[3 * i + k] - next[3 * i + k];
   }
+  if (probe != 0.0f) return false;
+  std::copy(next.begin(), next.end(), pos_.begin());  // in place: callers hold views of pos_
   prev_ = pos_;
   last_good_pos_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   plate_ = Plate{};
   if (!visual_.empty()) visual_.update(pos_.data());
+  return true;
 }
 
-void SoftBody::press(float factor, float release_seconds) {
+bool SoftBody::press(float factor, float release_seconds) {
   const uint32_t n = vertex_count();
   float top = -INFINITY;  // m, before the squash: where the plate lets go
   for (uint32_t i = 0; i < n; ++i) top = std::max(top, pos_[3 * i + 1]);
-  squash(factor);
-  if (release_seconds <= 0.0f || n == 0) return;
+  if (!squash(factor)) return false;
+  if (release_seconds <= 0.0f || n == 0) return true;
   float squashed_top = -INFINITY;
   for (uint32_t i = 0; i < n; ++i) squashed_top = std::max(squashed_top, pos_[3 * i + 1]);
   plate_.active = true;
@@ -174,6 +182,7 @@ void SoftBody::press(float factor, float release_seconds) {
   plate_.elapsed = 0.0;
   plate_.duration = release_seconds;
   plate_.speed = float((top - squashed_top) / double(release_seconds));
+  return true;
 }
 
 // Moves the plate to where it is at the end of the coming substep of h seconds; the constraint of that
@@ -453,11 +462,14 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
     const double m = mass_[i];
     const Vec3 x = load3(pos_.data(), i), v = load3(vel_.data(), i);
     st.mass += m;
-    st.kinetic_energy += 0.5 * m * double(length_sq(v));
+    // In double throughout: float products (v^2, g x) overflow for states that are still finite.
+    const double vx = v.x, vy = v.y, vz = v.z;
+    st.kinetic_energy += 0.5 * m * (vx * vx + vy * vy + vz * vz);
     st.min_y = std::min(st.min_y, double(x.y));
     st.center[0] += m * x.x, st.center[1] += m * x.y, st.center[2] += m * x.z;
     st.momentum[0] += m * v.x, st.momentum[1] += m * v.y, st.momentum[2] += m * v.z;
-    st.potential_energy -= m * (gravity[0] * x.x + gravity[1] * x.y + gravity[2] * x.z);
+    st.potential_energy -=
+        m * (double(gravity[0]) * x.x + double(gravity[1]) * x.y + double(gravity[2]) * x.z);
   }
   st.elastic_energy = elastic_energy(force_model(gravity), pos_.data());
   if (st.mass > 0)

@@ -85,13 +85,16 @@ class SoftBody {
   const BodyParams& params() const { return params_; }
   void set_pinned(uint32_t vertex, bool pinned);
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
-  void squash(float factor);  // presses to factor x height, widening to keep the volume; stops motion
+  // Presses to factor x height, widening to keep the volume; stops motion. Returns false, changing
+  // nothing, when the result would not be finite (positions overwritten through the shared buffer
+  // with NaN or huge values): it becomes the shape a divergence falls back to, so it must be finite.
+  bool squash(float factor);
   // squash(factor), then holds the body under a frictionless plate (a ceiling y <= plate height,
   // solved every substep like the ground) that starts at the squashed top and rises at constant speed
   // to the top before the squash over release_seconds of simulated time, then disappears. So the
   // stored elastic energy is handed back slowly instead of throwing the body up. release_seconds = 0
   // is squash. reset, squash, a new press and grab_begin remove the plate.
-  void press(float factor, float release_seconds);
+  bool press(float factor, float release_seconds);  // false (nothing changed) when squash refuses
   bool plate_active() const { return plate_.active; }
   float plate_height() const { return plate_.height; }  // m, while plate_active()
 

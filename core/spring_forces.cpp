@@ -30,6 +30,25 @@ TetGradients tet_gradients(const float* x, const uint32_t* id) {
 
 void add3(float* a, uint32_t i, Vec3 v) { store3(a, i, load3(a, i) + v); }
 
+// For the energy (stats), in double from the float positions: a state that is still finite (an edge
+// of 1e30 m) squares past float's range, and the energy would read inf while nothing diverged.
+double edge_length_d(const float* x, uint32_t a, uint32_t b) {
+  double s = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double d = double(x[3 * size_t(a) + size_t(k)]) - double(x[3 * size_t(b) + size_t(k)]);
+    s += d * d;
+  }
+  return std::sqrt(s);
+}
+
+double tet_volume6_d(const float* x, const uint32_t* id) {
+  double e[3][3];
+  for (int v = 0; v < 3; ++v)
+    for (int k = 0; k < 3; ++k) e[v][k] = double(x[3 * size_t(id[v + 1]) + size_t(k)]) - double(x[3 * size_t(id[0]) + size_t(k)]);
+  return e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+         e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+}
+
 }  // namespace
 
 void compute_forces(const ForceModel& m, const float* x, const float* v, float* f) {
@@ -115,12 +134,12 @@ void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, fl
 double elastic_energy(const ForceModel& m, const float* x) {
   double u = 0.0;
   for (uint32_t e = 0; e < m.edge_count; ++e) {
-    const double s = double(length(load3(x, m.edges[2 * e]) - load3(x, m.edges[2 * e + 1]))) - m.edge_rest[e];
+    const double s = edge_length_d(x, m.edges[2 * e], m.edges[2 * e + 1]) - m.edge_rest[e];
     u += 0.5 * m.edge_stiffness * s * s;
   }
   if (m.volume_stiffness > 0.0f)
     for (uint32_t t = 0; t < m.tet_count; ++t) {
-      const double c = double(tet_gradients(x, m.tets + 4 * t).vol6) - m.tet_rest6[t];
+      const double c = tet_volume6_d(x, m.tets + 4 * t) - m.tet_rest6[t];
       u += 0.5 * m.volume_stiffness * c * c;
     }
   if (m.pressure_nrt > 0.0f && m.surface_count && m.rest_volume > 0.0) {

@@ -52,6 +52,7 @@ MeshCheck check_tet_mesh(const float* positions, int64_t vertex_count, const uin
     }
     const double v6 = tet_volume6(positions, tet);
     const double l2 = longest_edge_sq(positions, tet);
+    if (l2 < kMinTetEdge * kMinTetEdge) return {MeshProblem::TinyTet, t};
     if (std::fabs(v6) <= kDegenerateRelVolume * l2 * std::sqrt(l2)) return {MeshProblem::DegenerateTet, t};
     if (v6 < 0.0) return {MeshProblem::InvertedTet, t};
     for (int i = 0; i < 4; ++i) used[tet[i]] = 1;

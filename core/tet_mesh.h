@@ -26,6 +26,7 @@ enum class MeshProblem {
   IndexOutOfRange,   // a tet refers to a vertex >= vertex count
   RepeatedIndex,     // a tet uses the same vertex twice
   DegenerateTet,     // |6V| below kDegenerateRelVolume * (longest edge)^3
+  TinyTet,           // longest edge below kMinTetEdge
   InvertedTet,       // negative volume: vertex order is mirrored
   UnusedVertex,      // a vertex no tet refers to would have no mass
 };
@@ -38,6 +39,10 @@ struct MeshCheck {
 // 6V / L^3 of a regular tet is 0.71; below this relative size a tet is treated as flat. The bound sits
 // far above float rounding of the cross products (~1e-7) and far below any tet a mesher would emit.
 constexpr double kDegenerateRelVolume = 1e-6;
+// m. Below it a tet's float32 mass (density x V0 / 4) and volume gradients (~edge^2, squared in the
+// solver) underflow: a 1e-20 m tet has no mass and its first step divides by zero. With the relative
+// rule above, 6V >= 1e-24 m^3, far inside float's range.
+constexpr double kMinTetEdge = 1e-6;
 
 // Six times the signed volume, ((b-a) x (c-a)) . (d-a); positive for a positively oriented tet. m^3.
 double tet_volume6(const float* positions, const uint32_t* tet);

@@ -2,9 +2,16 @@
 
 namespace sb {
 
-BodyHandle World::add_body(const TetMesh& mesh, const BodyParams& params) {
+size_t World::free_slot() const {
   size_t index = 0;
-  while (index < slots_.size() && slots_[index].body) ++index;
+  while (index < slots_.size() && (slots_[index].body || slots_[index].generation == 0)) ++index;
+  return index;
+}
+
+bool World::can_add_body() const { return free_slot() < kMaxSlots; }
+
+BodyHandle World::add_body(const TetMesh& mesh, const BodyParams& params) {
+  const size_t index = free_slot();
   if (index == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[index];
   slot.body = std::make_unique<SoftBody>(mesh, params);
@@ -15,14 +22,19 @@ bool World::remove_body(BodyHandle h) {
   if (!body(h)) return false;
   Slot& slot = slots_[h.index];
   slot.body.reset();
-  slot.generation = slot.generation % 0x7fffu + 1;  // invalidates old handles; 15 bits fit C handles
+  // Invalidates old handles; after the last generation the slot retires rather than wrap around.
+  slot.generation = slot.generation == kMaxGeneration ? 0 : slot.generation + 1;
   return true;
+}
+
+void World::set_slot_generation_for_test(uint32_t index, uint32_t generation) {
+  if (index < slots_.size() && !slots_[index].body) slots_[index].generation = generation;
 }
 
 SoftBody* World::body(BodyHandle h) {
   if (h.index >= slots_.size()) return nullptr;
   Slot& slot = slots_[h.index];
-  return slot.generation == h.generation ? slot.body.get() : nullptr;
+  return slot.generation == h.generation && h.generation != 0 ? slot.body.get() : nullptr;
 }
 
 size_t World::body_count() const {

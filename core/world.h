@@ -16,9 +16,19 @@ struct BodyHandle {
 
 class World {
  public:
+  // Handles: slot index (13 bits, up to 8,191 slots) and generation (18 bits, 1..262,143), so the C
+  // API packs them into a positive int32. A slot hands out each generation once; after the last it
+  // is retired and never reused, so a stale handle can never name a newer body.
+  static constexpr uint32_t kIndexBits = 13;
+  static constexpr uint32_t kMaxSlots = (1u << kIndexBits) - 1;        // index + 1 fits the bits
+  static constexpr uint32_t kMaxGeneration = (1u << (31 - kIndexBits)) - 1;
+
   StepSettings settings;
 
-  // Takes a validated mesh; the body's buffers never move while it lives.
+  // False when every slot is alive or retired and no new one fits the index bits (after about two
+  // billion bodies made in this world).
+  bool can_add_body() const;
+  // Takes a validated mesh; the body's buffers never move while it lives. Call can_add_body first.
   BodyHandle add_body(const TetMesh& mesh, const BodyParams& params);
   bool remove_body(BodyHandle h);
   SoftBody* body(BodyHandle h);  // null for a stale or unknown handle
@@ -32,11 +42,15 @@ class World {
   // Grab targets below the ground would drag the body into it; keep them on or above y = 0.
   void clamp_target(float target[3]) const;
 
+  // For tests only: the generation the next body made in free slot `index` gets.
+  void set_slot_generation_for_test(uint32_t index, uint32_t generation);
+
  private:
   struct Slot {
     std::unique_ptr<SoftBody> body;
-    uint32_t generation = 1;
+    uint32_t generation = 1;  // 0: retired
   };
+  size_t free_slot() const;  // the first slot neither alive nor retired, or slots_.size()
   std::vector<Slot> slots_;
   double time_ = 0.0;
 };

@@ -1,5 +1,6 @@
 // C API: bodies. Every entry point validates everything first and only then touches the world.
 #include <cmath>
+#include <cstddef>
 
 #include "../core/shapes.h"
 #include "api_state.h"
@@ -11,7 +12,18 @@ namespace {
 int32_t add_mesh(sb::World* w, const sb::TetMesh& mesh) {
   if (w->body_count() >= SB_MAX_BODIES_PER_WORLD)
     return fail(SB_ERR_LIMIT, "world already holds %d bodies (SB_MAX_BODIES_PER_WORLD)", SB_MAX_BODIES_PER_WORLD);
+  if (!w->can_add_body())
+    return fail(SB_ERR_LIMIT, "every body handle of this world has been used (%u slots x %u bodies each); create a new world",
+                sb::World::kMaxSlots, sb::World::kMaxGeneration);
   return encode_body(w->add_body(mesh, sb::BodyParams{}));
+}
+
+// squash/press refused: the body's positions would not be finite after it.
+int32_t not_finite_squash(sb_body body) {
+  return fail(SB_ERR_NOT_FINITE,
+              "body %d: squashing its positions gives values that are not finite (NaN or huge values written "
+              "into its position buffer?); nothing changed",
+              body);
 }
 
 int32_t mesh_error(const sb::MeshCheck& c) {
@@ -27,6 +39,9 @@ int32_t mesh_error(const sb::MeshCheck& c) {
     case sb::MeshProblem::DegenerateTet:
       return fail(SB_ERR_DEGENERATE_TET, "tet %lld is flat (|6V| <= %g x longest edge^3)", i,
                   sb::kDegenerateRelVolume);
+    case sb::MeshProblem::TinyTet:
+      return fail(SB_ERR_DEGENERATE_TET, "tet %lld is too small: its longest edge is below %g m (SB_MIN_TET_EDGE)", i,
+                  double(SB_MIN_TET_EDGE));
     case sb::MeshProblem::InvertedTet:
       return fail(SB_ERR_INVERTED_TET,
                   "tet %lld has negative volume: order its vertices so ((x1-x0) x (x2-x0)) . (x3-x0) > 0", i);
@@ -227,7 +242,7 @@ int32_t sb_body_squash(sb_world world, sb_body body, float factor) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);
   if (!b || !check_range(factor, 0.05f, 1.0f, "squash factor")) return sb_last_error_code();
-  b->squash(factor);
+  if (!b->squash(factor)) return not_finite_squash(body);
   return SB_OK;
 }
 
@@ -237,7 +252,7 @@ int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_
   if (!b || !check_range(factor, 0.05f, 1.0f, "press factor") ||
       !check_range(release_seconds, 0.0f, 10.0f, "press release time (s)"))
     return sb_last_error_code();
-  b->press(factor, release_seconds);
+  if (!b->press(factor, release_seconds)) return not_finite_squash(body);
   return SB_OK;
 }
 
@@ -256,7 +271,8 @@ int32_t sb_body_vertex_count(sb_world world, sb_body body) {
 const uint32_t* sb_body_triangles(sb_world world, sb_body body) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);
-  return b ? b->surface_triangles() : nullptr;
+  // NULL with SB_OK for a body without triangles (a rope): an empty vector's data() is unspecified.
+  return b && b->surface_triangle_count() > 0 ? b->surface_triangles() : nullptr;
 }
 
 int32_t sb_body_triangle_count(sb_world world, sb_body body) {
@@ -268,7 +284,7 @@ int32_t sb_body_triangle_count(sb_world world, sb_body body) {
 const uint32_t* sb_body_tets(sb_world world, sb_body body) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);
-  return b ? b->tets() : nullptr;
+  return b && b->tet_count() > 0 ? b->tets() : nullptr;  // NULL with SB_OK: no tets (rope, jelly, pressure ball)
 }
 
 int32_t sb_body_tet_count(sb_world world, sb_body body) {
@@ -289,6 +305,12 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
   return b ? int32_t(b->edge_count()) : sb_last_error_code();
 }
 
+// The offsets web/src/softbody.js reads (Body.stats).
+static_assert(sizeof(sb_body_stats) == 80, "sb_body_stats is 80 bytes");
+static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
+                  offsetof(sb_body_stats, finite) == 64,
+              "sb_body_stats: 3 doubles, 10 floats, 4 int32, as web/src/softbody.js reads them");
+
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   clear_error();
   sb::World* w = nullptr;
@@ -297,7 +319,7 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
   const sb::BodyStats s = b->stats(w->settings.gravity);
   out->volume_ratio = float(s.volume_ratio);
-  out->kinetic_energy = float(s.kinetic_energy);
+  out->kinetic_energy = s.kinetic_energy;
   out->mass = float(s.mass);
   out->min_y = float(s.min_y);
   out->max_edge_strain = float(s.max_edge_strain);
@@ -307,8 +329,8 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   }
   out->finite = s.finite ? 1 : 0;
   out->grabbed_vertex = b->grabbed_vertex();
-  out->elastic_energy = float(s.elastic_energy);
-  out->potential_energy = float(s.potential_energy);
+  out->elastic_energy = s.elastic_energy;
+  out->potential_energy = s.potential_energy;
   out->solver = int32_t(b->solver());
   out->cg_iterations = b->solver() == sb::Solver::ImplicitEuler ? b->last_cg().iterations : 0;
   return SB_OK;

@@ -14,14 +14,27 @@ int32_t g_code = SB_OK;
 
 struct WorldSlot {
   std::unique_ptr<sb::World> world;
-  uint32_t generation = 1;
+  uint32_t generation = 1;  // of the next (or current) world in this slot; 0 once retired
 };
 std::vector<WorldSlot> g_worlds;
 
-// Handle = generation << 16 | (index + 1): never 0, positive while generation < 32768.
-int32_t encode(uint32_t index, uint32_t generation) {
-  return int32_t(((generation & 0x7fffu) << 16) | (index + 1));
+// Handle = generation << 7 | (index + 1): 7 bits of slot (up to 127 slots for SB_MAX_WORLDS = 64
+// alive) and 24 bits of generation, so a handle is a positive int32 and a slot repeats no handle
+// for 16,777,215 worlds; after that it is retired (never reused), so a stale handle can never reach
+// a newer world. Body handles share the layout with 13 bits of slot (core/world.h).
+constexpr uint32_t kWorldIndexBits = 7;
+constexpr uint32_t kMaxWorldSlots = (1u << kWorldIndexBits) - 1;
+int32_t encode(uint32_t index, uint32_t generation, uint32_t index_bits) {
+  return int32_t((generation << index_bits) | (index + 1));
 }
+uint32_t world_index(sb_world handle) { return (uint32_t(handle) & kMaxWorldSlots) - 1; }
+uint32_t world_generation(sb_world handle) { return uint32_t(handle) >> kWorldIndexBits; }
+static_assert(kWorldIndexBits + 24 == 31, "world handles fill 31 bits");
+static_assert(uint64_t(kMaxWorldGeneration) << kWorldIndexBits <= uint64_t(INT32_MAX), "handles are positive");
+static_assert(uint64_t(sb::World::kMaxGeneration) << sb::World::kIndexBits <= uint64_t(INT32_MAX),
+              "body handles are positive");
+static_assert(sb::World::kMaxSlots >= SB_MAX_BODIES_PER_WORLD && kMaxWorldSlots >= SB_MAX_WORLDS,
+              "room for every live object");
 }  // namespace
 
 int32_t fail(sb_error code, const char* format, ...) {
@@ -42,10 +55,9 @@ const char* message() { return g_message; }
 int32_t code() { return g_code; }
 
 sb::World* find_world(sb_world handle) {
-  const uint32_t index = (uint32_t(handle) & 0xffffu) - 1;
-  const uint32_t generation = (uint32_t(handle) >> 16) & 0x7fffu;
+  const uint32_t index = world_index(handle);
   if (handle <= 0 || index >= g_worlds.size() || !g_worlds[index].world ||
-      (g_worlds[index].generation & 0x7fffu) != generation) {
+      g_worlds[index].generation != world_generation(handle)) {
     fail(SB_ERR_INVALID_WORLD, "world handle %d is not a live world (never created, or destroyed)", handle);
     return nullptr;
   }
@@ -66,26 +78,38 @@ sb::SoftBody* find_body(sb_world world, sb_body body, sb::World** world_out) {
 }
 
 sb_world add_world() {
-  size_t index = 0;
-  while (index < g_worlds.size() && g_worlds[index].world) ++index;
-  if (index >= SB_MAX_WORLDS) return fail(SB_ERR_LIMIT, "already %d worlds alive (SB_MAX_WORLDS)", SB_MAX_WORLDS);
+  size_t alive = 0;
+  for (const WorldSlot& slot : g_worlds) alive += slot.world ? 1 : 0;
+  if (alive >= SB_MAX_WORLDS) return fail(SB_ERR_LIMIT, "already %d worlds alive (SB_MAX_WORLDS)", SB_MAX_WORLDS);
+  size_t index = 0;  // the first free slot that is not retired
+  while (index < g_worlds.size() && (g_worlds[index].world || g_worlds[index].generation == 0)) ++index;
+  if (index >= kMaxWorldSlots)
+    return fail(SB_ERR_LIMIT, "every world handle has been used (%u slots x %u worlds each); restart the module",
+                kMaxWorldSlots, kMaxWorldGeneration);
   if (index == g_worlds.size()) g_worlds.emplace_back();
   g_worlds[index].world = std::make_unique<sb::World>();
-  return encode(uint32_t(index), g_worlds[index].generation);
+  return encode(uint32_t(index), g_worlds[index].generation, kWorldIndexBits);
 }
 
 bool remove_world(sb_world handle) {
   if (!find_world(handle)) return false;
-  WorldSlot& slot = g_worlds[(uint32_t(handle) & 0xffffu) - 1];
+  WorldSlot& slot = g_worlds[world_index(handle)];
   slot.world.reset();
-  slot.generation = slot.generation % 0x7fffu + 1;  // stays in [1, 32767]
+  // The next world here gets a new handle; after the last generation the slot is retired (0).
+  slot.generation = slot.generation == kMaxWorldGeneration ? 0 : slot.generation + 1;
   return true;
 }
 
-int32_t encode_body(sb::BodyHandle h) { return encode(h.index, h.generation); }
+uint32_t world_slot(sb_world handle) { return world_index(handle); }
+
+void set_world_generation_for_test(uint32_t slot, uint32_t generation) {
+  if (slot < g_worlds.size() && !g_worlds[slot].world) g_worlds[slot].generation = generation;
+}
+
+int32_t encode_body(sb::BodyHandle h) { return encode(h.index, h.generation, sb::World::kIndexBits); }
 
 sb::BodyHandle decode_body(sb_body handle) {
-  return {(uint32_t(handle) & 0xffffu) - 1, (uint32_t(handle) >> 16) & 0x7fffu};
+  return {(uint32_t(handle) & sb::World::kMaxSlots) - 1, uint32_t(handle) >> sb::World::kIndexBits};
 }
 
 bool check_finite(float value, const char* what) {

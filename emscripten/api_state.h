@@ -20,6 +20,12 @@ sb::SoftBody* find_body(sb_world world, sb_body body, sb::World** world_out = nu
 
 sb_world add_world();  // a handle, or a negative sb_error
 bool remove_world(sb_world handle);
+// World handles carry a 24-bit generation per slot (api_state.cpp); a slot whose last generation
+// was destroyed is retired.
+constexpr uint32_t kMaxWorldGeneration = (1u << 24) - 1;
+uint32_t world_slot(sb_world handle);  // the slot a handle names (valid or not)
+// For tests only: the generation the next world made in a free slot gets.
+void set_world_generation_for_test(uint32_t slot, uint32_t generation);
 
 int32_t encode_body(sb::BodyHandle h);
 sb::BodyHandle decode_body(sb_body handle);

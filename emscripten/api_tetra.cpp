@@ -135,6 +135,22 @@ sb_tetra sb_tetra_create(const float* xyz, int32_t vertex_count, const uint32_t*
     case sb::SurfaceProblem::Flat:
       return fail(SB_ERR_FLAT_MESH, "the surface encloses no volume: its points lie in a plane or its volume is ~0");
   }
+  {  // Tets a thousand times smaller than the surface would fall below SB_MIN_TET_EDGE (a body refuses
+     // them: their masses underflow float), so a surface must be SB_TETRA_MIN_SIZE across. Measured
+     // over the vertices the triangles use: an unused vertex far away does not make a speck larger.
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int64_t i = 0; i < 3 * int64_t(triangle_count); ++i)
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], double(xyz[3 * size_t(triangles[i]) + size_t(k)]));
+        hi[k] = std::max(hi[k], double(xyz[3 * size_t(triangles[i]) + size_t(k)]));
+      }
+    const double across = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+    if (across < SB_TETRA_MIN_SIZE)
+      return fail(SB_ERR_OUT_OF_RANGE,
+                  "the surface is %g m across, smaller than %g m (SB_TETRA_MIN_SIZE): its tets would be too small to "
+                  "simulate in float32; scale it up",
+                  across, double(SB_TETRA_MIN_SIZE));
+  }
   Slot& s = g_jobs[slot];
   s.job = std::move(job);
   s.generation = (s.generation + 1) % (INT32_MAX / SB_TETRA_MAX_JOBS - 1);

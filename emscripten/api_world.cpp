@@ -100,8 +100,11 @@ int32_t sb_world_step(sb_world world, float dt) {
   sb::World* w = find_world(world);
   if (!w) return sb_last_error_code();
   if (!check_finite(dt, "dt (s)")) return sb_last_error_code();
-  if (!(dt > 0.0f) || dt > SB_MAX_DT)
-    return fail(SB_ERR_OUT_OF_RANGE, "dt must be in (0, %g] s, got %g", double(SB_MAX_DT), double(dt));
+  // A minimum, not just dt > 0: at 1e-30 s the substep's h^2 underflows to 0 and a resting XPBD body's
+  // alpha / h^2 becomes 0 / 0, which used to be reported as a divergence ("lower the time step").
+  if (!(dt >= SB_MIN_DT) || dt > SB_MAX_DT)
+    return fail(SB_ERR_OUT_OF_RANGE, "dt must be in [%g, %g] s, got %g", double(SB_MIN_DT), double(SB_MAX_DT),
+                double(dt));
   sb::BodyHandle first;
   const int diverged = w->step(dt, &first);
   if (diverged > 0)

@@ -57,6 +57,8 @@ typedef enum sb_error {
 #define SB_MAX_TETS 4194304     /* per body */
 #define SB_MIN_SUBSTEPS 1
 #define SB_MAX_SUBSTEPS 200
+#define SB_MIN_DT 1.0e-6f         /* s, per sb_world_step call: keeps (dt / substeps)^2 a normal float,
+                                     so alpha / h^2 never becomes 0 / 0 */
 #define SB_MAX_DT 1.0f            /* s, per sb_world_step call */
 #define SB_MAX_GRAVITY 1000.0f    /* m/s^2, per component */
 #define SB_MAX_COORDINATE 1.0e4f  /* m, for shape centres and grab targets */
@@ -67,6 +69,9 @@ typedef enum sb_error {
 #define SB_TETRA_MAX_JOBS 16           /* tetrahedralizations alive at once */
 #define SB_TETRA_MAX_COORDINATE 1.0e6f /* m, |x|, |y|, |z| of surface vertices */
 #define SB_MAX_VISUAL_VERTICES 4000000 /* per body, for sb_body_set_visual */
+#define SB_MIN_TET_EDGE 1.0e-6f        /* m: a tet's longest edge; smaller ones give masses and volume
+                                          gradients that underflow float32 (SB_ERR_DEGENERATE_TET) */
+#define SB_TETRA_MIN_SIZE 1.0e-3f      /* m: the longest side of a surface's bounding box for sb_tetra_create */
 
 /* Per-body parameters for sb_body_set_param / sb_body_get_param: default, range, unit. */
 typedef enum sb_param {
@@ -103,18 +108,21 @@ typedef enum sb_solver {
   SB_SOLVER_COUNT = 9
 } sb_solver;
 
+/* Energies are doubles: they are summed in double, and a state that is still finite (say an edge of
+ * 1e30 m) can hold more than a float's 3.4e38 J. Layout (80 bytes; web/src/softbody.js reads these
+ * offsets): 3 doubles, 10 floats, 4 int32. */
 typedef struct sb_body_stats {
-  float volume_ratio;    /* current / rest volume */
-  float kinetic_energy;  /* J */
-  float mass;            /* kg */
-  float min_y;           /* m, lowest vertex */
-  float max_edge_strain; /* max |l - l0| / l0 */
-  float center[3];       /* m, centre of mass */
-  float momentum[3];     /* kg m/s */
-  int32_t finite;        /* 1, or 0 once the state went non-finite (frozen at its last finite shape) */
-  int32_t grabbed_vertex; /* -1 when nothing is held */
-  float elastic_energy;    /* J, springs + volume terms at k = 1/compliance (0 for compliance 0) */
-  float potential_energy;  /* J, gravity, relative to y = 0 */
+  double kinetic_energy;   /* J */
+  double elastic_energy;   /* J, springs + volume terms at k = 1/compliance (0 for compliance 0) */
+  double potential_energy; /* J, gravity, relative to y = 0 */
+  float volume_ratio;      /* current / rest volume */
+  float mass;              /* kg */
+  float min_y;             /* m, lowest vertex */
+  float max_edge_strain;   /* max |l - l0| / l0 */
+  float center[3];         /* m, centre of mass */
+  float momentum[3];       /* kg m/s */
+  int32_t finite;          /* 1, or 0 once the state went non-finite (frozen at its last finite shape) */
+  int32_t grabbed_vertex;  /* -1 when nothing is held */
   int32_t solver;          /* sb_solver */
   int32_t cg_iterations;   /* implicit Euler: iterations of the last linear solve, else 0 */
 } sb_body_stats;
@@ -164,7 +172,7 @@ int32_t sb_world_set_substeps(sb_world world, int32_t substeps);       /* defaul
 int32_t sb_world_set_ground(sb_world world, int32_t enabled);          /* plane y = 0, default 1 */
 int32_t sb_world_get_substeps(sb_world world);
 int32_t sb_world_body_count(sb_world world);
-/* Advances every body by dt in (0, SB_MAX_DT] seconds. Returns SB_ERR_DIVERGED (naming the body)
+/* Advances every body by dt in [SB_MIN_DT, SB_MAX_DT] seconds. Returns SB_ERR_DIVERGED (naming the body)
  * when a body went non-finite during this call; the other bodies still stepped. */
 int32_t sb_world_step(sb_world world, float dt);
 double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle */
@@ -212,6 +220,9 @@ int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_
 
 float* sb_body_positions(sb_world world, sb_body body); /* vertex_count * 3 floats, m */
 int32_t sb_body_vertex_count(sb_world world, sb_body body);
+/* Triangles and tets of a body that has none (the rope has neither; jelly and pressure ball have no
+ * tets) are NULL with the count 0 and no error (sb_last_error_code() == SB_OK); a bad handle gives
+ * NULL with an error. */
 const uint32_t* sb_body_triangles(sb_world world, sb_body body); /* outward boundary, 3 per triangle */
 int32_t sb_body_triangle_count(sb_world world, sb_body body);
 const uint32_t* sb_body_tets(sb_world world, sb_body body); /* 4 per tet, in solver order */

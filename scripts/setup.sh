@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 # --- system packages (Debian) ---------------------------------------------------------------
 packages=(g++ cmake ninja-build emscripten)
 case "$mode" in
-  test) packages+=(doctest-dev chromium fonts-liberation) ;;
+  # clang + libclang-rt-14-dev: the sanitizer build (build-asan) and the libFuzzer harnesses
+  test) packages+=(doctest-dev chromium fonts-liberation clang libclang-rt-14-dev) ;;
   bench) packages+=(chromium fonts-liberation) ;;  # the page part opens the article in Chromium
   start) ;;
   *) echo "usage: scripts/setup.sh start|test|bench" >&2; exit 2 ;;
@@ -59,5 +60,10 @@ build build-wasm
 if [[ "$mode" != start ]]; then
   configure build-native cmake
   build build-native
+fi
+if [[ "$mode" == test ]]; then
+  # The doctest suite and the fuzz harnesses under AddressSanitizer + UBSan (clang: libFuzzer).
+  configure build-asan env CC=clang CXX=clang++ cmake -DSOFTBODY_SANITIZE=ON -DSOFTBODY_FUZZ=ON -DSOFTBODY_BENCH=OFF
+  build build-asan
 fi
 [[ -f web/src/wasm/softbody.wasm ]] || { echo "setup: wasm build produced no web/src/wasm/softbody.wasm" >&2; exit 1; }

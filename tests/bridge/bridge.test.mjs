@@ -181,6 +181,35 @@ test('rope, jelly and pressure ball from JS: counts, views and a step', () => {
   world.destroy();
 });
 
+test('bodies without tets or triangles give empty arrays (the C API returns NULL with no error)', () => {
+  const world = sb.createWorld();
+  const rope = world.addRope({ segments: 6, length: 0.6, anchor: [0, 2, 0] });
+  const jelly = world.addJelly({ cells: 2, size: 0.4, center: [2, 1, 0] });
+  assert.equal(rope.triangles.length, 0);
+  assert.equal(rope.tets.length, 0);
+  assert.equal(jelly.tets.length, 0);
+  assert.ok(jelly.triangles.length > 0);
+  world.destroy();
+});
+
+test('stats: energies are read as doubles, beyond float range while the state is finite; dt has a minimum', () => {
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [2, 2, 2], size: [1, 1, 1], center: [0, 1, 0] });
+  body.setParam('edgeCompliance', 1e-6);
+  const rest = body.stats();
+  assert.equal(rest.volumeRatio, 1);
+  assert.equal(rest.kineticEnergy, 0);
+  assert.ok(Math.abs(rest.potentialEnergy - rest.mass * 9.81 * rest.center[1]) < 1e-3 * rest.potentialEnergy);
+  assert.equal(rest.solver, 'xpbd');
+  assert.equal(rest.grabbedVertex, -1);
+  body.positions[1] = 1e30; // finite: an edge of 1e30 m stores ~1e66 J at compliance 1e-6
+  const s = body.stats();
+  assert.ok(s.finite);
+  assert.ok(Number.isFinite(s.elasticEnergy) && s.elasticEnergy > 1e60, `elastic ${s.elasticEnergy}`);
+  assert.throws(() => world.step(1e-30), (e) => e.code === ErrorCode.OUT_OF_RANGE && /dt must be in \[1e-06, 1\] s/.test(e.message));
+  world.destroy();
+});
+
 test('ErrorCode mirrors the C names of every code', () => {
   for (const [key, code] of Object.entries(ErrorCode)) {
     if (code === 0) continue;

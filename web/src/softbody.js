@@ -72,7 +72,7 @@ export class SoftbodyError extends Error {
   }
 }
 
-const STATS_BYTES = 17 * 4; // sizeof(sb_body_stats): 11 float32, 2 int32, 2 float32, 2 int32
+const STATS_BYTES = 80; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 4 int32 at 64
 const TETRA_STATS_BYTES = 24 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 1 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
@@ -485,23 +485,25 @@ export class Body {
   stats() {
     const M = this.sb.M;
     this._call('_sb_body_get_stats', this.sb._stats);
-    const f = new Float32Array(this.sb.buffer, this.sb._stats, 11);
-    const i = new Int32Array(this.sb.buffer, this.sb._stats + 44, 6);
-    const energies = new Float32Array(this.sb.buffer, this.sb._stats + 52, 2);
+    // Energies are doubles (a finite state can hold more than a float's 3.4e38 J); _stats comes from
+    // malloc, so it is 8-byte aligned.
+    const energies = new Float64Array(this.sb.buffer, this.sb._stats, 3);
+    const f = new Float32Array(this.sb.buffer, this.sb._stats + 24, 10);
+    const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 4);
     return {
       volumeRatio: f[0],
-      kineticEnergy: f[1], // J
-      mass: f[2], // kg
-      minY: f[3], // m
-      maxEdgeStrain: f[4],
-      center: [f[5], f[6], f[7]], // m
-      momentum: [f[8], f[9], f[10]], // kg m/s
+      kineticEnergy: energies[0], // J
+      mass: f[1], // kg
+      minY: f[2], // m
+      maxEdgeStrain: f[3],
+      center: [f[4], f[5], f[6]], // m
+      momentum: [f[7], f[8], f[9]], // kg m/s
       finite: i[0] === 1,
       grabbedVertex: i[1],
-      elasticEnergy: energies[0], // J
-      potentialEnergy: energies[1], // J, gravity relative to y = 0
-      solver: Object.keys(Solver).find((k) => Solver[k] === i[4]),
-      cgIterations: i[5],
+      elasticEnergy: energies[1], // J
+      potentialEnergy: energies[2], // J, gravity relative to y = 0
+      solver: Object.keys(Solver).find((k) => Solver[k] === i[2]),
+      cgIterations: i[3],
     };
   }
 

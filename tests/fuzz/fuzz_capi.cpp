@@ -1,0 +1,328 @@
+// libFuzzer harness: the C API as a program of calls with arbitrary arguments, live and stale handles.
+// Checked after every call (any violation aborts, so libFuzzer saves the input):
+// - a call that fails returns a negative code equal to sb_last_error_code(), with a message, and
+//   changes nothing observable (every live world's settings, time and bodies, every body's positions
+//   bit for bit, parameters, solver, counts and visual; every job's progress), as test_capi.cpp checks
+//   by hand; SB_ERR_DIVERGED from a step and SB_ERR_NO_INSIDE_TETS from a run are results, not refusals;
+// - a call that succeeds leaves SB_OK as the last error code;
+// - after a step, a body whose stats say finite = 1 has finite positions (and a frozen body too:
+//   it shows its last finite shape);
+// - pointer getters return NULL only with an error, or with SB_OK and a count of 0.
+// Sizes are kept small (boxes of a few cells, short surfaces) so a program runs in milliseconds.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "fuzz_input.h"
+#include "softbody.h"
+
+namespace {
+
+[[noreturn]] void violation(const char* what, int32_t op, int32_t code) {
+  std::fprintf(stderr, "contract violation after op %d (code %d, \"%s\"): %s\n", op, code, sb_last_error(), what);
+  std::abort();
+}
+
+struct BodyRef {
+  sb_world world;
+  sb_body body;
+};
+
+struct State {
+  std::vector<sb_world> worlds;
+  std::vector<BodyRef> bodies;
+  std::vector<sb_tetra> jobs;
+  std::vector<int32_t> stale;  // destroyed handles of any kind, to try again
+};
+
+// Everything a failed call must leave as it was.
+std::vector<uint32_t> snapshot(const State& s) {
+  std::vector<uint32_t> out;
+  auto put_float = [&](float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    out.push_back(bits);
+  };
+  auto put_double = [&](double d) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, 8);
+    out.push_back(uint32_t(bits));
+    out.push_back(uint32_t(bits >> 32));
+  };
+  for (sb_world w : s.worlds) {
+    out.push_back(uint32_t(sb_world_body_count(w)));
+    out.push_back(uint32_t(sb_world_get_substeps(w)));
+    put_double(sb_world_time(w));
+  }
+  for (const BodyRef& b : s.bodies) {
+    const int32_t n = sb_body_vertex_count(b.world, b.body);
+    out.push_back(uint32_t(n));
+    const float* p = sb_body_positions(b.world, b.body);
+    for (int32_t i = 0; p && i < 3 * n; ++i) put_float(p[i]);
+    for (int32_t k = 0; k < SB_PARAM_COUNT; ++k) put_float(sb_body_get_param(b.world, b.body, k));
+    out.push_back(uint32_t(sb_body_get_solver(b.world, b.body)));
+    out.push_back(uint32_t(sb_body_visual_vertex_count(b.world, b.body)));
+    sb_body_stats st;
+    if (sb_body_get_stats(b.world, b.body, &st) == SB_OK) {
+      out.push_back(uint32_t(st.grabbed_vertex));
+      out.push_back(uint32_t(st.finite));
+    }
+  }
+  for (sb_tetra j : s.jobs) put_float(sb_tetra_progress(j));
+  return out;
+}
+
+// A handle of the wanted kind: live, stale, or arbitrary.
+int32_t pick(fuzz::Input& in, const std::vector<int32_t>& live, const State& s) {
+  const uint8_t b = in.byte();
+  if (b < 192 && !live.empty()) return live[b % live.size()];
+  if (b < 240 && !s.stale.empty()) return s.stale[b % s.stale.size()];
+  return b < 248 ? int32_t(b & 3) - 1 : in.i32();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  fuzz::Input in(data, size);
+  State s;
+  std::vector<float> floats;
+  std::vector<uint32_t> ints;
+  for (int32_t op_index = 0; op_index < 48 && !in.empty(); ++op_index) {
+    const int32_t op = in.byte() % 34;
+    // World and body handles for this op (the body's world may differ from w: a wrong pair).
+    const sb_world w = pick(in, s.worlds, s);
+    std::vector<int32_t> body_handles;
+    for (const BodyRef& r : s.bodies) body_handles.push_back(r.body);
+    const sb_body b = pick(in, body_handles, s);
+    const sb_tetra job = pick(in, s.jobs, s);
+    const std::vector<uint32_t> before = snapshot(s);
+    bool results_may_change_state = false;  // a failure that is a result (divergence), not a refusal
+    bool wrote_buffer = false;              // the program wrote into a shared buffer (allowed)
+    int32_t r = SB_OK;
+    const void* pointer = &r;  // non-null unless a pointer getter returned NULL
+    int32_t pointer_count = -1;
+    auto fill_floats = [&](int64_t n, float scale) {  // at most 64: counts may be any int32
+      floats.assign(size_t(std::max<int64_t>(0, std::min<int64_t>(n, 64))), 0.0f);
+      for (float& f : floats) f = in.real(scale);
+    };
+    auto fill_ints = [&](int64_t n, int32_t below) {
+      ints.assign(size_t(std::max<int64_t>(0, std::min<int64_t>(n, 64))), 0u);
+      for (uint32_t& v : ints) v = in.byte() < 240 ? uint32_t(in.in(0, std::max(0, below - 1))) : in.u32();
+    };
+    switch (op) {
+      case 0: {
+        r = sb_world_create();
+        if (r > 0) s.worlds.push_back(r);
+        break;
+      }
+      case 1:
+        r = sb_world_destroy(w);
+        if (r == SB_OK) {
+          s.stale.push_back(w);
+          for (size_t i = s.bodies.size(); i-- > 0;)
+            if (s.bodies[i].world == w) {
+              s.stale.push_back(s.bodies[i].body);
+              s.bodies.erase(s.bodies.begin() + long(i));
+            }
+          s.worlds.erase(std::find(s.worlds.begin(), s.worlds.end(), w));
+        }
+        break;
+      case 2: r = sb_world_set_gravity(w, in.real(10), in.real(10), in.real(10)); break;
+      case 3: r = sb_world_set_substeps(w, in.in(0, 24)); break;
+      case 4: r = sb_world_set_ground(w, in.in(-1, 2)); break;
+      case 5: {
+        const uint8_t k = in.byte();
+        const float dt = k < 128 ? 1.0f / 60.0f : k < 192 ? in.real(0.01f) : in.real();
+        r = sb_world_step(w, dt);
+        results_may_change_state = r == SB_ERR_DIVERGED;
+        // finite = 1 means finite positions, and a frozen body shows its last finite shape.
+        for (const BodyRef& ref : s.bodies) {
+          if (ref.world != w || (r != SB_OK && r != SB_ERR_DIVERGED)) continue;
+          const float* p = sb_body_positions(ref.world, ref.body);
+          const int32_t n = sb_body_vertex_count(ref.world, ref.body);
+          for (int32_t i = 0; i < 3 * n; ++i)
+            if (!std::isfinite(p[i])) violation("non-finite position after a step", op, r);
+        }
+        break;
+      }
+      case 6: case 7: case 8: case 9: case 10: case 11: {
+        int32_t made = 0;
+        if (op == 6) made = sb_body_create_box(w, in.in(0, 3), in.in(1, 3), in.in(1, 3), in.real(), in.real(), in.real(),
+                                               in.real(), in.real(), in.real());
+        if (op == 7) made = sb_body_create_ball(w, in.real(), in.in(1, 5), in.real(), in.real(), in.real());
+        if (op == 8) made = sb_body_create_rope(w, in.in(0, 16), in.real(), in.real(), in.real(), in.real());
+        if (op == 9) made = sb_body_create_jelly(w, in.in(0, 3), in.real(), in.real(), in.real(), in.real());
+        if (op == 10) made = sb_body_create_pressure_ball(w, in.real(), in.in(1, 5), in.real(), in.real(), in.real());
+        if (op == 11) {
+          const int32_t nv = in.in(0, 8), nt = in.in(0, 4);
+          fill_floats(int64_t(3) * nv, 1.0f);
+          fill_ints(int64_t(4) * nt, nv);
+          const int32_t nv_arg = in.byte() < 240 ? nv : in.in(-1, 10);
+          const int32_t nt_arg = in.byte() < 240 ? nt : in.in(-1, 6);
+          // Counts beyond the arrays would read past them: only NULL-pointer cases may lie.
+          const bool fits = nv_arg <= int64_t(floats.size() / 3) && nt_arg <= int64_t(ints.size() / 4);
+          if (fits) made = sb_body_create_tets(w, floats.empty() ? nullptr : floats.data(), nv_arg,
+                                               ints.empty() ? nullptr : ints.data(), nt_arg);
+          else made = sb_body_create_tets(w, nullptr, nv_arg, nullptr, nt_arg);
+        }
+        r = made;
+        if (made > 0) s.bodies.push_back({w, made});
+        break;
+      }
+      case 12:
+        r = sb_body_destroy(w, b);
+        if (r == SB_OK) {
+          s.stale.push_back(b);
+          for (size_t i = 0; i < s.bodies.size(); ++i)
+            if (s.bodies[i].world == w && s.bodies[i].body == b) {
+              s.bodies.erase(s.bodies.begin() + long(i));
+              break;
+            }
+        }
+        break;
+      case 13: r = sb_body_reset(w, b); break;
+      case 14: r = sb_body_set_param(w, b, in.in(-1, SB_PARAM_COUNT), in.real()); break;
+      case 15: {
+        const float v = sb_body_get_param(w, b, in.in(-1, SB_PARAM_COUNT));
+        r = std::isnan(v) ? sb_last_error_code() : SB_OK;
+        break;
+      }
+      case 16: r = sb_body_pin(w, b, in.in(-1, 30), in.in(-1, 2)); break;
+      case 17: r = sb_body_set_solver(w, b, in.in(-1, SB_SOLVER_COUNT)); break;
+      case 18: r = sb_body_squash(w, b, in.real()); break;
+      case 19: r = sb_body_press(w, b, in.real(), in.real()); break;
+      case 20: {
+        sb_body_stats st;
+        r = sb_body_get_stats(w, b, in.byte() < 250 ? &st : nullptr);
+        break;
+      }
+      case 21: r = sb_body_nearest_vertex(w, b, in.real(), in.real(), in.real()); break;
+      case 22: r = sb_body_grab_begin(w, b, in.in(-1, 30), in.real(), in.real(), in.real()); break;
+      case 23: r = sb_body_grab_move(w, b, in.real(), in.real(), in.real()); break;
+      case 24: r = sb_body_grab_end(w, b, in.real(10), in.real(10), in.real(10)); break;
+      case 25: {  // a careless caller writes into the shared position buffer (allowed; a step copes)
+        float* p = sb_body_positions(w, b);
+        const int32_t n = sb_body_vertex_count(w, b);
+        if (p && n > 0) {
+          p[uint32_t(in.in(0, 3 * n - 1)) % uint32_t(3 * n)] = in.real(100);
+          wrote_buffer = true;
+        }
+        r = p ? SB_OK : sb_last_error_code();
+        break;
+      }
+      case 26: {
+        const int32_t nv = in.in(0, 24), nf = in.in(0, 16);
+        fill_floats(int64_t(3) * nv, in.byte() < 200 ? 0.5f : 1e3f);
+        fill_ints(int64_t(3) * nf, nv);
+        if (int64_t(floats.size()) == int64_t(3) * nv && int64_t(ints.size()) == int64_t(3) * nf)
+          r = sb_body_set_visual(w, b, floats.empty() ? nullptr : floats.data(), nv, ints.empty() ? nullptr : ints.data(), nf);
+        else
+          r = sb_body_set_visual(w, b, nullptr, nv, nullptr, nf);
+        break;
+      }
+      case 27: {
+        const int32_t nv = in.in(0, 8), nf = in.in(0, 4);
+        fill_floats(int64_t(4) * nv, 0.5f);
+        std::vector<uint32_t> bound(size_t(std::max(0, std::min(nv, 16))) * 4);
+        for (uint32_t& v : bound) v = uint32_t(in.in(0, 12));
+        fill_ints(int64_t(3) * nf, nv);
+        if (in.byte() < 128)  // mostly sensible weights: (1, 0, 0, 0)
+          for (size_t i = 0; i < floats.size(); ++i) floats[i] = i % 4 == 0 ? 1.0f : 0.0f;
+        if (int64_t(floats.size()) == int64_t(4) * nv && int64_t(ints.size()) == int64_t(3) * nf)
+          r = sb_body_set_visual_bound(w, b, nv, ints.empty() ? nullptr : ints.data(), nf,
+                                       bound.empty() ? nullptr : bound.data(), floats.empty() ? nullptr : floats.data(),
+                                       in.in(-1, 9));
+        else
+          r = sb_body_set_visual_bound(w, b, nv, nullptr, nf, nullptr, nullptr, 0);
+        break;
+      }
+      case 28: {  // pointer getters: NULL only with an error, or with SB_OK and a count of 0
+        const uint8_t which = in.byte() % 8;
+        switch (which) {
+          case 0: pointer = sb_body_positions(w, b); pointer_count = sb_body_vertex_count(w, b); break;
+          case 1: pointer = sb_body_triangles(w, b); pointer_count = sb_body_triangle_count(w, b); break;
+          case 2: pointer = sb_body_tets(w, b); pointer_count = sb_body_tet_count(w, b); break;
+          case 3: pointer = sb_body_edges(w, b); pointer_count = sb_body_edge_count(w, b); break;
+          case 4: pointer = sb_body_visual_positions(w, b); pointer_count = sb_body_visual_vertex_count(w, b); break;
+          case 5: pointer = sb_body_visual_triangles(w, b); pointer_count = sb_body_visual_triangle_count(w, b); break;
+          case 6: pointer = sb_tetra_positions(job); pointer_count = sb_tetra_vertex_count(job); break;
+          default: pointer = sb_tetra_tets(job); pointer_count = sb_tetra_tet_count(job); break;
+        }
+        // Re-ask for the error of the getter itself (the count call cleared it).
+        if (!pointer) {
+          switch (which) {
+            case 0: sb_body_positions(w, b); break;
+            case 1: sb_body_triangles(w, b); break;
+            case 2: sb_body_tets(w, b); break;
+            case 3: sb_body_edges(w, b); break;
+            case 4: sb_body_visual_positions(w, b); break;
+            case 5: sb_body_visual_triangles(w, b); break;
+            case 6: sb_tetra_positions(job); break;
+            default: sb_tetra_tets(job); break;
+          }
+          r = sb_last_error_code();
+          if (r == SB_OK && pointer_count != 0) violation("NULL pointer with SB_OK and a non-zero count", op, r);
+          if (r != SB_OK && pointer_count > 0) violation("NULL pointer with an error but a count", op, r);
+        }
+        break;
+      }
+      case 29: {
+        const int32_t nv = in.in(0, 16), nf = in.in(0, 20);
+        fill_floats(int64_t(3) * nv, in.byte() < 220 ? 1.0f : 1e5f);
+        fill_ints(int64_t(3) * nf, nv);
+        if (int64_t(floats.size()) == int64_t(3) * nv && int64_t(ints.size()) == int64_t(3) * nf)
+          r = sb_tetra_create(floats.empty() ? nullptr : floats.data(), nv, ints.empty() ? nullptr : ints.data(), nf,
+                              in.in(-1, 6), in.real(0.05f), in.in(-1, 2));
+        else
+          r = sb_tetra_create(nullptr, nv, nullptr, nf, 4, 0.0f, 1);
+        if (r > 0) s.jobs.push_back(r);
+        break;
+      }
+      case 30:
+        r = sb_tetra_run(job, in.in(-1, 100000));
+        results_may_change_state = r == SB_ERR_NO_INSIDE_TETS;
+        break;
+      case 31:
+        r = sb_tetra_destroy(job);
+        if (r == SB_OK) {
+          s.stale.push_back(job);
+          s.jobs.erase(std::find(s.jobs.begin(), s.jobs.end(), job));
+        }
+        break;
+      case 32: {  // a finished job's tets make a body
+        const int32_t nv = sb_tetra_vertex_count(job), nt = sb_tetra_tet_count(job);
+        const float* p = sb_tetra_positions(job);
+        const uint32_t* t = sb_tetra_tets(job);
+        if (nv > 0 && nt > 0 && p && t) {
+          r = sb_body_create_tets(w, p, nv, t, nt);
+          if (r > 0) s.bodies.push_back({w, r});
+        } else {
+          r = nv < 0 ? nv : sb_last_error_code();
+        }
+        break;
+      }
+      default: {
+        sb_tetra_stats st;
+        r = sb_tetra_get_stats(job, in.byte() < 250 ? &st : nullptr);
+        break;
+      }
+    }
+    const int32_t code = sb_last_error_code();
+    if (r < 0) {
+      if (code != r) violation("returned code differs from sb_last_error_code()", op, r);
+      if (std::strlen(sb_last_error()) < 10) violation("failure without a message", op, r);
+      if (!results_may_change_state && !wrote_buffer && snapshot(s) != before)
+        violation("a failed call changed the state", op, r);
+    } else if (code != SB_OK && op != 28 && op != 15) {
+      violation("success left an error code", op, code);
+    }
+    (void)pointer;
+  }
+  // Leave nothing behind for the next input (handles and generations persist, as in a long-lived page).
+  for (sb_world w : s.worlds) sb_world_destroy(w);
+  for (sb_tetra j : s.jobs) sb_tetra_destroy(j);
+  return 0;
+}
