@@ -1,10 +1,15 @@
 // Runs every test layer in order and ends with one line: "N passed, N failed".
-// Layers: C++ doctest natively (ctest) and as wasm32 under node (ctest), the JS bridge (node --test),
-// and the pages in headless Chromium (node --test). A layer that crashes counts as a failure.
+// Layers: C++ doctest natively (ctest), natively under ASan + UBSan (ctest on build-asan), the fuzz
+// corpus replayed, the doctest as wasm32 under node (ctest), the JS bridge (node --test), and the pages
+// in headless Chromium (node --test). A layer that crashes counts as a failure.
 import { spawnSync } from 'node:child_process';
 
 const layers = [
   { name: 'core + C API, native (doctest via ctest)', cmd: 'ctest', args: ['--test-dir', 'build-native', '-V'], parse: doctest },
+  // The same doctest under AddressSanitizer + UBSan (clang, -fno-sanitize-recover: the first error fails).
+  { name: 'core + C API, native under ASan + UBSan (doctest via ctest)', cmd: 'ctest', args: ['--test-dir', 'build-asan', '-V'], parse: doctest },
+  // Every committed fuzz input (seed corpus and reproducers) once through the libFuzzer harnesses.
+  { name: 'fuzz corpus replay, ASan + UBSan (tests/fuzz)', cmd: process.execPath, args: ['tests/fuzz/fuzz.mjs', '--replay'], parse: tap },
   { name: 'core + C API, wasm32 under node (doctest via ctest)', cmd: 'ctest', args: ['--test-dir', 'build-wasm', '-V'], parse: doctest },
   { name: 'JS bridge (node --test)', cmd: process.execPath, args: ['--test', '--test-reporter=tap', 'tests/bridge/'], parse: tap },
   { name: 'pages in Chromium (node --test)', cmd: process.execPath, args: ['--test', '--test-concurrency=1', '--test-reporter=tap', 'tests/browser/'], parse: tap },
