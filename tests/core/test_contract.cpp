@@ -138,6 +138,32 @@ TEST_CASE("binding visual vertices far outside the tets is fast and finds the ne
     CHECK(want == got);
   }
   (void)tris;
+  // Vertices a few cells outside the ball (found by the rings before, by the tree now when the first
+  // two rings hold no tet): the same tets as brute force too. A fixed pseudo-random shell, 1.1-2x
+  // the radius about the ball's centre.
+  std::vector<float> shell;
+  uint32_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return float(seed >> 8) / float(1u << 24);
+  };
+  while (shell.size() < 3 * 400) {
+    const float d[3] = {2 * next() - 1, 2 * next() - 1, 2 * next() - 1};
+    const float len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (len < 0.1f || len > 1.0f) continue;
+    const float r = 0.5f * (1.1f + 0.9f * next()) / len;
+    shell.insert(shell.end(), {d[0] * r, 1.0f + d[1] * r, d[2] * r});
+  }
+  REQUIRE(sb_body_set_visual(w, b, shell.data(), 400, nullptr, 0) == 400);
+  bound = sb_body_visual_bound_vertices(w, b);
+  for (int32_t v = 0; v < 400; ++v) {
+    CAPTURE(v);
+    const uint32_t t = nearest_tet_brute_force(rest.data(), tets.data(), uint32_t(nt), &shell[3 * size_t(v)]);
+    std::vector<uint32_t> want(&tets[4 * size_t(t)], &tets[4 * size_t(t)] + 4), got(bound + 4 * v, bound + 4 * v + 4);
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    CHECK(want == got);
+  }
   sb_world_destroy(w);
 }
 
