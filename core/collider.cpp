@@ -130,4 +130,30 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
   return contacts;
 }
 
+uint32_t collide_velocity_level(float* pos, float* vel, const float* inv_mass, uint32_t count, const Collider& c,
+                                float t0, float t1, float h) {
+  const Pose before = interpolate(c.previous, c.pose, t0);
+  const Pose after = interpolate(c.previous, c.pose, t1);
+  uint32_t contacts = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (inv_mass[i] == 0.0f) continue;
+    Vec3 x = load3(pos, i);
+    Vec3 n;
+    const float d = signed_distance(c, after, x, &n);
+    if (d >= 0.0f) continue;
+    x = x + n * (-d);
+    store3(pos, i, x);
+    ++contacts;
+    const Vec3 surface_velocity = (x - to_world(before, to_local(after, x))) * (1.0f / h);
+    Vec3 relative = load3(vel, i) - surface_velocity;
+    const float vn = dot(relative, n);
+    if (vn >= 0.0f) continue;  // already leaving
+    relative = relative - n * vn;  // no approach speed left
+    const float vt = length(relative);
+    if (vt > 0.0f) relative = relative * std::max(0.0f, 1.0f - c.friction * (-vn) / vt);
+    store3(vel, i, relative + surface_velocity);
+  }
+  return contacts;
+}
+
 }  // namespace sb

@@ -1,8 +1,8 @@
 // Rigid obstacles a soft body collides with (issue 12, first part): a shape (plane, sphere, oriented
 // box, capsule) at a pose that may move between frames (kinematic), with Coulomb friction. This
-// file holds the geometry (signed distance and normal of each shape) and the position-level
-// contact projection that the XPBD substep will run beside the ground; the world's list of
-// colliders, the C API and the page come next.
+// file holds the geometry (signed distance and normal of each shape) and the contact rules: at
+// position level for the XPBD/PBD substep (beside the ground), at velocity level for the
+// force-based integrators. The world keeps the colliders (world.h); the C API and the page come next.
 //
 // Contact rule (Macklin et al. 2014, "Unified particle physics", sec. 6.1, as for the ground): a
 // particle found inside a collider at the end of a substep is moved out along the surface normal by
@@ -64,5 +64,12 @@ float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal)
 // grabbed) are left alone. Returns how many particles were in contact.
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
                         float t0, float t1);
+
+// The same contact for the force-based integrators, at velocity level (as their ground contact):
+// a particle inside is moved out along the normal; its velocity relative to the surface (whose
+// velocity is the collider's motion over the substep / h) loses any approach speed, and Coulomb
+// friction removes up to friction x that change from its sliding speed. h: the substep, s.
+uint32_t collide_velocity_level(float* pos, float* vel, const float* inv_mass, uint32_t count, const Collider& c,
+                                float t0, float t1, float h);
 
 }  // namespace sb

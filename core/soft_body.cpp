@@ -343,6 +343,12 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   solve_grab(h, grab_t);
   if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
   if (plate_.active) solve_plate(pos_.data(), inv_mass_.data(), vertex_count(), plate_.height);
+  // Obstacles, each at its pose swept over this substep (contacts are inelastic: restitution of
+  // colliders is not applied yet).
+  const float t0 = float(sub) / float(s.substeps);
+  const float t1 = float(sub + 1) / float(s.substeps);
+  for (uint32_t c = 0; c < s.collider_count; ++c)
+    solve_collider(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c], t0, t1);
   post_solve(h, s.ground, 2.0f * g * h);
 }
 
@@ -404,6 +410,11 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
       v[3 * i + 1] = std::min(v[3 * i + 1], plate_.speed);
     }
   }
+  // Obstacles at velocity level, the same rule as the ground: out along the normal, no approach
+  // speed relative to the (moving) surface, Coulomb friction on the relative sliding velocity.
+  for (uint32_t c = 0; c < s.collider_count; ++c)
+    collide_velocity_level(x, v, inv_mass_.data(), n, s.colliders[c], float(sub) / float(s.substeps),
+                           float(sub + 1) / float(s.substeps), h);
   // Grabbed particles are kinematic here: they jump to the pointer's path with its velocity.
   const Vec3 target = grab_target(float(sub + 1) / float(s.substeps));
   for (size_t k = 0; k < grab_set_.size(); ++k) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collider.h"
 #include "integrators.h"
 #include "skinning.h"
 #include "tet_mesh.h"
@@ -48,6 +49,10 @@ struct StepSettings {
   float gravity[3] = {0.0f, -9.81f, 0.0f};  // m/s^2
   int substeps = 10;
   bool ground = true;  // the plane y = 0
+  // The obstacles bodies collide with during this step (the world's live colliders, each sweeping
+  // from its previous pose to its pose over the step); set by World::step.
+  const Collider* colliders = nullptr;
+  uint32_t collider_count = 0;
 };
 
 struct BodyStats {

@@ -43,13 +43,62 @@ size_t World::body_count() const {
   return n;
 }
 
+ColliderHandle World::add_collider(const Collider& collider) {
+  size_t index = 0;
+  while (index < collider_slots_.size() && collider_slots_[index].alive) ++index;
+  if (index == collider_slots_.size()) collider_slots_.emplace_back();
+  ColliderSlot& slot = collider_slots_[index];
+  slot.collider = collider;
+  slot.collider.previous = slot.collider.pose;
+  slot.alive = true;
+  return {uint32_t(index), slot.generation};
+}
+
+bool World::remove_collider(ColliderHandle h) {
+  if (!collider(h)) return false;
+  ColliderSlot& slot = collider_slots_[h.index];
+  slot.alive = false;
+  ++slot.generation;
+  return true;
+}
+
+Collider* World::collider(ColliderHandle h) {
+  if (h.index >= collider_slots_.size()) return nullptr;
+  ColliderSlot& slot = collider_slots_[h.index];
+  return slot.alive && slot.generation == h.generation ? &slot.collider : nullptr;
+}
+
+bool World::set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport) {
+  Collider* c = collider(h);
+  if (!c) return false;
+  c->pose = pose;
+  if (teleport) c->previous = pose;
+  return true;
+}
+
+size_t World::collider_count() const {
+  size_t n = 0;
+  for (const ColliderSlot& s : collider_slots_) n += s.alive ? 1 : 0;
+  return n;
+}
+
 int World::step(float dt, BodyHandle* first_diverged) {
+  // The live colliders in slot order (a fixed order keeps runs deterministic); the vector keeps its
+  // capacity, so a steady scene allocates nothing here.
+  active_colliders_.clear();
+  for (const ColliderSlot& s : collider_slots_)
+    if (s.alive) active_colliders_.push_back(s.collider);
+  StepSettings step_settings = settings;
+  step_settings.colliders = active_colliders_.data();
+  step_settings.collider_count = uint32_t(active_colliders_.size());
   int diverged = 0;
   for (uint32_t i = 0; i < slots_.size(); ++i) {
     SoftBody* b = slots_[i].body.get();
-    if (!b || b->step(dt, settings)) continue;
+    if (!b || b->step(dt, step_settings)) continue;
     if (diverged++ == 0 && first_diverged) *first_diverged = {i, slots_[i].generation};
   }
+  // This frame's sweep is done: the next starts where each collider is now.
+  for (ColliderSlot& s : collider_slots_) s.collider.previous = s.collider.pose;
   time_ += dt;
   return diverged;
 }

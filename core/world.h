@@ -14,6 +14,12 @@ struct BodyHandle {
   uint32_t generation = 0;
 };
 
+// A collider's handle: index into the world's colliders and a generation, as for bodies.
+struct ColliderHandle {
+  uint32_t index = 0;
+  uint32_t generation = 0;
+};
+
 class World {
  public:
   // Handles: slot index (13 bits, up to 8,191 slots) and generation (18 bits, 1..262,143), so the C
@@ -42,6 +48,14 @@ class World {
   // Grab targets below the ground would drag the body into it; keep them on or above y = 0.
   void clamp_target(float target[3]) const;
 
+  // Obstacles (collider.h). A new collider starts at rest at its pose. Setting a pose moves it
+  // during the next step, sweeping from where it was; teleport puts it there at once instead.
+  ColliderHandle add_collider(const Collider& collider);
+  bool remove_collider(ColliderHandle h);
+  Collider* collider(ColliderHandle h);  // null for a stale or unknown handle
+  bool set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport);
+  size_t collider_count() const;
+
   // For tests only: the generation the next body made in free slot `index` gets.
   void set_slot_generation_for_test(uint32_t index, uint32_t generation);
 
@@ -52,6 +66,13 @@ class World {
   };
   size_t free_slot() const;  // the first slot neither alive nor retired, or slots_.size()
   std::vector<Slot> slots_;
+  struct ColliderSlot {
+    Collider collider;
+    bool alive = false;
+    uint32_t generation = 1;
+  };
+  std::vector<ColliderSlot> collider_slots_;
+  std::vector<Collider> active_colliders_;  // the live ones, gathered for each step (capacity kept)
   double time_ = 0.0;
 };
 

@@ -173,3 +173,148 @@ TEST_CASE("friction is measured against the moving surface: a box carries what m
     }
   }
 }
+
+// ---- colliders in the world: whole bodies against obstacles -----------------------------------
+
+#include "shapes.h"
+#include "world.h"
+
+namespace {
+
+const float kFrame = 1.0f / 60.0f;  // s
+
+// The deepest any particle of b sits inside c, m (0 when none is inside).
+float deepest(const SoftBody& b, const Collider& c) {
+  float worst = 0.0f;
+  Vec3 n;
+  for (uint32_t i = 0; i < b.vertex_count(); ++i) worst = std::min(worst, signed_distance(c, c.pose, load3(b.positions(), i), &n));
+  return -worst;
+}
+
+Vec3 centre_of(const SoftBody& b) {
+  Vec3 sum{0, 0, 0};
+  for (uint32_t i = 0; i < b.vertex_count(); ++i) sum = sum + load3(b.positions(), i);
+  return sum * (1.0f / float(b.vertex_count()));
+}
+
+}  // namespace
+
+TEST_CASE("a soft box dropped on a sphere comes to rest on it, never inside, under XPBD and semi-implicit Euler") {
+  for (Solver solver : {Solver::Xpbd, Solver::SemiImplicitEuler}) {
+    World w;
+    w.settings.ground = false;
+    Collider sphere = make(ShapeKind::kSphere, 0.5f);
+    sphere.pose.position = {0, 0, 0};
+    const ColliderHandle h = w.add_collider(sphere);
+    BodyParams p;
+    p.edge_compliance = 1e-4f;  // k = 10^4 N/m: soft enough for the force-based solver at 10 substeps
+    p.volume_compliance = solver == Solver::Xpbd ? 0.0f : 1e-6f;
+    p.damping = 2.0f;
+    SoftBody* b = w.body(w.add_body(make_box(4, 4, 4, 0.6f, 0.6f, 0.6f, 0, 1.0f, 0), p));
+    REQUIRE(b->set_solver(solver));
+    float worst = 0.0f;
+    for (int f = 0; f < 180; ++f) {
+      w.step(kFrame, nullptr);
+      worst = std::max(worst, deepest(*b, *w.collider(h)));
+    }
+    // Particles are put back on the surface every substep; what is left at a frame's end is at
+    // most one substep's motion at rest speeds (<< 1 mm). 2 mm allows for the pile-up on impact.
+    CHECK(worst < 2e-3f);
+    // At rest on top: above the sphere's centre, balanced over it, and still.
+    const Vec3 c = centre_of(*b);
+    CHECK(c.y > 0.5f);
+    CHECK(std::fabs(c.x) < 0.05f);
+    CHECK(std::fabs(c.z) < 0.05f);
+    float vmax = 0.0f;
+    for (uint32_t i = 0; i < b->vertex_count(); ++i) vmax = std::max(vmax, length(load3(b->velocities(), i)));
+    CHECK(vmax < 0.2f);
+  }
+}
+
+TEST_CASE("on a slope, a box sticks below the friction angle and slides with g (sin - mu cos) above it") {
+  // A plane tilted 30 degrees about z (tan 30 = 0.577). With mu = 0.8 the box must stay put; with
+  // mu = 0.2 it slides down the slope with a = g (sin 30 - 0.2 cos 30) = 3.204 m/s^2, s = a t^2 / 2.
+  // The box is nearly rigid (compliance 1e-6 m/N) so its sliding is that of a block. Measured:
+  // 1.6066 m against 1.6029 m (0.2 %); 3 % leaves room for the first frames, where the body
+  // settles onto the slope, and for position-level friction's first-order error in h.
+  const float angle = float(M_PI / 6);
+  const Vec3 down_slope{-std::cos(angle), -std::sin(angle), 0.0f};
+  for (float mu : {0.8f, 0.2f}) {
+    World w;
+    w.settings.ground = false;
+    Collider slope = make(ShapeKind::kPlane, 0);
+    slope.pose.rotation = axis_angle({0, 0, 1}, angle);
+    slope.friction = mu;
+    w.add_collider(slope);
+    BodyParams p;
+    p.edge_compliance = 1e-6f;
+    // The box's bottom face rests on the slope: rotated like it, 0.2 m thick, its centre 0.101 m above.
+    TetMesh mesh = make_box(4, 2, 4, 0.4f, 0.2f, 0.4f, 0, 0, 0);
+    const Vec3 up = rotate(slope.pose.rotation, {0, 0.101f, 0});
+    for (size_t i = 0; i < mesh.positions.size() / 3; ++i) {
+      const Vec3 q = rotate(slope.pose.rotation, load3(mesh.positions.data(), unsigned(i))) + up;
+      store3(mesh.positions.data(), unsigned(i), q);
+    }
+    SoftBody* b = w.body(w.add_body(mesh, p));
+    const Vec3 start = centre_of(*b);
+    for (int f = 0; f < 60; ++f) w.step(kFrame, nullptr);
+    const float travelled = dot(centre_of(*b) - start, down_slope);
+    if (mu > 0.6f) {
+      CHECK(std::fabs(travelled) < 0.01f);
+    } else {
+      const float expected = 0.5f * 9.81f * (std::sin(angle) - mu * std::cos(angle));  // after 1 s
+      CHECK(travelled == doctest::Approx(expected).epsilon(0.03));
+    }
+  }
+}
+
+TEST_CASE("a paddle moving at 10 m/s hits a body without tunnelling through it and throws it") {
+  // A 0.1 m thick paddle sweeps along +x at 10 m/s (1.7 cm per substep at 10 substeps) into a resting
+  // box. No particle may be left inside it at a frame's end (the sweep is followed substep by
+  // substep). The box leaves in the paddle's direction faster than half the paddle's speed and
+  // slower than twice it (the limit of a perfectly elastic hit by an infinitely heavy paddle; the
+  // contact itself is inelastic, the body's own elasticity makes it rebound: measured 15.6 m/s).
+  World w;
+  Collider paddle = make(ShapeKind::kBox, 0.05f, 0.3f, 0.4f);
+  paddle.pose.position = {-0.5f, 0.3f, 0.0f};
+  const ColliderHandle h = w.add_collider(paddle);
+  BodyParams p;
+  p.edge_compliance = 1e-5f;
+  p.friction = 0.0f;
+  SoftBody* b = w.body(w.add_body(make_box(3, 3, 3, 0.3f, 0.3f, 0.3f, 0.0f, 0.15f, 0.0f), p));
+  for (int f = 0; f < 20; ++f) w.step(kFrame, nullptr);  // settle on the ground
+  float worst = 0.0f;
+  for (int f = 0; f < 12; ++f) {
+    Pose next = w.collider(h)->pose;
+    next.position.x += 10.0f * kFrame;
+    w.set_collider_pose(h, next, false);
+    w.step(kFrame, nullptr);
+    worst = std::max(worst, deepest(*b, *w.collider(h)));
+  }
+  CHECK(worst < 1e-3f);
+  float vx = 0.0f;
+  for (uint32_t i = 0; i < b->vertex_count(); ++i) vx += b->velocities()[3 * i];
+  vx /= float(b->vertex_count());
+  CHECK(vx > 5.0f);
+  CHECK(vx < 20.0f);
+  CHECK(centre_of(*b).x > 0.5f);
+}
+
+TEST_CASE("collider handles: a removed collider is gone, its stale handle refused, and bodies fall through where it was") {
+  World w;
+  w.settings.ground = false;
+  const ColliderHandle h = w.add_collider(make(ShapeKind::kBox, 1.0f, 0.1f, 1.0f));
+  CHECK(w.collider_count() == 1);
+  CHECK(w.remove_collider(h));
+  CHECK_FALSE(w.remove_collider(h));
+  CHECK(w.collider(h) == nullptr);
+  const ColliderHandle again = w.add_collider(make(ShapeKind::kSphere, 0.2f));
+  CHECK(again.index == h.index);
+  CHECK(again.generation != h.generation);
+  CHECK(w.collider(h) == nullptr);  // the old handle does not reach the new collider
+  CHECK(w.remove_collider(again));
+  BodyParams p;
+  SoftBody* b = w.body(w.add_body(make_box(2, 2, 2, 0.2f, 0.2f, 0.2f, 0, 0.5f, 0), p));
+  for (int f = 0; f < 30; ++f) w.step(kFrame, nullptr);
+  CHECK(centre_of(*b).y < 0.0f);  // nothing left to stop it
+}
