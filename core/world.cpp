@@ -43,9 +43,16 @@ size_t World::body_count() const {
   return n;
 }
 
-ColliderHandle World::add_collider(const Collider& collider) {
+size_t World::free_collider_slot() const {
   size_t index = 0;
-  while (index < collider_slots_.size() && collider_slots_[index].alive) ++index;
+  while (index < collider_slots_.size() && (collider_slots_[index].alive || collider_slots_[index].generation == 0)) ++index;
+  return index;
+}
+
+bool World::can_add_collider() const { return free_collider_slot() < kMaxColliderSlots; }
+
+ColliderHandle World::add_collider(const Collider& collider) {
+  const size_t index = free_collider_slot();
   if (index == collider_slots_.size()) collider_slots_.emplace_back();
   ColliderSlot& slot = collider_slots_[index];
   slot.collider = collider;
@@ -58,7 +65,7 @@ bool World::remove_collider(ColliderHandle h) {
   if (!collider(h)) return false;
   ColliderSlot& slot = collider_slots_[h.index];
   slot.alive = false;
-  ++slot.generation;
+  slot.generation = slot.generation == kMaxColliderGeneration ? 0 : slot.generation + 1;  // retire, never wrap
   return true;
 }
 

@@ -48,6 +48,13 @@ class World {
   // Grab targets below the ground would drag the body into it; keep them on or above y = 0.
   void clamp_target(float target[3]) const;
 
+  // Collider handles pack like body handles: 9 index bits (up to 511 slots), 22 generation bits;
+  // a slot that used its last generation retires.
+  static constexpr uint32_t kColliderIndexBits = 9;
+  static constexpr uint32_t kMaxColliderSlots = (1u << kColliderIndexBits) - 1;
+  static constexpr uint32_t kMaxColliderGeneration = (1u << (31 - kColliderIndexBits)) - 1;
+  bool can_add_collider() const;
+
   // Obstacles (collider.h). A new collider starts at rest at its pose. Setting a pose moves it
   // during the next step, sweeping from where it was; teleport puts it there at once instead.
   ColliderHandle add_collider(const Collider& collider);
@@ -69,8 +76,9 @@ class World {
   struct ColliderSlot {
     Collider collider;
     bool alive = false;
-    uint32_t generation = 1;
+    uint32_t generation = 1;  // 0: retired
   };
+  size_t free_collider_slot() const;
   std::vector<ColliderSlot> collider_slots_;
   std::vector<Collider> active_colliders_;  // the live ones, gathered for each step (capacity kept)
   double time_ = 0.0;

@@ -23,6 +23,7 @@ extern "C" {
 typedef int32_t sb_world;
 typedef int32_t sb_body;
 typedef int32_t sb_tetra; /* a tetrahedralization job */
+typedef int32_t sb_collider; /* an obstacle in a world */
 
 typedef enum sb_error {
   SB_OK = 0,
@@ -47,7 +48,8 @@ typedef enum sb_error {
   SB_ERR_NO_INSIDE_TETS = -19,     /* tetrahedralization kept no tet inside the surface */
   SB_ERR_TOO_LARGE = -20,          /* input above SB_TETRA_MAX_* */
   SB_ERR_INVALID_TETRA = -21,      /* 0, unknown or destroyed tetrahedralization handle */
-  SB_ERR_NOT_READY = -22           /* tetrahedralization results asked for before sb_tetra_run finished */
+  SB_ERR_NOT_READY = -22,          /* tetrahedralization results asked for before sb_tetra_run finished */
+  SB_ERR_INVALID_COLLIDER = -23    /* 0, unknown or destroyed collider handle */
 } sb_error;
 
 /* Limits. */
@@ -175,6 +177,29 @@ int32_t sb_world_body_count(sb_world world);
 /* Advances every body by dt in [SB_MIN_DT, SB_MAX_DT] seconds. Returns SB_ERR_DIVERGED (naming the body)
  * when a body went non-finite during this call; the other bodies still stepped. */
 int32_t sb_world_step(sb_world world, float dt);
+
+/* Colliders: rigid obstacles every body of the world collides with (besides the ground), solved in
+ * each substep like the ground (position level for XPBD/PBD, velocity level for the force-based
+ * solvers) with Coulomb friction measured against the collider's moving surface. Contacts with
+ * colliders are inelastic (the bodies' own elasticity still makes them rebound). At most
+ * SB_MAX_COLLIDERS_PER_WORLD alive. Sizes in (0, 1000] m (a capsule's half length in [0, 1000]),
+ * positions within +-1e6 m. Each returns the collider's handle or a negative sb_error. */
+#define SB_MAX_COLLIDERS_PER_WORLD 256
+/* The half-space below the plane through (px, py, pz) with normal (nx, ny, nz) (any length > 0). */
+sb_collider sb_collider_create_plane(sb_world world, float px, float py, float pz, float nx, float ny, float nz);
+sb_collider sb_collider_create_sphere(sb_world world, float radius, float cx, float cy, float cz);
+/* A box of half extents hx, hy, hz about its centre, axis-aligned until posed. */
+sb_collider sb_collider_create_box(sb_world world, float hx, float hy, float hz, float cx, float cy, float cz);
+/* A capsule: the points within `radius` of a segment of half length `half_length` along y. */
+sb_collider sb_collider_create_capsule(sb_world world, float radius, float half_length, float cx, float cy, float cz);
+/* Moves a collider: position (m) and rotation as a quaternion (x, y, z, w; normalized here, length
+ * in [0.5, 2]). The next sb_world_step sweeps it there from where it was, so a body it pushes is
+ * pushed, carried or thrown; teleport = 1 puts it there at once. */
+int32_t sb_collider_set_pose(sb_world world, sb_collider collider, float px, float py, float pz, float qx, float qy,
+                             float qz, float qw, int32_t teleport);
+int32_t sb_collider_set_friction(sb_world world, sb_collider collider, float friction); /* [0, 10], default 0.5 */
+int32_t sb_collider_destroy(sb_world world, sb_collider collider);
+int32_t sb_world_collider_count(sb_world world);
 double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle */
 
 /* Bodies. Creation copies the input; tets must be positively oriented:

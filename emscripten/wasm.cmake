@@ -10,7 +10,7 @@ foreach(decl ${SOFTBODY_DECLS})
 endforeach()
 
 add_executable(softbody_wasm emscripten/api_state.cpp emscripten/api_world.cpp emscripten/api_body.cpp
-  emscripten/api_visual.cpp emscripten/api_tetra.cpp)
+  emscripten/api_visual.cpp emscripten/api_tetra.cpp emscripten/api_collider.cpp)
 target_include_directories(softbody_wasm PRIVATE emscripten)
 target_link_libraries(softbody_wasm PRIVATE softbody_core)
 set_target_properties(softbody_wasm PROPERTIES OUTPUT_NAME softbody SUFFIX ".mjs")

@@ -73,7 +73,7 @@ TEST_CASE_FIXTURE(Fixture, "a successful call clears the last error") {
   CHECK(std::string(sb_last_error()).empty());
   CHECK(std::string(sb_error_name(SB_ERR_INVERTED_TET)) == "SB_ERR_INVERTED_TET");
   CHECK(std::string(sb_error_name(12345)) == "SB_ERR_UNKNOWN_CODE");
-  for (int32_t code = SB_ERR_INVALID_WORLD; code >= SB_ERR_NOT_READY; --code) {  // every code has its name
+  for (int32_t code = SB_ERR_INVALID_WORLD; code >= SB_ERR_INVALID_COLLIDER; --code) {  // every code has its name
     CAPTURE(code);
     const std::string name = sb_error_name(code);
     CHECK(name.rfind("SB_ERR_", 0) == 0);

@@ -4,6 +4,7 @@
 #include <doctest.h>
 
 #include <cmath>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -317,4 +318,50 @@ TEST_CASE("collider handles: a removed collider is gone, its stale handle refuse
   SoftBody* b = w.body(w.add_body(make_box(2, 2, 2, 0.2f, 0.2f, 0.2f, 0, 0.5f, 0), p));
   for (int f = 0; f < 30; ++f) w.step(kFrame, nullptr);
   CHECK(centre_of(*b).y < 0.0f);  // nothing left to stop it
+}
+
+// ---- the C API's colliders --------------------------------------------------------------------
+
+#include "softbody.h"
+
+TEST_CASE("C API: colliders are made, posed, refused with a message, and stop a body") {
+  const sb_world w = sb_world_create();
+  REQUIRE(w > 0);
+  REQUIRE(sb_world_set_ground(w, 0) == SB_OK);
+  const sb_collider sphere = sb_collider_create_sphere(w, 0.5f, 0, 0, 0);
+  REQUIRE(sphere > 0);
+  CHECK(sb_world_collider_count(w) == 1);
+  // Bad input: a code, a message, nothing made.
+  CHECK(sb_collider_create_sphere(w, -1.0f, 0, 0, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(std::string(sb_last_error()).find("sphere radius") != std::string::npos);
+  CHECK(sb_collider_create_box(w, 0.5f, NAN, 0.5f, 0, 0, 0) == SB_ERR_NOT_FINITE);
+  CHECK(sb_collider_create_plane(w, 0, 0, 0, 0, 0, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_collider_create_capsule(w, 0.1f, 0.5f, 2e6f, 0, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_collider_create_sphere(w + 1000, 0.5f, 0, 0, 0) == SB_ERR_INVALID_WORLD);
+  CHECK(sb_world_collider_count(w) == 1);
+  CHECK(sb_collider_set_pose(w, sphere, 0, 0, 0, 0, 0, 0, 0, 0) == SB_ERR_OUT_OF_RANGE);  // no rotation
+  CHECK(sb_collider_set_pose(w, sphere, 0, 0, 0, 0, 0, 0, 1, 2) == SB_ERR_OUT_OF_RANGE);  // teleport flag
+  CHECK(sb_collider_set_friction(w, sphere, 11.0f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_collider_set_friction(w, 12345, 0.5f) == SB_ERR_INVALID_COLLIDER);
+  CHECK(std::string(sb_error_name(SB_ERR_INVALID_COLLIDER)) == "SB_ERR_INVALID_COLLIDER");
+  // A plane along any normal: a tilted floor through (0, -1, 0) holds a body above the sphere's level.
+  const sb_collider plane = sb_collider_create_plane(w, 0, -1.0f, 0, 0.2f, 1.0f, 0);
+  REQUIRE(plane > 0);
+  const sb_body box = sb_body_create_box(w, 3, 3, 3, 0.4f, 0.4f, 0.4f, 0, 1.0f, 0);
+  REQUIRE(box > 0);
+  REQUIRE(sb_body_set_param(w, box, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
+  for (int f = 0; f < 60; ++f) REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, box, &st) == SB_OK);
+  CHECK(st.center[1] > 0.4f);  // resting on the sphere (top at 0.5 m), not fallen past it
+  // Moved away (teleported), the sphere no longer holds it: it falls to the plane below.
+  REQUIRE(sb_collider_set_pose(w, sphere, 5, 0, 0, 0, 0, 0, 1, 1) == SB_OK);
+  for (int f = 0; f < 90; ++f) REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  REQUIRE(sb_body_get_stats(w, box, &st) == SB_OK);
+  CHECK(st.center[1] < 0.0f);
+  CHECK(st.center[1] > -1.5f);  // held by the tilted plane through y = -1
+  CHECK(sb_collider_destroy(w, sphere) == SB_OK);
+  CHECK(sb_collider_destroy(w, sphere) == SB_ERR_INVALID_COLLIDER);
+  CHECK(sb_world_collider_count(w) == 1);
+  CHECK(sb_world_destroy(w) == SB_OK);
 }

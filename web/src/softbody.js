@@ -45,6 +45,7 @@ export const ErrorCode = Object.freeze({
   TOO_LARGE: -20,
   INVALID_TETRA: -21,
   NOT_READY: -22,
+  INVALID_COLLIDER: -23,
 });
 
 // Input limits of the tetrahedralizer (SB_TETRA_MAX_* in emscripten/softbody.h).
@@ -226,6 +227,25 @@ export class World {
     }
   }
 
+  // A rigid obstacle every body of this world collides with (sb_collider_*). shape: 'plane'
+  // ({ point, normal }), 'sphere' ({ radius, center }), 'box' ({ halfExtents, center }) or
+  // 'capsule' ({ radius, halfLength, center }, its axis along y until posed). Lengths in m.
+  addCollider({ shape, center = [0, 0, 0], radius = 0.5, halfExtents = [0.5, 0.5, 0.5], halfLength = 0.5, point = [0, 0, 0], normal = [0, 1, 0] }) {
+    const M = this.sb.M;
+    const w = this.handle;
+    let handle;
+    if (shape === 'plane') handle = M._sb_collider_create_plane(w, ...point, ...normal);
+    else if (shape === 'sphere') handle = M._sb_collider_create_sphere(w, radius, ...center);
+    else if (shape === 'box') handle = M._sb_collider_create_box(w, ...halfExtents, ...center);
+    else if (shape === 'capsule') handle = M._sb_collider_create_capsule(w, radius, halfLength, ...center);
+    else throw new SoftbodyError(ErrorCode.OUT_OF_RANGE, 'SB_ERR_OUT_OF_RANGE', `unknown collider shape "${shape}" (plane, sphere, box, capsule)`);
+    return new Collider(this, this.sb.check(handle));
+  }
+
+  get colliderCount() {
+    return this.sb.check(this.sb.M._sb_world_collider_count(this.handle));
+  }
+
   _adopt(handle) {
     const body = new Body(this, this.sb.check(handle));
     this.bodies.add(body);
@@ -236,6 +256,29 @@ export class World {
     this.sb.check(this.sb.M._sb_world_destroy(this.handle));
     for (const b of this.bodies) b._views = null;
     this.bodies.clear();
+  }
+}
+
+// A rigid obstacle (sb_collider_*), made by World.addCollider.
+export class Collider {
+  constructor(world, handle) {
+    this.world = world;
+    this.sb = world.sb;
+    this.handle = handle;
+  }
+
+  // position: [x, y, z] m; rotation: a quaternion [x, y, z, w]. The next step sweeps the collider
+  // there from where it was (so it pushes, carries and throws); teleport puts it there at once.
+  setPose(position, rotation = [0, 0, 0, 1], { teleport = false } = {}) {
+    this.sb.check(this.sb.M._sb_collider_set_pose(this.world.handle, this.handle, ...position, ...rotation, teleport ? 1 : 0));
+  }
+
+  setFriction(friction) {
+    this.sb.check(this.sb.M._sb_collider_set_friction(this.world.handle, this.handle, friction));
+  }
+
+  destroy() {
+    this.sb.check(this.sb.M._sb_collider_destroy(this.world.handle, this.handle));
   }
 }
 

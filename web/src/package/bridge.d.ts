@@ -42,6 +42,7 @@ export declare const ErrorCode: Readonly<{
   TOO_LARGE: -20;
   INVALID_TETRA: -21;
   NOT_READY: -22;
+  INVALID_COLLIDER: -23;
 }>;
 
 /** Limits of the tetrahedralizer's input (SB_TETRA_MAX_*). */
@@ -165,6 +166,25 @@ export declare class World {
   addPressureBall(options?: { radius?: number; cells?: number; center?: Vec3; pressure?: number }): Body;
   /** A body from xyz positions (m) and 4 indices per positively oriented tet; both copied. */
   addTets(vertices: ArrayLike<number>, tets: ArrayLike<number>): Body;
+  /** A rigid obstacle every body of this world collides with. Lengths in m. */
+  addCollider(
+    options:
+      | { shape: 'plane'; point?: Vec3; normal?: Vec3 }
+      | { shape: 'sphere'; radius?: number; center?: Vec3 }
+      | { shape: 'box'; halfExtents?: Vec3; center?: Vec3 }
+      | { shape: 'capsule'; radius?: number; halfLength?: number; center?: Vec3 },
+  ): Collider;
+  readonly colliderCount: number;
+  destroy(): void;
+}
+
+/** A rigid obstacle (sb_collider_*). */
+export declare class Collider {
+  readonly world: World;
+  /** The next step sweeps it from where it was to here (rotation: quaternion x, y, z, w); teleport: at once. */
+  setPose(position: Vec3, rotation?: [number, number, number, number], options?: { teleport?: boolean }): void;
+  /** Coulomb coefficient in [0, 10] (default 0.5). */
+  setFriction(friction: number): void;
   destroy(): void;
 }
 
