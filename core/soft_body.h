@@ -134,6 +134,7 @@ class SoftBody {
   const float* velocities() const { return vel_.data(); }
   const uint32_t* surface_triangles() const { return surface_.data(); }
   const uint32_t* tets() const { return tet_ids_.data(); }  // in solve order
+  const float* rest_positions() const { return rest_pos_.data(); }  // the creation shape, xyz
   const uint32_t* edges() const { return edge_ids_.data(); }
   size_t edge_colors() const { return edge_colors_; }
   size_t tet_colors() const { return tet_colors_; }

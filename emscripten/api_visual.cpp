@@ -1,4 +1,5 @@
 // C API: a body's skinned render surface (core/skinning.h).
+#include <algorithm>
 #include <cmath>
 
 #include "api_state.h"
@@ -40,6 +41,30 @@ int32_t sb_body_set_visual(sb_world world, sb_body body, const float* xyz, int32
     if (triangles[i] >= uint32_t(vertex_count))
       return fail(SB_ERR_INDEX_OUT_OF_RANGE, "visual triangle %lld refers to vertex %u >= vertex_count (%d)",
                   (long long)(i / 3), triangles[i], vertex_count);
+  // A vertex more than SB_MAX_VISUAL_DISTANCE x the tets' size from them is a unit mistake, and its
+  // nearest tet is lost in rounding: every tet's distance agrees to 1e-9 beyond ~1e8 sizes, so the
+  // search can prune nothing (a 3-vertex surface reaching 1e21 m took 11 s to bind).
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  const float* rest = b->rest_positions();
+  for (uint32_t i = 0; i < b->vertex_count(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], double(rest[3 * size_t(i) + size_t(k)]));
+      hi[k] = std::max(hi[k], double(rest[3 * size_t(i) + size_t(k)]));
+    }
+  const double size = std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                (hi[2] - lo[2]) * (hi[2] - lo[2]));
+  for (int64_t i = 0; i < int64_t(vertex_count); ++i) {
+    double gap2 = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const double x = xyz[3 * i + k], g = std::max({lo[k] - x, x - hi[k], 0.0});
+      gap2 += g * g;
+    }
+    if (gap2 > (SB_MAX_VISUAL_DISTANCE * size) * (SB_MAX_VISUAL_DISTANCE * size))
+      return fail(SB_ERR_OUT_OF_RANGE,
+                  "visual vertex %lld is %g m from the tets, more than %g x their size (%g m): is the surface in "
+                  "another unit or frame?",
+                  (long long)i, std::sqrt(gap2), double(SB_MAX_VISUAL_DISTANCE), size);
+  }
   return int32_t(b->set_visual(xyz, uint32_t(vertex_count), triangles, uint32_t(triangle_count)));
 }
 

@@ -71,6 +71,8 @@ typedef enum sb_error {
 #define SB_TETRA_MAX_JOBS 16           /* tetrahedralizations alive at once */
 #define SB_TETRA_MAX_COORDINATE 1.0e6f /* m, |x|, |y|, |z| of surface vertices */
 #define SB_MAX_VISUAL_VERTICES 4000000 /* per body, for sb_body_set_visual */
+#define SB_MAX_VISUAL_DISTANCE 1.0e6   /* visual vertices lie within this x the tets' bounding-box diagonal
+                                          of that box (sb_body_set_visual: SB_ERR_OUT_OF_RANGE beyond) */
 #define SB_MIN_TET_EDGE 1.0e-6f        /* m: a tet's longest edge; smaller ones give masses and volume
                                           gradients that underflow float32 (SB_ERR_DEGENERATE_TET) */
 #define SB_TETRA_MIN_SIZE 1.0e-3f      /* m: the longest side of a surface's bounding box for sb_tetra_create */

@@ -91,16 +91,34 @@ TEST_CASE("C API: a 1e-20 m surface with an unused vertex at 1e6 m is cleaned wi
   }
 }
 
-TEST_CASE("C API: a visual vertex at 1e20 m binds to the nearest tet without undefined behaviour") {
+TEST_CASE("C API: a visual vertex at 1e20 m is refused with a message; at 1e5 m it binds (no undefined behaviour)") {
   const sb_world w = sb_world_create();
   const sb_body b = sb_body_create_tets(w, kUnitTet, 4, kTet, 1);
   REQUIRE(b > 0);
-  const float visual[6] = {1e20f, 0.5f, 0.5f, 0.1f, 0.1f, 0.1f};
+  float visual[6] = {1e20f, 0.5f, 0.5f, 0.1f, 0.1f, 0.1f};
+  // The tet's box has a diagonal of sqrt(3) m: 1e20 m is beyond SB_MAX_VISUAL_DISTANCE x that.
+  CHECK(sb_body_set_visual(w, b, visual, 2, nullptr, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(contains(sb_last_error(), "visual vertex 0 is 1e+20 m from the tets"));
+  CHECK(sb_body_visual_vertex_count(w, b) == 0);  // nothing changed
+  // The skinning core itself clamps its grid cells in double (UBSan: 6.7e19 was cast to int64).
+  const std::vector<float> rest(kUnitTet, kUnitTet + 12);
+  const sb::VisualSkin skin(rest.data(), 4, kTet, 1, visual, 2, nullptr, 0);
+  CHECK(skin.outside_count() == 1);
+  visual[0] = 1e5f;
   CHECK(sb_body_set_visual(w, b, visual, 2, nullptr, 0) == 1);  // one vertex outside the tet
   const uint32_t* bound = sb_body_visual_bound_vertices(w, b);
   REQUIRE(bound != nullptr);
   for (int i = 0; i < 8; ++i) CHECK(bound[i] < 4u);
   CHECK(sb_body_visual_positions(w, b)[3] == doctest::Approx(0.1f));
+  sb_world_destroy(w);
+}
+
+TEST_CASE("fuzz reproducer: a 3-vertex visual surface reaching 1e21 m is refused instead of binding for seconds") {
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_ball(w, 1.6f, 5, 0, 1, 0);
+  const float v[9] = {1.30697f, 1.30697f, 1.30697f, -1.30697f, -2.66421f, -1e20f, 4.97654f, 2.36137e21f, 4.97654f};
+  const uint32_t t[9] = {0, 1, 2, 0, 2, 1, 1, 2, 0};
+  CHECK(sb_body_set_visual(w, b, v, 3, t, 3) == SB_ERR_OUT_OF_RANGE);  // was 131,841 vertices in 11 s
   sb_world_destroy(w);
 }
 

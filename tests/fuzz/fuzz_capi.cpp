@@ -110,6 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const sb_tetra job = pick(in, s.jobs, s);
     const std::vector<uint32_t> before = snapshot(s);
     const auto op_start = std::chrono::steady_clock::now();
+    if (verbose) std::fprintf(stderr, "op %d: %s (w %d, b %d, job %d) ...\n", op_index, kOpNames[op], w, b, job);
     bool results_may_change_state = false;  // a failure that is a result (divergence), not a refusal
     bool wrote_buffer = false;              // the program wrote into a shared buffer (allowed)
     int32_t r = SB_OK;
@@ -228,10 +229,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const int32_t nv = in.in(0, 24), nf = in.in(0, 16);
         // Small triangles, sometimes far from the body (the binding's far path). Large ones are split to
         // the tets' spacing, up to 262,144 vertices: legitimate, but seconds under the sanitizers.
+        // Sized like the body (its bounding box), so the split stays near the given vertex count.
+        float extent = 0.5f;
+        if (const float* p = sb_body_positions(w, b)) {
+          float lo = INFINITY, hi = -INFINITY;
+          for (int32_t i = 0; i < 3 * sb_body_vertex_count(w, b); ++i) lo = std::min(lo, p[i]), hi = std::max(hi, p[i]);
+          if (hi - lo > 0 && std::isfinite(hi - lo)) extent = 0.25f * (hi - lo);
+        }
         const float offset = in.byte() < 200 ? 0.0f : in.real(1e4f);
-        fill_floats(int64_t(3) * nv, 0.5f);
+        fill_floats(int64_t(3) * nv, extent);
         for (float& f : floats) f += offset;
         fill_ints(int64_t(3) * nf, nv);
+        if (verbose) {
+          std::fprintf(stderr, "  set_visual: %d vertices, %d triangles, extent %g, offset %g\n", nv, nf, double(extent),
+                       double(offset));
+          for (size_t i = 0; i + 2 < floats.size(); i += 3)
+            std::fprintf(stderr, "  v %g %g %g\n", double(floats[i]), double(floats[i + 1]), double(floats[i + 2]));
+        }
         if (int64_t(floats.size()) == int64_t(3) * nv && int64_t(ints.size()) == int64_t(3) * nf)
           r = sb_body_set_visual(w, b, floats.empty() ? nullptr : floats.data(), nv, ints.empty() ? nullptr : ints.data(), nf);
         else
