@@ -74,7 +74,8 @@ export declare class SoftbodyError extends Error {
 
 export type Vec3 = [number, number, number];
 
-/** sb_body_stats, read by Body.stats(). Energies in J, lengths in m. */
+/** sb_body_stats, read by Body.stats(). Energies in J (doubles in C: finite for any finite state),
+ *  lengths in m. */
 export interface BodyStats {
   volumeRatio: number;
   kineticEnergy: number;
