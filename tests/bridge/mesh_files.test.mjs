@@ -327,3 +327,20 @@ test('samples: normalized like imports, with their seams kept', async () => {
   assert.ok(max[1] - min[1] < 0.5, 'the torus lies flat');
   await assert.rejects(sampleSurface('teapot'), /unknown sample "teapot"/);
 });
+
+test('fuzz reproducer: faces over vertices the loader never read are refused with a sentence', async () => {
+  // tests/fuzz/readers.mjs: "element veztex 4" leaves Three's PLYLoader with 4 faces and 0 vertices;
+  // the surface used to come back with triangle indices beyond its vertices.
+  const ply = 'ply\nformat ascii 1.0\nelement veztex 4\nproperty float x\nproperty float y\nproperty float z\nelement face 4\n' +
+    'property list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n';
+  await rejectsImport(parseSurface(bytes(ply), 'tet.ply'), ImportErrorKind.UNPARSABLE, /triangle 1 refers to vertex 1, but the mesh has only 0 vertices/);
+});
+
+test('fuzz reproducer: a PLY header announcing more elements than the file holds is refused at once', async () => {
+  // PLYLoader reads as many elements as announced: this 200-byte file kept it busy for minutes.
+  const ply = 'ply\nformat ascii 1.0\nelement vertex 44294967296\nproperty float x\nproperty float y\nproperty float z\n' +
+    'element face 4\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n';
+  const started = performance.now();
+  await rejectsImport(parseSurface(bytes(ply), 'big.ply'), ImportErrorKind.UNPARSABLE, /announces 44,294,967,296 vertex elements, more than the file's \d+ bytes/);
+  assert.ok(performance.now() - started < 1000);
+});

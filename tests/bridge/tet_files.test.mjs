@@ -174,3 +174,10 @@ test('dropped files: one mesh, one JSON, or a .node + .ele pair', () => {
   throwsImport(() => classifyFiles([f('a.obj'), f('b.stl')]), ImportErrorKind.TOO_MANY, /2 meshes were given \(a\.obj, b\.stl\); import one at a time/);
   throwsImport(() => classifyFiles([f('a.fbx')]), ImportErrorKind.UNSUPPORTED, /^a\.fbx: \.fbx files are not supported; choose one of \.obj, \.stl, \.ply, \.gltf, \.glb, \.json, \.node, \.ele/);
 });
+
+test('fuzz reproducer: a TetGen coordinate beyond float32 is refused by line, not read as Infinity', () => {
+  // tests/fuzz/readers.mjs: "01e39" is finite as a double but Infinity once stored as float32.
+  const node = '4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 01e39 1\n';
+  assert.throws(() => parseTetGen(node, '1 4 0\n1 1 2 3 4\n'), (e) => e instanceof ImportError &&
+    e.kind === ImportErrorKind.NOT_FINITE && /line 5: "01e39" is beyond the range of a 32-bit float/.test(e.message));
+});

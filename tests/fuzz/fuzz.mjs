@@ -1,6 +1,7 @@
 // The libFuzzer harnesses (build-asan/fuzz_*, built by scripts/setup.sh test), two ways:
 //   node tests/fuzz/fuzz.mjs --replay        every committed input once (npm test's layer; seconds)
 //   node tests/fuzz/fuzz.mjs --minutes N     fuzz each harness for N minutes, both at once (npm run fuzz)
+// The JS file readers' mutation fuzzer (readers.mjs) runs alongside unless --harness is given.
 // Options: --harness capi|tetra (one only). Fuzzing starts from the committed corpus
 // (tests/fuzz/corpus/<harness>/) and keeps what it learns in build-asan/fuzz-corpus/<harness>/; a
 // failing input is written to tests/fuzz/found/<harness>/ (commit it into reproducers/ once fixed).
@@ -46,6 +47,16 @@ if (args.includes('--replay')) {
       console.log((r.stderr ?? '').split('\n').filter((l) => !l.startsWith('Running:') && !l.startsWith('Executed')).join('\n'));
     }
   }
+  if (!option('--harness')) {
+    // The JS file readers (readers.mjs): 2,000 deterministic mutations of the sample files.
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [join(here, 'readers.mjs'), '--iterations', '2000', '--seed', '1'], { encoding: 'utf8' });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (r.status === 0) pass += 1;
+    else fail += 1;
+    console.log(`${r.status === 0 ? 'ok' : 'not ok'} - readers.mjs: ${(r.stdout ?? '').split('\n')[0]} in ${seconds} s`);
+    if (r.status !== 0) console.log(r.stderr);
+  }
   console.log(`# pass ${pass}\n# fail ${fail}`);
   process.exitCode = fail ? 1 : 0;
 } else {
@@ -54,6 +65,13 @@ if (args.includes('--replay')) {
     console.error('usage: node tests/fuzz/fuzz.mjs --minutes N [--harness capi|tetra] | --replay');
     process.exit(2);
   }
+  const readers = option('--harness') ? null : new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(here, 'readers.mjs'), '--minutes', String(minutes)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (status) => resolve({ status, out }));
+  });
   const runs = harnesses.map((h) => {
     const work = join(root, 'build-asan', 'fuzz-corpus', h);
     const found = join(here, 'found', h);
@@ -73,5 +91,9 @@ if (args.includes('--replay')) {
     console.log(`fuzz_${h}: ${stat('number_of_executed_units') ?? '?'} executions, ${stat('average_exec_per_sec') ?? '?'}/s, ` +
       `${stat('new_units_added') ?? '?'} new inputs, exit ${status}; ${crashes.length} finding(s) in ${found}`);
     if (status !== 0) console.log(log.split('\n').slice(-60).join('\n'));
+  }
+  if (readers) {
+    const { status, out } = await readers;
+    console.log(`readers.mjs: ${out.trim().split('\n').filter((l) => !l.startsWith('#')).join('\n')} (exit ${status})`);
   }
 }

@@ -76,6 +76,7 @@ const LOADERS = {
   },
   ply(buffer, fail) {
     if (!/^ply\s/.test(text(buffer.slice(0, 4)))) throw fail('not a PLY file (it does not start with "ply")');
+    checkPlyHeader(buffer, fail);
     return new THREE.Mesh(new PLYLoader().parse(buffer));
   },
   gltf: (buffer, fail) => loadGltf(buffer, fail, 'gltf'),
@@ -101,6 +102,25 @@ function checkObjFaces(source, fail) {
     }
   }
   if (vertices === 0) throw fail('no OBJ vertex lines ("v x y z") in it');
+}
+
+// PLYLoader reads as many elements as the header announces, so "element vertex 44294967296" in a
+// small file kept it busy for minutes (found by tests/fuzz/readers.mjs). Every element takes at least
+// one byte, ASCII or binary: a count beyond the file's size, or beyond the import limits, is refused.
+function checkPlyHeader(buffer, fail) {
+  const head = text(buffer.slice(0, 65536));
+  const end = head.indexOf('end_header');
+  for (const m of (end >= 0 ? head.slice(0, end) : head).matchAll(/^element\s+(\S+)\s+(\S+)/gm)) {
+    const count = Number(m[2]);
+    const limit = m[1] === 'vertex' ? TetraLimits.maxVertices : m[1] === 'face' ? TetraLimits.maxTriangles : Infinity;
+    if (!Number.isInteger(count) || count < 0) throw fail(`its header gives "${m[2]}" as the number of ${m[1]} elements`);
+    if (count > buffer.byteLength) {
+      throw fail(`its header announces ${count.toLocaleString('en-US')} ${m[1]} elements, more than the file's ${buffer.byteLength.toLocaleString('en-US')} bytes could hold`);
+    }
+    if (count > limit) {
+      throw fail(`its header announces ${count.toLocaleString('en-US')} ${m[1]} elements; at most ${limit.toLocaleString('en-US')} are accepted`, ImportErrorKind.TOO_LARGE);
+    }
+  }
 }
 
 // Normals the loader derived per face would keep every triangle apart when welding (below).
@@ -171,6 +191,12 @@ export function surfaceFromObject(root, { name = null } = {}) {
     triangleTotal += (instances * triangles) / 3;
     if (triangleTotal > TetraLimits.maxTriangles) throw tooLarge();
     const { positions, indices } = geometry.index ? indexedPart(geometry) : weldedPart(geometry);
+    // A loader can return faces whose vertices it never read (found by tests/fuzz/readers.mjs: a PLY
+    // whose "element vertex" line is misspelt gives 4 faces over 0 vertices).
+    const bad = indices.findIndex((i) => i >= positions.length / 3);
+    if (bad >= 0) {
+      throw new ImportError(name, `triangle ${Math.floor(bad / 3) + 1} refers to vertex ${indices[bad] + 1}, but the mesh has only ${positions.length / 3} vertices`, ImportErrorKind.UNPARSABLE);
+    }
     for (let i = 0; i < instances; i++) {
       const matrix = object.matrixWorld.clone();
       if (object.isInstancedMesh) {

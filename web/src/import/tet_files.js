@@ -130,6 +130,10 @@ function number(token, line, fail) {
   if (token === '' || !Number.isFinite(v)) {
     throw fail(`line ${line}: "${token}" is not a finite number`, Number.isNaN(v) ? ImportErrorKind.UNPARSABLE : ImportErrorKind.NOT_FINITE);
   }
+  // Coordinates become float32 (found by tests/fuzz/readers.mjs: "01e39" read as Infinity).
+  if (!Number.isFinite(Math.fround(v))) {
+    throw fail(`line ${line}: "${token}" is beyond the range of a 32-bit float (about ±3.4e38)`, ImportErrorKind.NOT_FINITE);
+  }
   return v;
 }
 
