@@ -238,9 +238,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // Sized like the body (its bounding box), so the split stays near the given vertex count.
         float extent = 0.5f;
         if (const float* p = sb_body_positions(w, b)) {
-          float lo = INFINITY, hi = -INFINITY;
-          for (int32_t i = 0; i < 3 * sb_body_vertex_count(w, b); ++i) lo = std::min(lo, p[i]), hi = std::max(hi, p[i]);
-          if (hi - lo > 0 && std::isfinite(hi - lo)) extent = 0.25f * (hi - lo);
+          float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+          for (int32_t i = 0; i < 3 * sb_body_vertex_count(w, b); ++i)
+            lo[i % 3] = std::min(lo[i % 3], p[i]), hi[i % 3] = std::max(hi[i % 3], p[i]);
+          const float across = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+          if (across > 0 && std::isfinite(across)) extent = 0.25f * across;
         }
         const float offset = in.byte() < 200 ? 0.0f : in.real(1e4f);
         fill_floats(int64_t(3) * nv, extent);
