@@ -2,7 +2,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "../core/shapes.h"
+#include "shapes/shapes.h"
 #include "api_state.h"
 
 using namespace sbapi;

@@ -21,7 +21,7 @@ std::vector<WorldSlot> g_worlds;
 // Handle = generation << 7 | (index + 1): 7 bits of slot (up to 127 slots for SB_MAX_WORLDS = 64
 // alive) and 24 bits of generation, so a handle is a positive int32 and a slot repeats no handle
 // for 16,777,215 worlds; after that it is retired (never reused), so a stale handle can never reach
-// a newer world. Body handles share the layout with 13 bits of slot (core/world.h).
+// a newer world. Body handles share the layout with 13 bits of slot (core/solver/world.h).
 constexpr uint32_t kWorldIndexBits = 7;
 constexpr uint32_t kMaxWorldSlots = (1u << kWorldIndexBits) - 1;
 int32_t encode(uint32_t index, uint32_t generation, uint32_t index_bits) {

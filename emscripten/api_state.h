@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "../core/world.h"
+#include "solver/world.h"
 #include "softbody.h"
 
 namespace sbapi {

@@ -1,11 +1,11 @@
-// C API: tetrahedralization jobs (core/tetrahedralizer.h) behind generation-checked handles.
+// C API: tetrahedralization jobs (core/meshing/tetrahedralizer.h) behind generation-checked handles.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 
-#include "../core/tetrahedralizer.h"
+#include "meshing/tetrahedralizer.h"
 #include "api_state.h"
 
 using namespace sbapi;

@@ -1,4 +1,4 @@
-// C API: a body's skinned render surface (core/skinning.h).
+// C API: a body's skinned render surface (core/meshing/skinning.h).
 #include <algorithm>
 #include <cmath>
 

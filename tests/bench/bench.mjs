@@ -78,7 +78,7 @@ const SOLVER_SCENE = {
   rounds: 15, // the whole part takes about a minute on 2 shared cores
 };
 const SOLVER_BUILDS = ['native', 'wasm'];
-// Work per substep, as the code does it (core/integrators.cpp): f = one force evaluation (springs,
+// Work per substep, as the code does it (core/solver/integrators.cpp): f = one force evaluation (springs,
 // volume terms, damping, gravity), J p = one product with the force Jacobian.
 const SOLVERS = [
   { key: 'xpbd', label: 'XPBD', work: '1 sweep of edges + tets' },

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "delaunay.h"
-#include "tetrahedralizer.h"
+#include "meshing/delaunay.h"
+#include "meshing/tetrahedralizer.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "collider.h"
+#include "contact/collider.h"
 
 using namespace sb;
 
@@ -177,8 +177,8 @@ TEST_CASE("friction is measured against the moving surface: a box carries what m
 
 // ---- colliders in the world: whole bodies against obstacles -----------------------------------
 
-#include "shapes.h"
-#include "world.h"
+#include "shapes/shapes.h"
+#include "solver/world.h"
 
 namespace {
 

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "api_state.h"
-#include "point_grid.h"
-#include "skinning.h"
+#include "math/point_grid.h"
+#include "meshing/skinning.h"
 #include "softbody.h"
-#include "surface_query.h"
+#include "meshing/surface_query.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <map>
 
-#include "delaunay.h"
-#include "predicates.h"
+#include "meshing/delaunay.h"
+#include "math/predicates.h"
 #include "surfaces.h"
 
 using namespace sb;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "shapes.h"
-#include "world.h"
+#include "shapes/shapes.h"
+#include "solver/world.h"
 
 using namespace sb;
 

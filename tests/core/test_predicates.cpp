@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-#include "predicates.h"
+#include "math/predicates.h"
 
 using namespace sb;
 

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "shapes.h"
-#include "world.h"
+#include "shapes/shapes.h"
+#include "solver/world.h"
 
 using namespace sb;
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "shapes.h"
-#include "skinning.h"
+#include "shapes/shapes.h"
+#include "meshing/skinning.h"
 #include "softbody.h"
-#include "surface_subdivision.h"
+#include "meshing/surface_subdivision.h"
 #include "surfaces.h"
 
 using namespace sb;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <set>
 
-#include "constraint_order.h"
-#include "shapes.h"
-#include "tet_mesh.h"
+#include "solver/constraint_order.h"
+#include "shapes/shapes.h"
+#include "shapes/tet_mesh.h"
 
 using namespace sb;
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "softbody.h"
-#include "surface_cleanup.h"
-#include "surface_query.h"
+#include "meshing/surface_cleanup.h"
+#include "meshing/surface_query.h"
 #include "surfaces.h"
-#include "tet_mesh.h"
-#include "tetrahedralizer.h"
+#include "shapes/tet_mesh.h"
+#include "meshing/tetrahedralizer.h"
 
 using namespace sb;
 using testing_surfaces::Soup;

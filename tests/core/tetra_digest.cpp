@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "delaunay.h"
+#include "meshing/delaunay.h"
 #include "surfaces.h"
-#include "tetrahedralizer.h"
+#include "meshing/tetrahedralizer.h"
 
 using namespace testing_surfaces;
 

@@ -16,7 +16,7 @@ import { ImportError, ImportErrorKind } from './import_error.js';
 export const TET_FORMAT = 'softbody-tets';
 export const TET_VERSION = 1;
 
-// Same rule as the C API (core/tet_mesh.h kDegenerateRelVolume): |6V| <= 1e-6 x longest edge^3 is flat.
+// Same rule as the C API (core/shapes/tet_mesh.h kDegenerateRelVolume): |6V| <= 1e-6 x longest edge^3 is flat.
 const DEGENERATE_REL_VOLUME = 1e-6;
 
 // ---------------------------------------------------------------- JSON

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "surface_cleanup.h"
+#include "meshing/surface_cleanup.h"
 
 namespace sb {
 

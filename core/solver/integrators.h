@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spring_forces.h"
+#include "solver/spring_forces.h"
 
 namespace sb {
 

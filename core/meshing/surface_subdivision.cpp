@@ -1,4 +1,4 @@
-#include "surface_subdivision.h"
+#include "meshing/surface_subdivision.h"
 
 #include <cmath>
 #include <unordered_map>

@@ -1,10 +1,10 @@
-#include "skinning.h"
+#include "meshing/skinning.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "surface_query.h"
-#include "surface_subdivision.h"
+#include "meshing/surface_query.h"
+#include "meshing/surface_subdivision.h"
 
 namespace sb {
 

@@ -1,10 +1,10 @@
-#include "soft_body.h"
+#include "solver/soft_body.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "constraint_order.h"
-#include "xpbd_constraints.h"
+#include "solver/constraint_order.h"
+#include "solver/xpbd_constraints.h"
 
 namespace sb {
 

@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "collider.h"
-#include "integrators.h"
-#include "skinning.h"
-#include "tet_mesh.h"
-#include "vec3.h"
+#include "contact/collider.h"
+#include "solver/integrators.h"
+#include "meshing/skinning.h"
+#include "shapes/tet_mesh.h"
+#include "math/vec3.h"
 
 namespace sb {
 

@@ -1,6 +1,6 @@
 // Built-in tet meshes: a box lattice and a ball. Every tet is positively oriented.
 #pragma once
-#include "tet_mesh.h"
+#include "shapes/tet_mesh.h"
 
 namespace sb {
 

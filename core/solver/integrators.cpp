@@ -1,4 +1,4 @@
-#include "integrators.h"
+#include "solver/integrators.h"
 
 #include <algorithm>
 #include <cmath>

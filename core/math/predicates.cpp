@@ -2,7 +2,7 @@
 // An expansion is a sum of doubles, sorted by increasing magnitude and non-overlapping, that
 // represents a real number exactly; sums and products of expansions are exact (Shewchuk 1997).
 // Needs IEEE double arithmetic without fused multiply-add contraction (-ffp-contract=off).
-#include "predicates.h"
+#include "math/predicates.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "tetrahedralizer.h"
+#include "meshing/tetrahedralizer.h"
 
 #include <algorithm>
 #include <array>
@@ -6,10 +6,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "delaunay.h"
-#include "point_grid.h"
-#include "surface_query.h"
-#include "tet_mesh.h"
+#include "meshing/delaunay.h"
+#include "math/point_grid.h"
+#include "meshing/surface_query.h"
+#include "shapes/tet_mesh.h"
 
 namespace sb {
 

@@ -1,11 +1,11 @@
 // Bowyer-Watson insertion over a flat array of tets with neighbour links.
-#include "delaunay.h"
+#include "meshing/delaunay.h"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "predicates.h"
+#include "math/predicates.h"
 
 namespace sb {
 

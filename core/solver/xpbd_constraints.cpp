@@ -1,6 +1,6 @@
-#include "xpbd_constraints.h"
+#include "solver/xpbd_constraints.h"
 
-#include "vec3.h"
+#include "math/vec3.h"
 
 namespace sb {
 

@@ -1,4 +1,4 @@
-#include "constraint_order.h"
+#include "solver/constraint_order.h"
 
 namespace sb {
 

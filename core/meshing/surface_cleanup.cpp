@@ -1,7 +1,7 @@
-#include "surface_cleanup.h"
+#include "meshing/surface_cleanup.h"
 
-#include "point_grid.h"
-#include "surface_query.h"
+#include "math/point_grid.h"
+#include "meshing/surface_query.h"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "soft_body.h"
+#include "solver/soft_body.h"
 
 namespace sb {
 

@@ -1,4 +1,4 @@
-#include "shapes.h"
+#include "shapes/shapes.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "world.h"
+#include "solver/world.h"
 
 namespace sb {
 

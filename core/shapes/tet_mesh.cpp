@@ -1,4 +1,4 @@
-#include "tet_mesh.h"
+#include "shapes/tet_mesh.h"
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "predicates.h"
+#include "math/predicates.h"
 
 namespace sb {
 

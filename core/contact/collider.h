@@ -13,7 +13,7 @@
 #pragma once
 #include <cstdint>
 
-#include "vec3.h"
+#include "math/vec3.h"
 
 namespace sb {
 

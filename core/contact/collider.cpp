@@ -1,5 +1,5 @@
 // Collider geometry and the contact projection; see collider.h for the contact rule.
-#include "collider.h"
+#include "contact/collider.h"
 
 #include <algorithm>
 #include <cmath>

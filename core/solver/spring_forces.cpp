@@ -1,9 +1,9 @@
-#include "spring_forces.h"
+#include "solver/spring_forces.h"
 
 #include <algorithm>
 
-#include "tet_mesh.h"
-#include "vec3.h"
+#include "shapes/tet_mesh.h"
+#include "math/vec3.h"
 #include <cmath>
 
 namespace sb {

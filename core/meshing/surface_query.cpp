@@ -1,4 +1,4 @@
-#include "surface_query.h"
+#include "meshing/surface_query.h"
 
 #include <algorithm>
 #include <cmath>
