@@ -148,6 +148,37 @@ int32_t sb_collider_set_friction(sb_world world, sb_collider collider, float fri
   return SB_OK;
 }
 
+int32_t sb_collider_set_param(sb_world world, sb_collider collider, int32_t param, float value) {
+  clear_error();
+  sb::Collider* c = find_collider(world, collider, nullptr);
+  if (!c) return sb_last_error_code();
+  switch (param) {
+    case SB_COLLIDER_PARAM_FRICTION:
+      if (!check_range(value, 0.0f, 10.0f, "collider friction")) return sb_last_error_code();
+      c->friction = value;
+      return SB_OK;
+    case SB_COLLIDER_PARAM_RESTITUTION:
+      if (!check_range(value, 0.0f, 1.0f, "collider restitution")) return sb_last_error_code();
+      c->restitution = value;
+      return SB_OK;
+    default:
+      return fail(SB_ERR_UNKNOWN_PARAM, "%d is not an sb_collider_param (0 .. %d)", param, SB_COLLIDER_PARAM_COUNT - 1);
+  }
+}
+
+float sb_collider_get_param(sb_world world, sb_collider collider, int32_t param) {
+  clear_error();
+  sb::Collider* c = find_collider(world, collider, nullptr);
+  if (!c) return NAN;
+  switch (param) {
+    case SB_COLLIDER_PARAM_FRICTION: return c->friction;
+    case SB_COLLIDER_PARAM_RESTITUTION: return c->restitution;
+    default:
+      fail(SB_ERR_UNKNOWN_PARAM, "%d is not an sb_collider_param (0 .. %d)", param, SB_COLLIDER_PARAM_COUNT - 1);
+      return NAN;
+  }
+}
+
 int32_t sb_collider_destroy(sb_world world, sb_collider collider) {
   clear_error();
   sb::World* w = nullptr;

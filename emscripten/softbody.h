@@ -182,8 +182,9 @@ int32_t sb_world_step(sb_world world, float dt);
 
 /* Colliders: rigid obstacles every body of the world collides with (besides the ground), solved in
  * each substep like the ground (position level for XPBD/PBD, velocity level for the force-based
- * solvers) with Coulomb friction measured against the collider's moving surface. Contacts with
- * colliders are inelastic (the bodies' own elasticity still makes them rebound). At most
+ * solvers) with Coulomb friction and restitution measured against the collider's moving surface.
+ * XPBD/PBD detect contacts continuously (a particle's path over a substep, relative to the collider,
+ * is traced), so fast bodies and fast colliders do not pass through thin ones. At most
  * SB_MAX_COLLIDERS_PER_WORLD alive. Sizes in (0, 1000] m (a capsule's half length in [0, 1000]),
  * positions within +-1e6 m. Each returns the collider's handle or a negative sb_error. */
 #define SB_MAX_COLLIDERS_PER_WORLD 256
@@ -200,6 +201,15 @@ sb_collider sb_collider_create_capsule(sb_world world, float radius, float half_
 int32_t sb_collider_set_pose(sb_world world, sb_collider collider, float px, float py, float pz, float qx, float qy,
                              float qz, float qw, int32_t teleport);
 int32_t sb_collider_set_friction(sb_world world, sb_collider collider, float friction); /* [0, 10], default 0.5 */
+/* Collider parameters for sb_collider_set_param / sb_collider_get_param: default, range. */
+typedef enum sb_collider_param {
+  SB_COLLIDER_PARAM_FRICTION = 0,    /* 0.5, [0, 10]  Coulomb coefficient against the collider's surface */
+  SB_COLLIDER_PARAM_RESTITUTION = 1, /* 0.2, [0, 1]   normal speed after / before, relative to the surface;
+                                        approaches slower than 2|g|h come to rest (as on the ground) */
+  SB_COLLIDER_PARAM_COUNT = 2
+} sb_collider_param;
+int32_t sb_collider_set_param(sb_world world, sb_collider collider, int32_t param, float value);
+float sb_collider_get_param(sb_world world, sb_collider collider, int32_t param); /* NaN on failure */
 int32_t sb_collider_destroy(sb_world world, sb_collider collider);
 int32_t sb_world_collider_count(sb_world world);
 double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle */

@@ -101,24 +101,83 @@ float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal)
   return d;
 }
 
+namespace {
+
+// Where the segment a -> b (in the frame of `pose`) first meets the collider, by sphere tracing:
+// the signed distance is exact for these shapes, so stepping by it never skips the surface. Returns
+// the fraction t in [0, 1) of the hit and the point and normal there, or -1 when the segment stays
+// outside. `a` must be outside (distance da > 0).
+float first_hit(const Collider& c, const Pose& pose, Vec3 a, float da, Vec3 b, Vec3* hit, Vec3* normal) {
+  const Vec3 seg = b - a;
+  const float len = length(seg);
+  // Close enough to call it touching: a micrometre, or a thousandth of the path for long paths.
+  const float touch = std::max(1e-6f, 1e-3f * len);
+  float t = 0.0f, d = da;
+  for (int k = 0; k < 64; ++k) {
+    t += d / len;
+    if (t >= 1.0f) return -1.0f;
+    const Vec3 p = a + seg * t;
+    d = signed_distance(c, pose, p, normal);
+    if (d <= touch) {
+      *hit = p;
+      return t;
+    }
+  }
+  return -1.0f;  // grazing the surface for 64 steps: treat as a miss (it ends outside anyway)
+}
+
+}  // namespace
+
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
-                        float t0, float t1) {
+                        float t0, float t1, float h, ContactRecord* record) {
   const Pose before = interpolate(c.previous, c.pose, t0);
   const Pose after = interpolate(c.previous, c.pose, t1);
+  const float inv_h = 1.0f / h;
   uint32_t contacts = 0;
   for (uint32_t i = 0; i < count; ++i) {
     if (inv_mass[i] == 0.0f) continue;
     Vec3 x = load3(pos, i);
     Vec3 n;
     const float d = signed_distance(c, after, x, &n);
-    if (d >= 0.0f) continue;
-    x = x + n * (-d);  // out onto the surface, along its normal
+    // The particle's path over the substep relative to the collider: from where it started, carried
+    // into the collider's end pose, to where it is. A 1-Lipschitz distance cannot drop by more than
+    // the path's length, so particles farther out than their path (all resting ones) stop here.
+    const Vec3 start = to_world(after, to_local(before, load3(prev, i)));
+    const float path = length(x - start);
+    if (d >= 0.0f && path <= d) continue;
+    Vec3 n_start;
+    const float d_start = signed_distance(c, after, start, &n_start);
+    // A particle the last substep left on the surface starts within rounding of it (or a touch
+    // inside, where a neighbour's constraint nudged it): that still counts as outside, with the
+    // contact at its start. Only one clearly inside (a collider teleported into a body) is not.
+    const float on_surface = std::max(1e-5f, 1e-3f * path);
+    Vec3 hit = start, n_hit = n_start;
+    const bool entered = d_start > -on_surface &&
+                         (d_start <= 0.0f || first_hit(c, after, start, d_start, x, &hit, &n_hit) >= 0.0f);
+    float depth;  // m: how far the substep's motion went past the surface
+    if (d >= 0.0f) {
+      // Outside at the end: in contact only if the path went through the collider, i.e. x lies
+      // behind the surface where the path entered (a grazing slide along the surface does not).
+      if (!entered) continue;
+      depth = dot(hit - x, n_hit);
+      if (depth <= d + on_surface) continue;
+      n = n_hit;
+    } else if (entered && dot(hit - x, n_hit) > 0.0f) {
+      // Inside, having come in from outside: back out through the face it entered by, not the
+      // nearest one (a fast particle deep in a thin board is nearer its far side).
+      n = n_hit;
+      depth = dot(hit - x, n_hit);
+    } else {
+      depth = -d;  // started inside (relative) too: out along the nearest normal
+    }
+    // Onto the surface's tangent plane at the contact (for a curved surface, just outside it).
+    x = x + n * depth;
     // Where the surface point under x was at the substep's start: the collider's own motion.
     const Vec3 surface_motion = x - to_world(before, to_local(after, x));
     const Vec3 motion = x - load3(prev, i) - surface_motion;  // relative to the surface, m
     const Vec3 tangential = motion - n * dot(motion, n);
     const float slide = length(tangential);
-    const float limit = c.friction * -d;  // friction * normal correction of this substep
+    const float limit = c.friction * depth;  // friction * normal correction of this substep
     if (slide <= limit) {
       x = x - tangential;  // static: moves with the surface
     } else if (slide > 0.0f) {
@@ -126,12 +185,29 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
     }
     store3(pos, i, x);
     ++contacts;
+    if (record) {
+      if (record->normal) store3(record->normal, i, n);
+      if (record->surface_velocity) store3(record->surface_velocity, i, surface_motion * inv_h);
+      if (record->restitution) record->restitution[i] = c.restitution;
+      record->max_depth = std::max(record->max_depth, depth);
+    }
   }
   return contacts;
 }
 
+Vec3 restitution_velocity(Vec3 v, Vec3 v_before, Vec3 normal, Vec3 surface_velocity, float restitution,
+                          float rest_speed) {
+  const Vec3 relative = v - surface_velocity;
+  const float vn = dot(relative, normal);
+  const float approach = dot(v_before - surface_velocity, normal);  // < 0: moving into the surface
+  const float wanted = approach < -rest_speed ? -restitution * approach : 0.0f;
+  // Only ever adds outward speed: a particle already leaving faster (pushed out by its neighbours'
+  // constraints) keeps it.
+  return vn < wanted ? v + normal * (wanted - vn) : v;
+}
+
 uint32_t collide_velocity_level(float* pos, float* vel, const float* inv_mass, uint32_t count, const Collider& c,
-                                float t0, float t1, float h) {
+                                float t0, float t1, float h, float rest_speed) {
   const Pose before = interpolate(c.previous, c.pose, t0);
   const Pose after = interpolate(c.previous, c.pose, t1);
   uint32_t contacts = 0;
@@ -148,10 +224,11 @@ uint32_t collide_velocity_level(float* pos, float* vel, const float* inv_mass, u
     Vec3 relative = load3(vel, i) - surface_velocity;
     const float vn = dot(relative, n);
     if (vn >= 0.0f) continue;  // already leaving
-    relative = relative - n * vn;  // no approach speed left
+    const float vn_after = vn < -rest_speed ? -c.restitution * vn : 0.0f;
+    relative = relative - n * vn;  // tangential part
     const float vt = length(relative);
-    if (vt > 0.0f) relative = relative * std::max(0.0f, 1.0f - c.friction * (-vn) / vt);
-    store3(vel, i, relative + surface_velocity);
+    if (vt > 0.0f) relative = relative * std::max(0.0f, 1.0f - c.friction * (vn_after - vn) / vt);
+    store3(vel, i, relative + n * vn_after + surface_velocity);
   }
   return contacts;
 }

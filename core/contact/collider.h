@@ -51,25 +51,49 @@ struct Collider {
   Pose pose;      // now (the end of the frame being simulated)
   Pose previous;  // at the start of that frame: the substeps sweep from previous to pose
   float friction = 0.5f;     // Coulomb coefficient
-  float restitution = 0.2f;  // normal speed after / before (used by the post-solve, not here)
+  float restitution = 0.2f;  // normal speed after / before, relative to the surface (post-solve)
 };
 
 // Signed distance (m, negative inside) from world point p to the collider's surface at `pose`,
 // and the outward unit normal of the surface nearest to p (world frame).
 float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal);
 
+// What a contact pass leaves for the velocity update after the substep (restitution) and for the
+// stats. Per-particle arrays (xyz interleaved where 3-wide) owned by the caller; any may be null.
+struct ContactRecord {
+  float* normal = nullptr;            // outward surface normal at the contact
+  float* surface_velocity = nullptr;  // m/s, the collider's surface velocity at the contact
+  float* restitution = nullptr;       // the collider's restitution; untouched for particles not in contact
+  float max_depth = 0.0f;             // m, deepest penetration met (raised, never lowered, by each pass)
+};
+
 // One contact pass over `count` particles (xyz interleaved) against one collider, for the substep
-// that runs from fraction t0 to t1 of the frame (the collider sweeps from c.previous to c.pose).
-// prev: the particles' positions at the substep's start. Particles with inverse mass 0 (pinned,
-// grabbed) are left alone. Returns how many particles were in contact.
+// of h seconds that runs from fraction t0 to t1 of the frame (the collider sweeps from c.previous
+// to c.pose). prev: the particles' positions at the substep's start. Particles with inverse mass 0
+// (pinned, grabbed) are left alone. Returns how many particles were in contact.
+//
+// Continuous detection: a particle that ends the substep outside but whose path RELATIVE TO THE
+// COLLIDER crossed it (a fast body and a thin board; a fast paddle and a resting body) is stopped
+// where the path first meets the surface, found by sphere tracing the signed distance (exact for
+// every shape here, so each step is safe). Without it, a particle moving more than the collider's
+// thickness per substep would pass through.
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
-                        float t0, float t1);
+                        float t0, float t1, float h, ContactRecord* record);
+
+// The post-substep velocity rule for particles a collider touched (Mueller et al. 2020, sec. 3.6,
+// as for the ground): relative to the surface, an approach faster than rest_speed (m/s) is
+// reflected by the restitution, a slower one comes to rest in the normal direction; the tangential
+// velocity (friction's result) is kept. v_before: the velocity at the substep's start, m/s.
+Vec3 restitution_velocity(Vec3 v, Vec3 v_before, Vec3 normal, Vec3 surface_velocity, float restitution,
+                          float rest_speed);
 
 // The same contact for the force-based integrators, at velocity level (as their ground contact):
 // a particle inside is moved out along the normal; its velocity relative to the surface (whose
-// velocity is the collider's motion over the substep / h) loses any approach speed, and Coulomb
-// friction removes up to friction x that change from its sliding speed. h: the substep, s.
+// velocity is the collider's motion over the substep / h) has its approach speed reflected by the
+// restitution (or zeroed below rest_speed, m/s), and Coulomb friction removes up to friction x that
+// change from its sliding speed. h: the substep, s. (No continuous detection here: these solvers
+// keep no start-of-substep positions.)
 uint32_t collide_velocity_level(float* pos, float* vel, const float* inv_mass, uint32_t count, const Collider& c,
-                                float t0, float t1, float h);
+                                float t0, float t1, float h, float rest_speed);
 
 }  // namespace sb

@@ -25,6 +25,9 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   last_good_pos_ = pos_;
   vel_.assign(pos_.size(), 0.0f);
   scratch_force_.assign(pos_.size(), 0.0f);
+  contact_normal_.assign(pos_.size(), 0.0f);
+  contact_surface_velocity_.assign(pos_.size(), 0.0f);
+  contact_restitution_.assign(pos_.size() / 3, -1.0f);
   inv_mass_.assign(n, 0.0f);
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
@@ -304,6 +307,7 @@ void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
       continue;
     }
     const float pre_vy = v[3 * i + 1];  // normal velocity before this substep's corrections
+    const Vec3 v_before = load3(v, i);
     // v = (x - prev) / h, written as v + (x - x_predicted) / h with x_predicted recomputed exactly as
     // pre_solve rounded it: the rounding of x (ulp(x) / h, large for small h) then never feeds back
     // into v, so free motion keeps its velocity exactly however many substeps there are.
@@ -316,6 +320,11 @@ void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
       // Mueller et al. 2020 (sec. 3.6): reflect the approach speed, but rest below 2|g|h so gravity
       // alone does not make resting particles jitter.
       v[3 * i + 1] = pre_vy < -rest_threshold ? -params_.restitution * pre_vy : 0.0f;
+    }
+    if (contact_restitution_[i] >= 0.0f) {
+      store3(v, i, restitution_velocity(load3(v, i), v_before, load3(contact_normal_.data(), i),
+                                        load3(contact_surface_velocity_.data(), i), contact_restitution_[i],
+                                        rest_threshold));
     }
   }
   if (params_.grab_compliance == 0.0f)
@@ -343,12 +352,19 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   solve_grab(h, grab_t);
   if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
   if (plate_.active) solve_plate(pos_.data(), inv_mass_.data(), vertex_count(), plate_.height);
-  // Obstacles, each at its pose swept over this substep (contacts are inelastic: restitution of
-  // colliders is not applied yet).
+  // Obstacles, each at its pose swept over this substep; what they touched gets their restitution
+  // in post_solve.
   const float t0 = float(sub) / float(s.substeps);
   const float t1 = float(sub + 1) / float(s.substeps);
-  for (uint32_t c = 0; c < s.collider_count; ++c)
-    solve_collider(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c], t0, t1);
+  std::fill(contact_restitution_.begin(), contact_restitution_.end(), -1.0f);
+  if (s.collider_count > 0) {
+    ContactRecord record;
+    record.normal = contact_normal_.data();
+    record.surface_velocity = contact_surface_velocity_.data();
+    record.restitution = contact_restitution_.data();
+    for (uint32_t c = 0; c < s.collider_count; ++c)
+      solve_collider(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c], t0, t1, h, &record);
+  }
   post_solve(h, s.ground, 2.0f * g * h);
 }
 
@@ -414,7 +430,7 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
   // speed relative to the (moving) surface, Coulomb friction on the relative sliding velocity.
   for (uint32_t c = 0; c < s.collider_count; ++c)
     collide_velocity_level(x, v, inv_mass_.data(), n, s.colliders[c], float(sub) / float(s.substeps),
-                           float(sub + 1) / float(s.substeps), h);
+                           float(sub + 1) / float(s.substeps), h, 2.0f * g * h);
   // Grabbed particles are kinematic here: they jump to the pointer's path with its velocity.
   const Vec3 target = grab_target(float(sub + 1) / float(s.substeps));
   for (size_t k = 0; k < grab_set_.size(); ++k) {

@@ -155,6 +155,9 @@ class SoftBody {
   // Hot particle state, structure of arrays. pos_ is the buffer the renderer reads.
   std::vector<float> pos_, prev_, vel_;  // xyz per particle: m, m, m/s
   std::vector<float> scratch_force_;     // N per particle, for the pressure under XPBD/PBD
+  // Collider contacts of the current substep, for the restitution in post_solve (collider.h).
+  std::vector<float> contact_normal_, contact_surface_velocity_;  // xyz per particle; -, m/s
+  std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   // Hot constraint data, in colour order (see constraint_order.h).
   std::vector<uint32_t> edge_ids_;

@@ -7,6 +7,9 @@
 // Three.js attribute must be rebound.
 import createSoftbodyModule from './wasm/softbody.mjs';
 
+// sb_collider_param
+export const ColliderParam = Object.freeze({ friction: 0, restitution: 1 });
+
 export const Param = Object.freeze({
   edgeCompliance: 0, // m/N
   volumeCompliance: 1, // m^5/N
@@ -275,6 +278,18 @@ export class Collider {
 
   setFriction(friction) {
     this.sb.check(this.sb.M._sb_collider_set_friction(this.world.handle, this.handle, friction));
+  }
+
+  // name: 'friction' ([0, 10], default 0.5) or 'restitution' ([0, 1], default 0.2).
+  setParam(name, value) {
+    if (!(name in ColliderParam)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown collider parameter "${name}" (friction, restitution)`);
+    this.sb.check(this.sb.M._sb_collider_set_param(this.world.handle, this.handle, ColliderParam[name], value));
+  }
+  getParam(name) {
+    if (!(name in ColliderParam)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown collider parameter "${name}" (friction, restitution)`);
+    const value = this.sb.M._sb_collider_get_param(this.world.handle, this.handle, ColliderParam[name]);
+    if (Number.isNaN(value)) this.sb.check(this.sb.M._sb_last_error_code());
+    return value;
   }
 
   destroy() {

@@ -16,6 +16,8 @@ export declare const Param: Readonly<{
   pressure: 10; // J (nRT)
 }>;
 export type ParamName = keyof typeof Param;
+/** sb_collider_param: the names Collider.setParam takes. */
+export declare const ColliderParam: Readonly<{ friction: 0; restitution: 1 }>;
 
 /** Return codes of the C API (sb_error); negative means failure. */
 export declare const ErrorCode: Readonly<{
@@ -186,6 +188,9 @@ export declare class Collider {
   setPose(position: Vec3, rotation?: [number, number, number, number], options?: { teleport?: boolean }): void;
   /** Coulomb coefficient in [0, 10] (default 0.5). */
   setFriction(friction: number): void;
+  /** friction: [0, 10], default 0.5; restitution (normal speed after / before, relative to the surface): [0, 1], default 0.2. */
+  setParam(name: 'friction' | 'restitution', value: number): void;
+  getParam(name: 'friction' | 'restitution'): number;
   destroy(): void;
 }
 
