@@ -1,7 +1,11 @@
 // The C API's colliders (softbody.h): validate, translate handles, call the world.
 #include <cmath>
+#include <memory>
+#include <utility>
 
 #include "api_state.h"
+#include "contact/mesh_shape.h"
+#include "meshing/surface_cleanup.h"
 
 using namespace sbapi;
 
@@ -116,6 +120,63 @@ sb_collider sb_collider_create_capsule(sb_world world, float radius, float half_
   if (!check_size(radius, "capsule radius")) return sb_last_error_code();
   if (!check_range(half_length, 0.0f, kMaxSize, "capsule half length (m)")) return sb_last_error_code();
   return add(world, shape(sb::ShapeKind::kCapsule, radius, half_length, 0), cx, cy, cz);
+}
+
+sb_collider sb_collider_create_mesh(sb_world world, const float* xyz, int32_t vertex_count, const uint32_t* triangles,
+                                    int32_t triangle_count, float thickness, float cx, float cy, float cz) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!xyz || !triangles) return fail(SB_ERR_NULL_POINTER, "%s is NULL", !xyz ? "xyz" : "triangles");
+  if (vertex_count < 3 || triangle_count < 1)
+    return fail(SB_ERR_BAD_COUNT, "a mesh collider needs at least 3 vertices and 1 triangle, got %d and %d",
+                vertex_count, triangle_count);
+  if (vertex_count > SB_MAX_COLLIDER_VERTICES || triangle_count > SB_MAX_COLLIDER_TRIANGLES)
+    return fail(SB_ERR_TOO_LARGE, "a mesh collider takes at most %d vertices and %d triangles, got %d and %d",
+                SB_MAX_COLLIDER_VERTICES, SB_MAX_COLLIDER_TRIANGLES, vertex_count, triangle_count);
+  if (!check_size(thickness, "mesh collider thickness")) return sb_last_error_code();
+  for (int64_t i = 0; i < 3 * int64_t(vertex_count); ++i)
+    if (std::isfinite(xyz[i]) && std::fabs(xyz[i]) > kMaxCoordinate)
+      return fail(SB_ERR_OUT_OF_RANGE, "vertex %lld has a coordinate of %g m, beyond +-%g m", (long long)(i / 3),
+                  double(xyz[i]), double(kMaxCoordinate));
+  if (!check_point(cx, cy, cz, "collider position (m)")) return sb_last_error_code();
+  // Welded, consistently wound, closed pieces facing out: what the pseudonormal sign needs. A flat
+  // sheet (a ramp, a floor tile) is a fine obstacle, as a shell.
+  sb::Surface surface;
+  sb::CleanupReport report;
+  int64_t at = 0;
+  switch (sb::clean_surface(xyz, vertex_count, triangles, triangle_count, surface, report, at)) {
+    case sb::SurfaceProblem::None:
+    case sb::SurfaceProblem::Flat:
+      break;
+    case sb::SurfaceProblem::NonFinite:
+      return fail(SB_ERR_NOT_FINITE, "vertex %lld has a NaN or infinite coordinate", (long long)at);
+    case sb::SurfaceProblem::IndexOutOfRange:
+      return fail(SB_ERR_INDEX_OUT_OF_RANGE, "triangle %lld refers to a vertex index >= vertex_count (%d)", (long long)at,
+                  vertex_count);
+    case sb::SurfaceProblem::Empty:
+      return fail(SB_ERR_EMPTY_MESH, "no triangle has a positive area (all %d repeat a vertex or are collinear)",
+                  triangle_count);
+  }
+  if (w->collider_count() >= SB_MAX_COLLIDERS_PER_WORLD || !w->can_add_collider()) {
+    return fail(SB_ERR_LIMIT, "world %d already holds %d colliders (SB_MAX_COLLIDERS_PER_WORLD)", world,
+                SB_MAX_COLLIDERS_PER_WORLD);
+  }
+  // Solid only when every edge has two faces and the pieces enclose volume; otherwise a shell.
+  const bool closed = report.open_edges == 0 && report.closed_pieces == report.pieces && report.volume > 0.0;
+  auto mesh = std::make_shared<const sb::MeshShape>(surface.positions, surface.triangles, closed, thickness);
+  sb::Collider c = shape(sb::ShapeKind::kMesh, thickness, 0, 0);
+  c.pose.position = {cx, cy, cz};
+  return encode(w->add_collider(c, std::move(mesh)));
+}
+
+int32_t sb_collider_mesh_is_solid(sb_world world, sb_collider collider) {
+  clear_error();
+  const sb::Collider* c = find_collider(world, collider, nullptr);
+  if (!c) return sb_last_error_code();
+  if (c->kind != sb::ShapeKind::kMesh)
+    return fail(SB_ERR_OUT_OF_RANGE, "collider %d is not a mesh collider", collider);
+  return c->mesh->closed() ? 1 : 0;
 }
 
 int32_t sb_collider_set_pose(sb_world world, sb_collider collider, float px, float py, float pz, float qx, float qy,

@@ -195,6 +195,18 @@ sb_collider sb_collider_create_sphere(sb_world world, float radius, float cx, fl
 sb_collider sb_collider_create_box(sb_world world, float hx, float hy, float hz, float cx, float cy, float cz);
 /* A capsule: the points within `radius` of a segment of half length `half_length` along y. */
 sb_collider sb_collider_create_capsule(sb_world world, float radius, float half_length, float cx, float cy, float cz);
+/* A triangle mesh (any surface: a bowl, stairs, a funnel), vertices in the collider's frame (m),
+ * placed at (cx, cy, cz). It is welded and oriented like sb_tetra_create's input. A closed mesh is a
+ * solid; an open one (a sheet, a bowl) is a two-sided shell `thickness` m thick ((0, 1000] m; ignored
+ * when closed). Distances are exact (nearest point over a BVH). A particle already deeper inside a mesh
+ * than it moves in a substep (a mesh placed over a body) is not pushed out. At most
+ * SB_MAX_COLLIDER_VERTICES and SB_MAX_COLLIDER_TRIANGLES; copied. */
+#define SB_MAX_COLLIDER_VERTICES 1000000
+#define SB_MAX_COLLIDER_TRIANGLES 1000000
+sb_collider sb_collider_create_mesh(sb_world world, const float* xyz, int32_t vertex_count, const uint32_t* triangles,
+                                    int32_t triangle_count, float thickness, float cx, float cy, float cz);
+/* 1 when a mesh collider is a closed solid, 0 when it is a shell (SB_ERR_OUT_OF_RANGE for other shapes). */
+int32_t sb_collider_mesh_is_solid(sb_world world, sb_collider collider);
 /* Moves a collider: position (m) and rotation as a quaternion (x, y, z, w; normalized here, length
  * in [0.5, 2]). The next sb_world_step sweeps it there from where it was, so a body it pushes is
  * pushed, carried or thrown; teleport = 1 puts it there at once. */

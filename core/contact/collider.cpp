@@ -1,6 +1,8 @@
 // Collider geometry and the contact projection; see collider.h for the contact rule.
 #include "contact/collider.h"
 
+#include "contact/mesh_shape.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -69,7 +71,7 @@ float box_distance(Vec3 q, const float* h, Vec3* normal) {
 
 }  // namespace
 
-float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal) {
+float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal, float limit) {
   Vec3 n_local{0.0f, 1.0f, 0.0f};
   float d = 0.0f;
   switch (c.kind) {
@@ -96,6 +98,9 @@ float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal)
       d = len - c.size[0];
       break;
     }
+    case ShapeKind::kMesh:
+      d = c.mesh->signed_distance(to_local(pose, p), limit, &n_local);
+      break;
   }
   *normal = rotate(pose.rotation, n_local);
   return d;
@@ -117,7 +122,7 @@ float first_hit(const Collider& c, const Pose& pose, Vec3 a, float da, Vec3 b, V
     t += d / len;
     if (t >= 1.0f) return -1.0f;
     const Vec3 p = a + seg * t;
-    d = signed_distance(c, pose, p, normal);
+    d = signed_distance(c, pose, p, normal, len);
     if (d <= touch) {
       *hit = p;
       return t;
@@ -137,20 +142,24 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
   for (uint32_t i = 0; i < count; ++i) {
     if (inv_mass[i] == 0.0f) continue;
     Vec3 x = load3(pos, i);
-    Vec3 n;
-    const float d = signed_distance(c, after, x, &n);
     // The particle's path over the substep relative to the collider: from where it started, carried
     // into the collider's end pose, to where it is. A 1-Lipschitz distance cannot drop by more than
     // the path's length, so particles farther out than their path (all resting ones) stop here.
     const Vec3 start = to_world(after, to_local(before, load3(prev, i)));
     const float path = length(x - start);
-    if (d >= 0.0f && path <= d) continue;
-    Vec3 n_start;
-    const float d_start = signed_distance(c, after, start, &n_start);
     // A particle the last substep left on the surface starts within rounding of it (or a touch
     // inside, where a neighbour's constraint nudged it): that still counts as outside, with the
     // contact at its start. Only one clearly inside (a collider teleported into a body) is not.
     const float on_surface = std::max(1e-5f, 1e-3f * path);
+    // Distances beyond path + on_surface decide nothing below, so a mesh need not search further.
+    // (A particle deeper inside a mesh than its path started inside too: a mesh collider placed
+    // over a body does not push it out; the analytic shapes do.)
+    const float reach = path + on_surface;
+    Vec3 n;
+    const float d = signed_distance(c, after, x, &n, reach);
+    if (d >= 0.0f && path <= d) continue;
+    Vec3 n_start;
+    const float d_start = signed_distance(c, after, start, &n_start, reach);
     Vec3 hit = start, n_hit = n_start;
     const bool entered = d_start > -on_surface &&
                          (d_start <= 0.0f || first_hit(c, after, start, d_start, x, &hit, &n_hit) >= 0.0f);

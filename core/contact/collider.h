@@ -11,6 +11,7 @@
 // friction inside the cone, kinetic sliding outside it). Measuring the motion against the moving
 // surface is what lets a moving paddle carry or throw a body.
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 #include "math/vec3.h"
@@ -43,7 +44,10 @@ enum class ShapeKind : uint8_t {
   kSphere,   // size[0] = radius, m
   kBox,      // size = half extents along local x, y, z, m
   kCapsule,  // size[0] = radius, size[1] = half length of the axis segment along local y, m
+  kMesh,     // `mesh`, in the collider's frame (mesh_shape.h)
 };
+
+class MeshShape;
 
 struct Collider {
   ShapeKind kind = ShapeKind::kPlane;
@@ -52,11 +56,14 @@ struct Collider {
   Pose previous;  // at the start of that frame: the substeps sweep from previous to pose
   float friction = 0.5f;     // Coulomb coefficient
   float restitution = 0.2f;  // normal speed after / before, relative to the surface (post-solve)
+  const MeshShape* mesh = nullptr;  // kMesh only; owned by the world's collider slot
 };
 
 // Signed distance (m, negative inside) from world point p to the collider's surface at `pose`,
-// and the outward unit normal of the surface nearest to p (world frame).
-float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal);
+// and the outward unit normal of the surface nearest to p (world frame). Exact for every shape.
+// A mesh stops searching beyond `limit` m and then returns `limit` (outside); the analytic shapes
+// ignore it.
+float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal, float limit = INFINITY);
 
 // What a contact pass leaves for the velocity update after the substep (restitution) and for the
 // stats. Per-particle arrays (xyz interleaved where 3-wide) owned by the caller; any may be null.

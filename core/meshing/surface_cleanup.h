@@ -38,7 +38,8 @@ enum class SurfaceProblem {
 // a face whose smallest height is below it is flat (a vertex lies on the line through the others).
 constexpr double kWeldTolerance = 1e-6;
 
-// `problem_index` names the offending vertex or face. On a problem `out` is unspecified.
+// `problem_index` names the offending vertex or face. On Flat, `out` and `report` hold the cleaned
+// sheet (a flat sheet is still a fine obstacle: mesh colliders use it); on other problems `out` is unspecified.
 SurfaceProblem clean_surface(const float* xyz, int64_t vertex_count, const uint32_t* triangles,
                              int64_t triangle_count, Surface& out, CleanupReport& report,
                              int64_t& problem_index);

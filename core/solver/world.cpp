@@ -1,5 +1,7 @@
 #include "solver/world.h"
 
+#include <utility>
+
 namespace sb {
 
 size_t World::free_slot() const {
@@ -51,11 +53,13 @@ size_t World::free_collider_slot() const {
 
 bool World::can_add_collider() const { return free_collider_slot() < kMaxColliderSlots; }
 
-ColliderHandle World::add_collider(const Collider& collider) {
+ColliderHandle World::add_collider(const Collider& collider, std::shared_ptr<const MeshShape> mesh) {
   const size_t index = free_collider_slot();
   if (index == collider_slots_.size()) collider_slots_.emplace_back();
   ColliderSlot& slot = collider_slots_[index];
   slot.collider = collider;
+  slot.mesh = std::move(mesh);
+  slot.collider.mesh = slot.mesh.get();
   slot.collider.previous = slot.collider.pose;
   slot.alive = true;
   return {uint32_t(index), slot.generation};
@@ -65,6 +69,8 @@ bool World::remove_collider(ColliderHandle h) {
   if (!collider(h)) return false;
   ColliderSlot& slot = collider_slots_[h.index];
   slot.alive = false;
+  slot.mesh.reset();
+  slot.collider.mesh = nullptr;
   slot.generation = slot.generation == kMaxColliderGeneration ? 0 : slot.generation + 1;  // retire, never wrap
   return true;
 }

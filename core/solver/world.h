@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "contact/mesh_shape.h"
 #include "solver/soft_body.h"
 
 namespace sb {
@@ -57,7 +58,8 @@ class World {
 
   // Obstacles (collider.h). A new collider starts at rest at its pose. Setting a pose moves it
   // during the next step, sweeping from where it was; teleport puts it there at once instead.
-  ColliderHandle add_collider(const Collider& collider);
+  // A kMesh collider takes its shape here; the slot keeps it alive and collider.mesh points at it.
+  ColliderHandle add_collider(const Collider& collider, std::shared_ptr<const MeshShape> mesh = nullptr);
   bool remove_collider(ColliderHandle h);
   Collider* collider(ColliderHandle h);  // null for a stale or unknown handle
   bool set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport);
@@ -75,6 +77,7 @@ class World {
   std::vector<Slot> slots_;
   struct ColliderSlot {
     Collider collider;
+    std::shared_ptr<const MeshShape> mesh;  // kMesh only
     bool alive = false;
     uint32_t generation = 1;  // 0: retired
   };

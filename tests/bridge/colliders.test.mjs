@@ -73,3 +73,64 @@ test('collider restitution through the bridge: the contact vertices leave with e
   assert.ok(approach > 1.5, `fast enough to bounce (${approach} m/s)`);
   assert.ok(Math.abs(gained - approach) < 0.01 * approach, `bottom vertices gained ${gained} m/s, approach ${approach} m/s`);
 });
+
+test('a mesh collider through the bridge: a closed mesh is a table, an open bowl holds a body', () => {
+  // A 12-triangle box 2 m x 1 m x 2 m (closed: a solid) and a hemispherical bowl (open: a shell).
+  const cube = [];
+  const tris = [];
+  const corners = (x, y, z) => [2 * x, y, 2 * z];
+  const faces = [
+    [[0, 0, 0], [0, 1, 0], [1, 1, 0], [1, 0, 0]], [[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]],
+    [[0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1]], [[0, 1, 0], [0, 1, 1], [1, 1, 1], [1, 1, 0]],
+    [[0, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]], [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 0, 1]],
+  ];
+  for (const face of faces) {
+    const base = cube.length / 3;
+    for (const c of face) cube.push(...corners(...c));
+    tris.push(base, base + 1, base + 2, base, base + 2, base + 3);
+  }
+  const world = sb.createWorld();
+  world.setGround(false);
+  const table = world.addCollider({ shape: 'mesh', positions: cube, triangles: tris, center: [-1, 0, -1] });
+  assert.equal(table.isSolid, true);
+  const body = world.addBox({ cells: [3, 3, 3], size: [0.4, 0.4, 0.4], center: [0, 1.6, 0] });
+  body.setParam('edgeCompliance', 1e-4);
+  for (let i = 0; i < 90; i++) world.step(1 / 60);
+  // Resting on the table's top (1 m): the lowest vertex within 5 mm of it.
+  assert.ok(Math.abs(body.stats().minY - 1) < 5e-3, `on the table (${body.stats().minY})`);
+
+  const bowl = [];
+  const bowlTris = [];
+  const seg = 16;
+  const rings = 6;
+  for (let j = 0; j <= rings; j++) {
+    const theta = Math.PI / 2 + (Math.PI / 2) * (j / rings);
+    for (let i = 0; i < seg; i++) {
+      const phi = (2 * Math.PI * i) / seg;
+      bowl.push(Math.sin(theta) * Math.cos(phi), Math.cos(theta), Math.sin(theta) * Math.sin(phi));
+    }
+  }
+  for (let j = 0; j < rings; j++) {
+    for (let i = 0; i < seg; i++) {
+      const a = j * seg + i;
+      const b = j * seg + ((i + 1) % seg);
+      bowlTris.push(a, a + seg, b, b, a + seg, b + seg);
+    }
+  }
+  const shell = world.addCollider({ shape: 'mesh', positions: bowl, triangles: bowlTris, thickness: 0.02, center: [5, 1, 0] });
+  assert.equal(shell.isSolid, false);
+  const ball = world.addBall({ radius: 0.2, cells: 4, center: [5, 0.6, 0] });
+  ball.setParam('edgeCompliance', 1e-4);
+  for (let i = 0; i < 120; i++) world.step(1 / 60);
+  const c = ball.stats().center;
+  assert.ok(c[1] > 0 && c[1] < 0.5, `held in the bowl, above its bottom at 0 m (${c[1]})`);
+  assert.ok(Math.hypot(c[0] - 5, c[2]) < 0.8, 'inside the rim');
+
+  assert.throws(() => world.addCollider({ shape: 'mesh', positions: cube }), /needs positions and triangles/);
+  assert.throws(() => world.addCollider({ shape: 'mesh', positions: cube, triangles: [0, 1, 99] }), (e) => e.code === ErrorCode.INDEX_OUT_OF_RANGE);
+  assert.throws(() => world.addCollider({ shape: 'mesh', positions: cube, triangles: tris, thickness: 0 }), /thickness/);
+  const sphere = world.addCollider({ shape: 'sphere', radius: 0.1, center: [9, 9, 9] });
+  assert.throws(() => sphere.isSolid, /not a mesh collider/);
+  assert.equal(world.colliderCount, 3);
+  world.destroy();
+});

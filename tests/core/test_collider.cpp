@@ -367,7 +367,9 @@ TEST_CASE("collider restitution: a vertex hitting a collider leaves with e times
     floor.restitution = e;
     w.add_collider(floor);
     BodyParams p;
-    TetMesh mesh{{0, 0.001f, 0, 0.1f, 0.001f, 0, 0, 0.001f, 0.1f, 0, 0.101f, 0}, {0, 1, 3, 2}};
+    TetMesh mesh;
+    mesh.positions = {0, 0.001f, 0, 0.1f, 0.001f, 0, 0, 0.001f, 0.1f, 0, 0.101f, 0};
+    mesh.tets = {0, 1, 3, 2};
     SoftBody* b = w.body(w.add_body(mesh, p));
     for (uint32_t i = 0; i < 4; ++i) b->velocities()[3 * i + 1] = -2.0f;
     REQUIRE(w.step(kFrame, nullptr) == 0);

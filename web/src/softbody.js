@@ -231,9 +231,11 @@ export class World {
   }
 
   // A rigid obstacle every body of this world collides with (sb_collider_*). shape: 'plane'
-  // ({ point, normal }), 'sphere' ({ radius, center }), 'box' ({ halfExtents, center }) or
-  // 'capsule' ({ radius, halfLength, center }, its axis along y until posed). Lengths in m.
-  addCollider({ shape, center = [0, 0, 0], radius = 0.5, halfExtents = [0.5, 0.5, 0.5], halfLength = 0.5, point = [0, 0, 0], normal = [0, 1, 0] }) {
+  // ({ point, normal }), 'sphere' ({ radius, center }), 'box' ({ halfExtents, center }),
+  // 'capsule' ({ radius, halfLength, center }, its axis along y until posed) or 'mesh'
+  // ({ positions, triangles, thickness, center }: xyz and 3 indices per face, in the collider's
+  // frame; closed = solid, open = a shell `thickness` thick). Lengths in m.
+  addCollider({ shape, center = [0, 0, 0], radius = 0.5, halfExtents = [0.5, 0.5, 0.5], halfLength = 0.5, point = [0, 0, 0], normal = [0, 1, 0], positions = null, triangles = null, thickness = 0.02 }) {
     const M = this.sb.M;
     const w = this.handle;
     let handle;
@@ -241,7 +243,18 @@ export class World {
     else if (shape === 'sphere') handle = M._sb_collider_create_sphere(w, radius, ...center);
     else if (shape === 'box') handle = M._sb_collider_create_box(w, ...halfExtents, ...center);
     else if (shape === 'capsule') handle = M._sb_collider_create_capsule(w, radius, halfLength, ...center);
-    else throw new SoftbodyError(ErrorCode.OUT_OF_RANGE, 'SB_ERR_OUT_OF_RANGE', `unknown collider shape "${shape}" (plane, sphere, box, capsule)`);
+    else if (shape === 'mesh') {
+      if (!positions || !triangles) throw new SoftbodyError(ErrorCode.NULL_POINTER, 'SB_ERR_NULL_POINTER', 'a mesh collider needs positions and triangles');
+      const v = this.sb.copyIn(positions, Float32Array);
+      let t = 0;
+      try {
+        t = this.sb.copyIn(triangles, Uint32Array);
+        handle = M._sb_collider_create_mesh(w, v, Math.floor(positions.length / 3), t, Math.floor(triangles.length / 3), thickness, ...center);
+      } finally {
+        M._free(v);
+        if (t) M._free(t);
+      }
+    } else throw new SoftbodyError(ErrorCode.OUT_OF_RANGE, 'SB_ERR_OUT_OF_RANGE', `unknown collider shape "${shape}" (plane, sphere, box, capsule, mesh)`);
     return new Collider(this, this.sb.check(handle));
   }
 
@@ -290,6 +303,11 @@ export class Collider {
     const value = this.sb.M._sb_collider_get_param(this.world.handle, this.handle, ColliderParam[name]);
     if (Number.isNaN(value)) this.sb.check(this.sb.M._sb_last_error_code());
     return value;
+  }
+
+  // Mesh colliders: true when closed (a solid), false when a shell.
+  get isSolid() {
+    return this.sb.check(this.sb.M._sb_collider_mesh_is_solid(this.world.handle, this.handle)) === 1;
   }
 
   destroy() {

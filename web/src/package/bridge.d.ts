@@ -175,7 +175,9 @@ export declare class World {
       | { shape: 'plane'; point?: Vec3; normal?: Vec3 }
       | { shape: 'sphere'; radius?: number; center?: Vec3 }
       | { shape: 'box'; halfExtents?: Vec3; center?: Vec3 }
-      | { shape: 'capsule'; radius?: number; halfLength?: number; center?: Vec3 },
+      | { shape: 'capsule'; radius?: number; halfLength?: number; center?: Vec3 }
+      /** Any surface: closed = a solid, open = a two-sided shell `thickness` m thick (default 0.02). */
+      | { shape: 'mesh'; positions: ArrayLike<number>; triangles: ArrayLike<number>; thickness?: number; center?: Vec3 },
   ): Collider;
   readonly colliderCount: number;
   destroy(): void;
@@ -191,6 +193,8 @@ export declare class Collider {
   /** friction: [0, 10], default 0.5; restitution (normal speed after / before, relative to the surface): [0, 1], default 0.2. */
   setParam(name: 'friction' | 'restitution', value: number): void;
   getParam(name: 'friction' | 'restitution'): number;
+  /** Mesh colliders: true when the mesh is closed (a solid), false for a shell; throws for other shapes. */
+  readonly isSolid: boolean;
   destroy(): void;
 }
 
