@@ -306,10 +306,10 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 }
 
 // The offsets web/src/softbody.js reads (Body.stats).
-static_assert(sizeof(sb_body_stats) == 80, "sb_body_stats is 80 bytes");
+static_assert(sizeof(sb_body_stats) == 88, "sb_body_stats is 88 bytes");
 static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
-                  offsetof(sb_body_stats, finite) == 64,
-              "sb_body_stats: 3 doubles, 10 floats, 4 int32, as web/src/softbody.js reads them");
+                  offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80,
+              "sb_body_stats: 3 doubles, 10 floats, 5 int32, 1 float, as web/src/softbody.js reads them");
 
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   clear_error();
@@ -333,6 +333,26 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   out->potential_energy = s.potential_energy;
   out->solver = int32_t(b->solver());
   out->cg_iterations = b->solver() == sb::Solver::ImplicitEuler ? b->last_cg().iterations : 0;
+  out->contacts = int32_t(s.contacts);
+  out->max_penetration = float(s.max_penetration);
+  return SB_OK;
+}
+
+int32_t sb_body_set_collision_filter(sb_world world, sb_body body, uint32_t group, uint32_t mask) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  b->set_collision_filter(group, mask);
+  return SB_OK;
+}
+
+int32_t sb_body_get_collision_filter(sb_world world, sb_body body, uint32_t* group, uint32_t* mask) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!group || !mask) return fail(SB_ERR_NULL_POINTER, "%s is NULL", !group ? "group" : "mask");
+  *group = b->collision_group();
+  *mask = b->collision_mask();
   return SB_OK;
 }
 

@@ -113,8 +113,8 @@ typedef enum sb_solver {
 } sb_solver;
 
 /* Energies are doubles: they are summed in double, and a state that is still finite (say an edge of
- * 1e30 m) can hold more than a float's 3.4e38 J. Layout (80 bytes; web/src/softbody.js reads these
- * offsets): 3 doubles, 10 floats, 4 int32. */
+ * 1e30 m) can hold more than a float's 3.4e38 J. Layout (88 bytes; web/src/softbody.js reads these
+ * offsets): 3 doubles, 10 floats, 5 int32, 1 float. */
 typedef struct sb_body_stats {
   double kinetic_energy;   /* J */
   double elastic_energy;   /* J, springs + volume terms at k = 1/compliance (0 for compliance 0) */
@@ -129,6 +129,10 @@ typedef struct sb_body_stats {
   int32_t grabbed_vertex;  /* -1 when nothing is held */
   int32_t solver;          /* sb_solver */
   int32_t cg_iterations;   /* implicit Euler: iterations of the last linear solve, else 0 */
+  int32_t contacts;        /* XPBD/PBD: particles in contact with the ground, colliders or other bodies
+                              in the last substep */
+  float max_penetration;   /* m, deepest contact corrected during the last step (ground, colliders,
+                              other bodies); 0 when nothing touched */
 } sb_body_stats;
 
 /* What a tetrahedralization did (sb_tetra_get_stats). Counts are of the final mesh unless named. */
@@ -252,6 +256,12 @@ int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears d
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value);
 float sb_body_get_param(sb_world world, sb_body body, int32_t param);
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned); /* pinned: 0 or 1 */
+/* Contact between bodies (XPBD/PBD bodies of one world, solved in every substep: each surface vertex
+ * against the other body's surface triangles, keeping a 5 mm gap, with friction sqrt(mu_a mu_b)).
+ * Two bodies touch when (group_a & mask_b) and (group_b & mask_a) are both nonzero. Default group 1,
+ * mask 0xffffffff (everything touches); mask 0 turns body contact off for this body. Any bits are valid. */
+int32_t sb_body_set_collision_filter(sb_world world, sb_body body, uint32_t group, uint32_t mask);
+int32_t sb_body_get_collision_filter(sb_world world, sb_body body, uint32_t* group, uint32_t* mask);
 /* Switches the solver, keeping positions and velocities. Force-based solvers need edge (and, with
  * tets, volume) compliance > 0: SB_ERR_NEEDS_COMPLIANCE otherwise, and setting a compliance to 0
  * while one is active fails the same way. */

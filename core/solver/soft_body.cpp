@@ -57,6 +57,9 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
   // Bodies without tets measure their volume through the closed surface (ropes have neither).
   if (tet_count == 0) rest_volume_ = enclosed_volume(pos_.data(), surface_.data(), surface_triangle_count());
+  surface_vertices_ = surface_;
+  std::sort(surface_vertices_.begin(), surface_vertices_.end());
+  surface_vertices_.erase(std::unique(surface_vertices_.begin(), surface_vertices_.end()), surface_vertices_.end());
   compute_masses();
 }
 
@@ -128,6 +131,8 @@ void SoftBody::reset() {
   prev_ = rest_pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   diverged_ = false;
+  substep_contacts_ = last_contacts_ = 0;
+  max_penetration_ = 0.0f;
   grab_vertex_ = -1;
   for (uint32_t i : grab_set_) grabbed_[i] = 0;
   grab_set_.clear();
@@ -339,7 +344,6 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float volume_alpha = pbd ? 0.0f : params_.volume_compliance / (h * h);
   const float scale = pbd ? params_.pbd_stiffness : 1.0f;
   const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
-  const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
   const float grab_t = float(sub + 1) / float(s.substeps);
   if (params_.pressure > 0.0f) apply_pressure(h);
   pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
@@ -350,7 +354,11 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
                        edge_count(), edge_alpha, gamma, scale);
   solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale);
   solve_grab(h, grab_t);
-  if (s.ground) solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction);
+  if (s.ground) {
+    uint32_t touching = 0;
+    const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching);
+    add_contacts(touching, depth);
+  }
   if (plate_.active) solve_plate(pos_.data(), inv_mass_.data(), vertex_count(), plate_.height);
   // Obstacles, each at its pose swept over this substep; what they touched gets their restitution
   // in post_solve.
@@ -362,10 +370,11 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     record.normal = contact_normal_.data();
     record.surface_velocity = contact_surface_velocity_.data();
     record.restitution = contact_restitution_.data();
+    uint32_t touching = 0;
     for (uint32_t c = 0; c < s.collider_count; ++c)
-      solve_collider(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c], t0, t1, h, &record);
+      touching += solve_collider(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c], t0, t1, h, &record);
+    add_contacts(touching, record.max_depth);
   }
-  post_solve(h, s.ground, 2.0f * g * h);
 }
 
 // Gas pressure is not a constraint: XPBD applies it as an external force, v += h f / m, before the
@@ -446,12 +455,43 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
 bool SoftBody::step(float dt, const StepSettings& s) {
   if (diverged_) return true;  // already reported; frozen until reset
   const float h = dt / float(s.substeps);
+  frame_begin();
   for (int sub = 0; sub < s.substeps; ++sub) {
-    if (plate_.active) advance_plate(h);
-    if (is_force_based(solver_)) force_based_substep(h, s, sub);
-    else position_based_substep(h, s, sub);
-    if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
+    substep_solve(h, s, sub);
+    substep_finish(h, s);
   }
+  return frame_end();
+}
+
+void SoftBody::frame_begin() { max_penetration_ = 0.0f; }
+
+void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
+  if (diverged_) return;
+  substep_contacts_ = 0;
+  if (plate_.active) advance_plate(h);
+  if (is_force_based(solver_)) force_based_substep(h, s, sub);
+  else position_based_substep(h, s, sub);
+}
+
+void SoftBody::resolve_ground(const StepSettings& s) {
+  if (diverged_ || is_force_based(solver_) || !s.ground) return;
+  uint32_t touching = 0;
+  const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching);
+  add_contacts(0, depth);
+}
+
+void SoftBody::substep_finish(float h, const StepSettings& s) {
+  if (diverged_) return;
+  if (!is_force_based(solver_)) {
+    const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
+    post_solve(h, s.ground, 2.0f * g * h);
+  }
+  if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
+  last_contacts_ = substep_contacts_;
+}
+
+bool SoftBody::frame_end() {
+  if (diverged_) return true;  // already reported; frozen until reset
   std::copy(grab_to_, grab_to_ + 3, grab_from_);
 
   // x - x is 0 for every finite x and NaN for NaN or infinity, so one sum checks the whole state.
@@ -483,6 +523,8 @@ uint32_t SoftBody::set_visual(const float* xyz, uint32_t count, const uint32_t* 
 BodyStats SoftBody::stats(const float gravity[3]) const {
   BodyStats st;
   st.finite = !diverged_;
+  st.contacts = last_contacts_;
+  st.max_penetration = max_penetration_;
   const uint32_t n = vertex_count();
   st.min_y = n ? pos_[1] : 0.0;
   for (uint32_t i = 0; i < n; ++i) {

@@ -66,6 +66,8 @@ struct BodyStats {
   double elastic_energy = 0.0;    // J, springs + volume terms at k = 1/compliance (0 for compliance 0)
   double potential_energy = 0.0;  // J, gravitational, relative to y = 0
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
+  uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
+  double max_penetration = 0.0; // m, deepest contact corrected during the last step
 };
 
 class SoftBody {
@@ -77,6 +79,37 @@ class SoftBody {
   // Returns false if the state turned non-finite in this call: the body is then restored to its
   // positions at the end of the last good step, its velocities zeroed, and frozen until reset().
   bool step(float dt, const StepSettings& settings);
+
+  // step()'s phases, for a world that solves contacts between bodies inside each substep:
+  // frame_begin; per substep: substep_solve (predict, constraints, ground, colliders), the world's
+  // body contacts, substep_finish (velocities); then frame_end (the divergence check; its result is
+  // step()'s). step() is exactly these calls with nothing in between.
+  void frame_begin();
+  void substep_solve(float h, const StepSettings& s, int sub);
+  void substep_finish(float h, const StepSettings& s);
+  // The ground again, after the world's body contacts pushed particles (a body pressed down by another
+  // must not end the substep below y = 0).
+  void resolve_ground(const StepSettings& s);
+  bool frame_end();
+  bool position_based() const { return !is_force_based(solver_); }
+
+  // Contact between bodies (contact/body_contact.h): bodies touch when (group_a & mask_b) and
+  // (group_b & mask_a) are both nonzero. Default group 1, mask all: everything touches; mask 0 = none.
+  void set_collision_filter(uint32_t group, uint32_t mask) {
+    collision_group_ = group;
+    collision_mask_ = mask;
+  }
+  uint32_t collision_group() const { return collision_group_; }
+  uint32_t collision_mask() const { return collision_mask_; }
+  const uint32_t* surface_vertices() const { return surface_vertices_.data(); }  // sorted, unique
+  uint32_t surface_vertex_count() const { return uint32_t(surface_vertices_.size()); }
+  const float* previous_positions() const { return prev_.data(); }  // at the current substep's start
+  const float* inverse_masses() const { return inv_mass_.data(); }   // 1/kg, 0 = immovable
+  // The world reports contacts it solved for this body in the current substep.
+  void add_contacts(uint32_t count, float max_depth) {
+    substep_contacts_ += count;
+    if (max_depth > max_penetration_) max_penetration_ = max_depth;
+  }
 
   void reset();                              // back to the creation state; releases any grab
   // Switches the solver (allocating its buffers here, not in step). Force-based solvers need finite
@@ -169,6 +202,10 @@ class SoftBody {
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;
+  std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
+  uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
+  uint32_t substep_contacts_ = 0, last_contacts_ = 0;  // particles in contact: this substep, the last one
+  float max_penetration_ = 0.0f;             // m, over the current step
   double rest_volume_ = 0.0;  // m^3
   bool diverged_ = false;
   Solver solver_ = Solver::Xpbd;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "contact/body_contact.h"
 #include "contact/mesh_shape.h"
 #include "solver/soft_body.h"
 
@@ -31,6 +32,7 @@ class World {
   static constexpr uint32_t kMaxGeneration = (1u << (31 - kIndexBits)) - 1;
 
   StepSettings settings;
+  BodyContactSettings body_contact;  // contact between bodies (contact/body_contact.h)
 
   // False when every slot is alive or retired and no new one fits the index bits (after about two
   // billion bodies made in this world).
@@ -84,6 +86,9 @@ class World {
   size_t free_collider_slot() const;
   std::vector<ColliderSlot> collider_slots_;
   std::vector<Collider> active_colliders_;  // the live ones, gathered for each step (capacity kept)
+  std::vector<SoftBody*> stepping_;          // live bodies in slot order, for the interleaved step
+  std::vector<BodyHandle> stepping_handles_;
+  BodyContact contact_;
   double time_ = 0.0;
 };
 

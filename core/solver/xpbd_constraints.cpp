@@ -1,5 +1,8 @@
 #include "solver/xpbd_constraints.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "math/vec3.h"
 
 namespace sb {
@@ -65,12 +68,16 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
   }
 }
 
-void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
-                  float friction) {
+float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
+                   float friction, uint32_t* contacts) {
+  float deepest = 0.0f;
+  uint32_t touching = 0;
   for (uint32_t i = 0; i < particle_count; ++i) {
     float* x = pos + 3 * i;
     if (x[1] >= 0.0f || inv_mass[i] == 0.0f) continue;
     const float depth = -x[1];  // normal correction of this substep, m
+    deepest = std::max(deepest, depth);
+    ++touching;
     x[1] = 0.0f;
     const float* p = prev + 3 * i;
     const float dx = x[0] - p[0], dz = x[2] - p[2];
@@ -85,6 +92,8 @@ void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t
       x[2] -= dz * k;
     }
   }
+  if (contacts) *contacts = touching;
+  return deepest;
 }
 
 void solve_plate(float* pos, const float* inv_mass, uint32_t particle_count, float plate_y) {

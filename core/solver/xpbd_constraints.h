@@ -31,8 +31,9 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
 // position level (Macklin et al. 2014, "Unified particle physics", sec. 6.1): the tangential motion of
 // this substep is cancelled up to friction * penetration depth, so particles stick inside the friction
 // cone and slide with friction force mu*N outside it.
-void solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
-                  float friction);
+// Returns the deepest penetration it corrected (m); *contacts (may be null) gets how many particles.
+float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
+                   float friction, uint32_t* contacts = nullptr);
 
 // A frictionless ceiling y <= plate_y (the press plate of SoftBody::press), zero compliance: particles
 // above it are put back on it and keep their sideways motion, so the body spreads freely under it.

@@ -134,3 +134,26 @@ test('a mesh collider through the bridge: a closed mesh is a table, an open bowl
   assert.equal(world.colliderCount, 3);
   world.destroy();
 });
+
+test('bodies collide with each other through the bridge; stats report contacts; filters let them pass', () => {
+  // A box dropped on another rests on it (its lowest vertex above the lower box's top, within the
+  // 5 mm contact gap and 2 mm); with a filter that excludes the pair it falls through to the ground.
+  for (const excluded of [false, true]) {
+    const world = sb.createWorld();
+    const lower = world.addBox({ cells: [3, 3, 3], size: [0.3, 0.3, 0.3], center: [0, 0.16, 0] });
+    const upper = world.addBox({ cells: [3, 3, 3], size: [0.3, 0.3, 0.3], center: [0, 0.6, 0] });
+    for (const b of [lower, upper]) b.setParams({ edgeCompliance: 1e-5, damping: 0.5 });
+    if (excluded) upper.setCollisionFilter(2, 0xfffffffe);
+    for (let i = 0; i < 90; i++) world.step(1 / 60);
+    const s = upper.stats();
+    if (excluded) {
+      assert.ok(s.minY < 0.01, `passed through to the ground (${s.minY})`);
+    } else {
+      assert.ok(s.minY > 0.3 - 0.002 && s.minY < 0.3 + 0.007, `resting on the lower box (${s.minY})`);
+      assert.ok(s.contacts > 0, 'contacts counted');
+      assert.ok(s.maxPenetration >= 0 && s.maxPenetration < 0.002, `penetration ${s.maxPenetration}`);
+      assert.ok(lower.stats().contacts >= 16, 'the lower box touches the ground with its whole bottom face');
+    }
+    world.destroy();
+  }
+});

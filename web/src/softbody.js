@@ -76,7 +76,7 @@ export class SoftbodyError extends Error {
   }
 }
 
-const STATS_BYTES = 80; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 4 int32 at 64
+const STATS_BYTES = 88; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 1 float32 at 84
 const TETRA_STATS_BYTES = 24 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 1 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
@@ -565,7 +565,8 @@ export class Body {
     // malloc, so it is 8-byte aligned.
     const energies = new Float64Array(this.sb.buffer, this.sb._stats, 3);
     const f = new Float32Array(this.sb.buffer, this.sb._stats + 24, 10);
-    const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 4);
+    const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 5);
+    const penetration = new Float32Array(this.sb.buffer, this.sb._stats + 84, 1)[0];
     return {
       volumeRatio: f[0],
       kineticEnergy: energies[0], // J
@@ -580,7 +581,15 @@ export class Body {
       potentialEnergy: energies[2], // J, gravity relative to y = 0
       solver: Object.keys(Solver).find((k) => Solver[k] === i[2]),
       cgIterations: i[3],
+      contacts: i[4], // particles touching the ground, colliders or other bodies (XPBD/PBD, last substep)
+      maxPenetration: penetration, // m, deepest contact of the last step
     };
+  }
+
+  // Contact with other bodies: bodies touch when (groupA & maskB) and (groupB & maskA) are nonzero.
+  // Default group 1, mask 0xffffffff; mask 0 = this body touches no other body.
+  setCollisionFilter(group = 1, mask = 0xffffffff) {
+    this._call('_sb_body_set_collision_filter', group >>> 0, mask >>> 0);
   }
 
   destroy() {

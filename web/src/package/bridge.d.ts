@@ -92,6 +92,10 @@ export interface BodyStats {
   potentialEnergy: number;
   solver: SolverName;
   cgIterations: number;
+  /** XPBD/PBD: particles touching the ground, colliders or other bodies in the last substep. */
+  contacts: number;
+  /** m: the deepest contact corrected during the last step. */
+  maxPenetration: number;
 }
 
 /** sb_tetra_stats, read by Tetra.stats(). */
@@ -232,6 +236,8 @@ export declare class Body {
   setParams(params: Partial<Record<ParamName, number>>): void;
   setSolver(name: SolverName): void;
   readonly solver: SolverName;
+  /** Contact with other bodies: they touch when (groupA & maskB) and (groupB & maskA) are nonzero. Defaults 1 and 0xffffffff; mask 0 = no body contact. */
+  setCollisionFilter(group?: number, mask?: number): void;
   pin(vertex: number, pinned?: boolean): void;
   /** Presses to factor in [0.05, 1] of the height at once, volume kept. */
   squash(factor: number): void;
