@@ -46,11 +46,18 @@ class BodyContact {
   };
   std::vector<Bounds> bounds_;
   std::vector<uint32_t> cell_start_;     // hash table: entries of cell k are entries_[cell_start_[k] .. cell_start_[k + 1])
-  std::vector<uint64_t> entries_;        // (body << 32 | triangle), grouped by cell
-  std::vector<uint32_t> entry_cell_;     // scratch: the cell of each (body, triangle, cell) pair before sorting
-  std::vector<uint64_t> entry_item_;
+  std::vector<uint32_t> entries_;        // hashed-triangle indices, grouped by cell
+  std::vector<uint32_t> entry_cell_;     // scratch: the cell of each (triangle, cell) pair before sorting
+  std::vector<uint32_t> entry_item_;
+  struct TriBox {
+    float lo[3], hi[3];  // m, the triangle's box widened by the reach
+  };
+  std::vector<uint32_t> tri_body_, tri_id_;  // per hashed triangle: its body and its index there
+  std::vector<TriBox> tri_box_;
   std::vector<uint32_t> fill_;           // scratch: next free slot per cell while sorting
   std::vector<uint8_t> near_;            // per body: its bounds meet another body's
+  std::vector<uint32_t> pair_start_;     // broad phase: body i's neighbours are pairs_[pair_start_[i] ..]
+  std::vector<uint32_t> pairs_;
 };
 
 }  // namespace sb

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace sb {
 
@@ -133,11 +134,63 @@ float first_hit(const Collider& c, const Pose& pose, Vec3 a, float da, Vec3 b, V
 
 }  // namespace
 
+// A sphere about the collider's position that holds it (m); infinite for a plane.
+static float bounding_radius(const Collider& c) {
+  switch (c.kind) {
+    case ShapeKind::kPlane: return INFINITY;
+    case ShapeKind::kSphere: return c.size[0];
+    case ShapeKind::kBox: return std::sqrt(c.size[0] * c.size[0] + c.size[1] * c.size[1] + c.size[2] * c.size[2]);
+    case ShapeKind::kCapsule: return c.size[0] + c.size[1];
+    case ShapeKind::kMesh: {
+      const Vec3 lo = c.mesh->bounds_lo(), hi = c.mesh->bounds_hi();
+      const Vec3 far{std::max(std::fabs(lo.x), std::fabs(hi.x)), std::max(std::fabs(lo.y), std::fabs(hi.y)),
+                     std::max(std::fabs(lo.z), std::fabs(hi.z))};
+      return length(far) + (c.mesh->closed() ? 0.0f : 0.5f * c.mesh->thickness());
+    }
+  }
+  return INFINITY;
+}
+
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
                         float t0, float t1, float h, ContactRecord* record) {
   const Pose before = interpolate(c.previous, c.pose, t0);
   const Pose after = interpolate(c.previous, c.pose, t1);
   const float inv_h = 1.0f / h;
+  // A collider at rest needs no carrying of the particles' starts into its frame, and a particle
+  // farther from its centre than its bounding radius plus its own path cannot touch it: most
+  // particles of a scene are rejected here with a few flops, no rotation.
+  const bool moving = std::memcmp(&c.previous, &c.pose, sizeof(Pose)) != 0;
+  const float bound = bounding_radius(c);
+  // And a world box around the collider's end pose (its shape's box, rotated), for thin shapes
+  // such as walls whose bounding sphere holds half the scene.
+  Vec3 box_lo{-INFINITY, -INFINITY, -INFINITY}, box_hi{INFINITY, INFINITY, INFINITY};
+  if (bound < INFINITY) {
+    Vec3 half{bound, bound, bound}, centre{0.0f, 0.0f, 0.0f};
+    if (c.kind == ShapeKind::kBox || c.kind == ShapeKind::kCapsule || c.kind == ShapeKind::kMesh) {
+      Vec3 lo_local, hi_local;
+      if (c.kind == ShapeKind::kBox) {
+        hi_local = {c.size[0], c.size[1], c.size[2]};
+        lo_local = hi_local * -1.0f;
+      } else if (c.kind == ShapeKind::kCapsule) {
+        hi_local = {c.size[0], c.size[0] + c.size[1], c.size[0]};
+        lo_local = hi_local * -1.0f;
+      } else {
+        const float t = c.mesh->closed() ? 0.0f : 0.5f * c.mesh->thickness();
+        lo_local = c.mesh->bounds_lo() - Vec3{t, t, t};
+        hi_local = c.mesh->bounds_hi() + Vec3{t, t, t};
+      }
+      // |R| applied to the local box's half size, about its rotated centre.
+      const Vec3 mid = (lo_local + hi_local) * 0.5f, ext = (hi_local - lo_local) * 0.5f;
+      const Vec3 ax = rotate(after.rotation, {1, 0, 0}), ay = rotate(after.rotation, {0, 1, 0}),
+                 az = rotate(after.rotation, {0, 0, 1});
+      half = {std::fabs(ax.x) * ext.x + std::fabs(ay.x) * ext.y + std::fabs(az.x) * ext.z,
+              std::fabs(ax.y) * ext.x + std::fabs(ay.y) * ext.y + std::fabs(az.y) * ext.z,
+              std::fabs(ax.z) * ext.x + std::fabs(ay.z) * ext.y + std::fabs(az.z) * ext.z};
+      centre = rotate(after.rotation, mid);
+    }
+    box_lo = after.position + centre - half;
+    box_hi = after.position + centre + half;
+  }
   uint32_t contacts = 0;
   for (uint32_t i = 0; i < count; ++i) {
     if (inv_mass[i] == 0.0f) continue;
@@ -145,8 +198,11 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
     // The particle's path over the substep relative to the collider: from where it started, carried
     // into the collider's end pose, to where it is. A 1-Lipschitz distance cannot drop by more than
     // the path's length, so particles farther out than their path (all resting ones) stop here.
-    const Vec3 start = to_world(after, to_local(before, load3(prev, i)));
+    const Vec3 start = moving ? to_world(after, to_local(before, load3(prev, i))) : load3(prev, i);
     const float path = length(x - start);
+    if (x.x < box_lo.x - path || x.x > box_hi.x + path || x.y < box_lo.y - path || x.y > box_hi.y + path ||
+        x.z < box_lo.z - path || x.z > box_hi.z + path)
+      continue;
     // A particle the last substep left on the surface starts within rounding of it (or a touch
     // inside, where a neighbour's constraint nudged it): that still counts as outside, with the
     // contact at its start. Only one clearly inside (a collider teleported into a body) is not.
