@@ -62,7 +62,12 @@ uint32_t cell_hash(int32_t ix, int32_t iy, int32_t iz, uint32_t table_size) {
   return h & (table_size - 1);
 }
 
-int32_t cell_of(float x, float inv_cell) { return int32_t(std::floor(x * inv_cell)); }
+// Clamped, so a body on its way to diverging (huge or NaN coordinates) cannot overflow the cast;
+// its distances are NaN or far, so it finds no contact anyway.
+int32_t cell_of(float x, float inv_cell) {
+  const float c = std::floor(x * inv_cell);
+  return c > -1.0e9f && c < 1.0e9f ? int32_t(c) : 0;
+}
 
 }  // namespace
 
@@ -71,7 +76,9 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   bounds_.resize(count);
   auto takes_part = [&](uint32_t i) {
     const SoftBody* b = bodies[i];
-    return b && b->position_based() && !b->diverged() && b->collision_mask() != 0 && b->surface_triangle_count() > 0;
+    // A body frozen after diverging (at its last finite shape) still takes part, as an immovable
+    // obstacle: what rested on it keeps resting there.
+    return b && b->position_based() && b->collision_mask() != 0 && b->surface_triangle_count() > 0;
   };
   // Bounds of each body's surface, widened by the reach.
   for (uint32_t i = 0; i < count; ++i) {
@@ -172,7 +179,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       int32_t lo[3], hi[3];
       for (int c = 0; c < 3; ++c) {
         lo[c] = cell_of(flo[c] - reach, inv_cell);
-        hi[c] = cell_of(fhi[c] + reach, inv_cell);
+        hi[c] = std::min(cell_of(fhi[c] + reach, inv_cell), lo[c] + 16);  // bounded work, whatever the input
       }
       // Its widened box, kept for a cheap test before the exact closest point (positions move by
       // millimetres during the narrow phase; the reach covers that).
@@ -199,7 +206,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // (Gauss-Seidel, in body and vertex order).
   uint32_t solved = 0;
   for (uint32_t a = 0; a < count; ++a) {
-    if (!near[a]) continue;
+    if (!near[a] || bodies[a]->diverged()) continue;  // a frozen body's vertices do not move
     SoftBody& A = *bodies[a];
     float* xa = A.positions();
     const float* pa = A.previous_positions();
@@ -238,8 +245,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       SoftBody& B = *bodies[b];
       float* xb = B.positions();
       const float* pb = B.previous_positions();
-      const float* wb = B.inverse_masses();
       const uint32_t* tri = B.surface_triangles() + 3 * t;
+      // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
+      const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
+                           B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
       const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
       float w[3];
       bool in_face;
@@ -262,11 +271,11 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       if (s >= settings.thickness) continue;
       const float C = s - settings.thickness;  // < 0: how far inside the gap, m
       const float w_v = wa[v];
-      const float w_sum = w_v + w[0] * w[0] * wb[tri[0]] + w[1] * w[1] * wb[tri[1]] + w[2] * w[2] * wb[tri[2]];
+      const float w_sum = w_v + w[0] * w[0] * wt[0] + w[1] * w[1] * wt[1] + w[2] * w[2] * wt[2];
       if (w_sum == 0.0f) continue;  // both sides immovable (pinned)
       const float lambda = -C / w_sum;
       store3(xa, v, x + n * (w_v * lambda));
-      for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) - n * (w[i] * wb[tri[i]] * lambda));
+      for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) - n * (w[i] * wt[i] * lambda));
       // Friction: the substep's relative tangential motion of the vertex against the triangle's
       // point, removed up to mu x the normal correction (static inside the cone, kinetic outside).
       const float mu = std::sqrt(A.params().friction * B.params().friction);
@@ -280,7 +289,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
         const float mu_lambda = k / w_sum;
         store3(xa, v, load3(xa, v) - tangential * (w_v * mu_lambda));
         for (int i = 0; i < 3; ++i)
-          store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wb[tri[i]] * mu_lambda));
+          store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wt[i] * mu_lambda));
       }
       // Penetration into the other body itself (not into the gap the thickness keeps).
       const float depth = std::max(0.0f, -s);

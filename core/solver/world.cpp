@@ -115,7 +115,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
     if (!b) continue;
     stepping_.push_back(b);
     stepping_handles_.push_back({i, slots_[i].generation});
-    touching += b->position_based() && b->collision_mask() != 0 && !b->diverged() ? 1 : 0;
+    touching += b->position_based() && b->collision_mask() != 0 ? 1 : 0;
   }
   if (touching < 2) {
     // Each body on its own (identical to the interleaved loop when nothing can touch).

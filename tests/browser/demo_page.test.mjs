@@ -45,6 +45,15 @@ test('page loads without errors, WebGL2 renders and frames advance', async () =>
     assert.equal(info.particles, '729', 'readout shows the default 8x8x8 box');
     assert.match(info.hint, /drag the body to grab and throw it/);
 
+    // Once the box rests on the ground, the readout counts its contacts (its bottom face: 81 particles)
+    // and the deepest penetration in mm.
+    for (let i = 0; i < 20 && (await page.evaluate(() => app.stats().contacts)) === 0; i++) await waitMoreFrames(page, 10);
+    await waitMoreFrames(page, 40); // the readout refreshes twice a second
+    const contacts = await page.evaluate(() => document.querySelector('[data-field="contacts"]').textContent);
+    const m = /^([\d,]+) · (\d+\.\d) mm$/.exec(contacts);
+    assert.ok(m, `contacts readout "${contacts}"`);
+    assert.ok(Number(m[1].replace(/,/g, '')) >= 40, `at least half the bottom face touches the ground (${contacts})`);
+
     // A portrait window: the canvas follows, and the wider vertical field of view keeps the body
     // in frame.
     await page.setViewportSize({ width: 300, height: 420 });

@@ -243,3 +243,25 @@ TEST_CASE("C API: collision filters are set and read back, stats report contacts
   CHECK(sbt.min_y > 0.3f);    // resting on a, not fallen into it
   sb_world_destroy(w);
 }
+
+TEST_CASE("a body that goes non-finite is reported and frozen without poisoning the body it touches") {
+  // Two boxes in contact; the lower one gets a NaN velocity (as a careless caller could write). It is
+  // reported and frozen at its last finite shape, and stays an obstacle that does not move (its
+  // inverse masses count as 0 in contacts), so the upper box stays finite and resting on it.
+  World w;
+  BodyParams p;
+  p.edge_compliance = 1e-5f;
+  const BodyHandle ha = w.add_body(make_box(3, 3, 3, 0.3f, 0.3f, 0.3f, 0.0f, 0.16f, 0.0f), p);
+  SoftBody* a = w.body(ha);
+  SoftBody* b = w.body(w.add_body(make_box(3, 3, 3, 0.3f, 0.3f, 0.3f, 0.0f, 0.5f, 0.0f), p));
+  for (int f = 0; f < 60; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);
+  a->velocities()[3 * 5 + 1] = NAN;
+  BodyHandle first;
+  CHECK(w.step(kFrame, &first) == 1);
+  CHECK(first.index == ha.index);
+  CHECK_FALSE(a->stats().finite);
+  for (int f = 0; f < 30; ++f) w.step(kFrame, nullptr);
+  CHECK(b->stats().finite);
+  for (uint32_t i = 0; i < b->vertex_count(); ++i) REQUIRE(std::isfinite(b->positions()[3 * i + 1]));
+  CHECK(b->stats().center[1] > 0.4);  // still resting on the frozen box
+}

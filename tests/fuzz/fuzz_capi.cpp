@@ -32,9 +32,15 @@ struct BodyRef {
   sb_body body;
 };
 
+struct ColliderRef {
+  sb_world world;
+  sb_collider collider;
+};
+
 struct State {
   std::vector<sb_world> worlds;
   std::vector<BodyRef> bodies;
+  std::vector<ColliderRef> colliders;
   std::vector<sb_tetra> jobs;
   std::vector<int32_t> stale;  // destroyed handles of any kind, to try again
 };
@@ -55,6 +61,7 @@ std::vector<uint32_t> snapshot(const State& s) {
   };
   for (sb_world w : s.worlds) {
     out.push_back(uint32_t(sb_world_body_count(w)));
+    out.push_back(uint32_t(sb_world_collider_count(w)));
     out.push_back(uint32_t(sb_world_get_substeps(w)));
     put_double(sb_world_time(w));
   }
@@ -71,7 +78,14 @@ std::vector<uint32_t> snapshot(const State& s) {
       out.push_back(uint32_t(st.grabbed_vertex));
       out.push_back(uint32_t(st.finite));
     }
+    uint32_t group = 0, mask = 0;
+    if (sb_body_get_collision_filter(b.world, b.body, &group, &mask) == SB_OK) {
+      out.push_back(group);
+      out.push_back(mask);
+    }
   }
+  for (const ColliderRef& c : s.colliders)
+    for (int32_t k = 0; k < SB_COLLIDER_PARAM_COUNT; ++k) put_float(sb_collider_get_param(c.world, c.collider, k));
   for (sb_tetra j : s.jobs) put_float(sb_tetra_progress(j));
   return out;
 }
@@ -92,7 +106,8 @@ const char* const kOpNames[] = {"world_create", "world_destroy", "set_gravity", 
                                 "create_tets", "body_destroy", "reset", "set_param", "get_param", "pin", "set_solver",
                                 "squash", "press", "get_stats", "nearest_vertex", "grab_begin", "grab_move", "grab_end",
                                 "write_position", "set_visual", "set_visual_bound", "pointer_getter", "tetra_create",
-                                "tetra_run", "tetra_destroy", "body_from_tetra", "tetra_stats"};
+                                "tetra_run", "tetra_destroy", "body_from_tetra", "tetra_stats", "collider_create",
+                                "collider_set_pose", "collider_param", "collider_destroy", "collision_filter"};
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool verbose = std::getenv("SOFTBODY_FUZZ_VERBOSE") != nullptr;
@@ -101,13 +116,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<float> floats;
   std::vector<uint32_t> ints;
   for (int32_t op_index = 0; op_index < 48 && !in.empty(); ++op_index) {
-    const int32_t op = in.byte() % 34;
+    const int32_t op = in.byte() % 39;
     // World and body handles for this op (the body's world may differ from w: a wrong pair).
     const sb_world w = pick(in, s.worlds, s);
     std::vector<int32_t> body_handles;
     for (const BodyRef& r : s.bodies) body_handles.push_back(r.body);
     const sb_body b = pick(in, body_handles, s);
     const sb_tetra job = pick(in, s.jobs, s);
+    std::vector<int32_t> collider_handles;
+    for (const ColliderRef& c : s.colliders) collider_handles.push_back(c.collider);
+    const sb_collider col = pick(in, collider_handles, s);
     const std::vector<uint32_t> before = snapshot(s);
     const auto op_start = std::chrono::steady_clock::now();
     if (verbose) std::fprintf(stderr, "op %d: %s (w %d, b %d, job %d) ...\n", op_index, kOpNames[op], w, b, job);
@@ -138,6 +156,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (s.bodies[i].world == w) {
               s.stale.push_back(s.bodies[i].body);
               s.bodies.erase(s.bodies.begin() + long(i));
+            }
+          for (size_t i = s.colliders.size(); i-- > 0;)
+            if (s.colliders[i].world == w) {
+              s.stale.push_back(s.colliders[i].collider);
+              s.colliders.erase(s.colliders.begin() + long(i));
             }
           s.worlds.erase(std::find(s.worlds.begin(), s.worlds.end(), w));
         }
@@ -346,9 +369,65 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         break;
       }
-      default: {
+      case 33: {
         sb_tetra_stats st;
         r = sb_tetra_get_stats(job, in.byte() < 250 ? &st : nullptr);
+        break;
+      }
+      case 34: {  // a collider of any shape, with arbitrary sizes and places
+        const float scale = in.byte() < 220 ? 2.0f : 1e7f;
+        switch (in.in(0, 5)) {
+          case 0: r = sb_collider_create_plane(w, in.real(scale), in.real(scale), in.real(scale), in.real(), in.real(), in.real()); break;
+          case 1: r = sb_collider_create_sphere(w, in.real(scale), in.real(scale), in.real(scale), in.real(scale)); break;
+          case 2:
+            r = sb_collider_create_box(w, in.real(scale), in.real(scale), in.real(scale), in.real(scale), in.real(scale),
+                                       in.real(scale));
+            break;
+          case 3:
+            r = sb_collider_create_capsule(w, in.real(scale), in.real(scale), in.real(scale), in.real(scale), in.real(scale));
+            break;
+          default: {
+            const int32_t nv = in.in(0, 16), nf = in.in(0, 20);
+            fill_floats(int64_t(3) * nv, scale);
+            fill_ints(int64_t(3) * nf, nv);
+            if (int64_t(floats.size()) == int64_t(3) * nv && int64_t(ints.size()) == int64_t(3) * nf)
+              r = sb_collider_create_mesh(w, floats.empty() ? nullptr : floats.data(), nv, ints.empty() ? nullptr : ints.data(),
+                                          nf, in.real(0.1f), in.real(scale), in.real(scale), in.real(scale));
+            else
+              r = sb_collider_create_mesh(w, nullptr, nv, nullptr, nf, 0.01f, 0, 0, 0);
+          }
+        }
+        if (r > 0) s.colliders.push_back({w, r});
+        break;
+      }
+      case 35:
+        r = sb_collider_set_pose(w, col, in.real(4), in.real(4), in.real(4), in.real(), in.real(), in.real(), in.real(),
+                                 in.in(-1, 2));
+        break;
+      case 36:
+        if (in.byte() < 128) {
+          r = sb_collider_set_param(w, col, in.in(-1, SB_COLLIDER_PARAM_COUNT), in.real());
+        } else {
+          const float value = sb_collider_get_param(w, col, in.in(-1, SB_COLLIDER_PARAM_COUNT));
+          r = std::isnan(value) ? sb_last_error_code() : SB_OK;
+          if (std::isnan(value) && r >= 0) violation("NaN from a getter without an error", op, r);
+        }
+        break;
+      case 37:
+        r = sb_collider_destroy(w, col);
+        if (r == SB_OK) {
+          s.stale.push_back(col);
+          for (size_t i = s.colliders.size(); i-- > 0;)
+            if (s.colliders[i].collider == col && s.colliders[i].world == w) s.colliders.erase(s.colliders.begin() + long(i));
+        }
+        break;
+      default: {
+        if (in.byte() < 160) {
+          r = sb_body_set_collision_filter(w, b, in.u32(), in.byte() < 128 ? 0xffffffffu : in.u32());
+        } else {
+          uint32_t group = 0, mask = 0;
+          r = sb_body_get_collision_filter(w, b, in.byte() < 250 ? &group : nullptr, &mask);
+        }
         break;
       }
     }

@@ -1,4 +1,5 @@
-// The small numbers in the corner: frame rate, physics time per frame, mesh size, volume, and a
+// The small numbers in the corner: frame rate, physics time per frame, mesh size, volume, contacts
+// (particles touching the ground or obstacles, and the deepest penetration corrected), and a
 // line about how the current mesh was made (after an import). Averages over half a second and
 // touches the DOM only then, so it costs nothing per frame.
 
@@ -14,6 +15,7 @@ export class Readout {
       ['particles', 'particles'],
       ['tets', 'tets'],
       ['volume', 'volume'],
+      ['contacts', 'contacts'],
     ]) {
       const row = document.createElement('div');
       const name = document.createElement('span');
@@ -63,5 +65,9 @@ export class Readout {
     f.particles.textContent = body.vertexCount.toLocaleString('en-US');
     f.tets.textContent = body.tetCount.toLocaleString('en-US');
     f.volume.textContent = `${(100 * stats.volumeRatio).toFixed(1)} %`;
+    // Force-based solvers count no contacts (their contact is at velocity level): show a dash.
+    f.contacts.textContent = stats.solver === 'xpbd' || stats.solver === 'pbd'
+      ? `${stats.contacts.toLocaleString('en-US')} · ${(1000 * stats.maxPenetration).toFixed(1)} mm`
+      : '–';
   }
 }
