@@ -11,7 +11,7 @@
 using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
-static_assert(sizeof(sb_tetra_stats) == 24 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 43 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -238,6 +238,16 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->repaired_needles = int32_t(s.cleanup.repaired_needles);
   out->thin_thickness = float(s.thin_thickness);
   out->cells_for_thin = int32_t(std::min<int64_t>(s.cells_for_thin, INT32_MAX));
+  out->peeled_slivers = int32_t(s.peeled);
+  out->refinement_points = int32_t(s.refinement_points);
+  out->smoothed_vertices = int32_t(std::min<int64_t>(s.vertices_moved, INT32_MAX));
+  for (int i = 0; i < 10; ++i) out->quality_histogram[i] = int32_t(s.quality_histogram[i]);
+  out->cleanup_ms = float(s.cleanup_ms);
+  out->sampling_ms = float(s.sampling_ms);
+  out->delaunay_ms = float(s.delaunay_ms);
+  out->inside_ms = float(s.inside_ms);
+  out->improve_ms = float(s.improve_ms);
+  out->finish_ms = float(s.finish_ms);
   return SB_OK;
 }
 

@@ -165,6 +165,18 @@ typedef struct sb_tetra_stats {
                                 tets hold under 95 % of the surface's volume; else 0 */
   int32_t cells_for_thin;    /* the resolution at which parts that thick get tets (may exceed
                                 SB_TETRA_MAX_RESOLUTION); 0 when not measured */
+  /* Improvement of the inside tets before the min quality cut (poor = quality below 0.15): */
+  int32_t peeled_slivers;    /* flat tets of four surface points lying on the boundary, removed */
+  int32_t refinement_points; /* points inserted at circumcentres of poor tets (at most 30 % more points) */
+  int32_t smoothed_vertices; /* moves of interior points that raised the worst quality around them */
+  int32_t quality_histogram[10]; /* tets of the result with quality in [i/10, (i+1)/10) (1 in bin 9) */
+  /* Wall time per stage, ms: */
+  float cleanup_ms;          /* weld, drop, orient (in sb_tetra_create) */
+  float sampling_ms;         /* surface samples and interior grid points */
+  float delaunay_ms;         /* Delaunay insertion */
+  float inside_ms;           /* winding number of every Delaunay tet */
+  float improve_ms;          /* peeling, refinement, smoothing */
+  float finish_ms;           /* quality cut, parts, compaction */
 } sb_tetra_stats;
 
 /* Errors */

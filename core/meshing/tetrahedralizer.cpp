@@ -9,6 +9,7 @@
 #include "meshing/delaunay.h"
 #include "math/point_grid.h"
 #include "meshing/surface_query.h"
+#include "meshing/tet_improvement.h"
 #include "shapes/tet_mesh.h"
 
 namespace sb {
@@ -83,6 +84,7 @@ Tetrahedralizer::Tetrahedralizer(const float* xyz, int64_t vertex_count, const u
   stats_.input_vertices = vertex_count;
   stats_.input_triangles = triangle_count;
   problem_ = clean_surface(xyz, vertex_count, triangles, triangle_count, surface_, stats_.cleanup, problem_index_);
+  stats_.cleanup_ms = elapsed_ms(start);
   if (problem_ != SurfaceProblem::None) return;
 
   double lo[3], hi[3];
@@ -197,7 +199,21 @@ int64_t Tetrahedralizer::classify(int64_t work) {
 }
 
 void Tetrahedralizer::finish() {
+  std::vector<uint32_t> inside;
+  const auto total = int64_t(candidates_.size() / 4);
+  for (int64_t t = 0; t < total; ++t)
+    if (inside_[size_t(t)]) inside.insert(inside.end(), &candidates_[4 * size_t(t)], &candidates_[4 * size_t(t)] + 4);
+  // Surface samples stay put; grid points may move.
+  std::vector<uint8_t> fixed(points_.size() / 3, 0);
+  std::fill(fixed.begin(), fixed.begin() + stats_.surface_points, uint8_t(1));
+  const auto improve_start = Clock::now();
+  const ImprovementStats improved = improve_tets(points_, inside, fixed, std::max(kImproveQuality, options_.min_quality));
+  stats_.peeled = improved.peeled;
+  stats_.vertices_moved = improved.vertices_moved;
+  stats_.refinement_points = improved.inserted;
+  stats_.improve_ms = elapsed_ms(improve_start);
   const auto point_count = int64_t(points_.size() / 3);
+
   // Positions in metres, as the solver will see them (float).
   std::vector<float> metres(points_.size());
   for (size_t i = 0; i < points_.size(); ++i)
@@ -205,10 +221,8 @@ void Tetrahedralizer::finish() {
 
   std::vector<uint32_t> kept;
   std::vector<double> quality;
-  const auto total = int64_t(candidates_.size() / 4);
-  for (int64_t t = 0; t < total; ++t) {
-    if (!inside_[size_t(t)]) continue;
-    const int32_t* v = &candidates_[4 * size_t(t)];
+  for (size_t t = 0; t < inside.size() / 4; ++t) {
+    const uint32_t* v = &inside[4 * t];
     const double q = tet_quality(&points_[3 * size_t(v[0])], &points_[3 * size_t(v[1])], &points_[3 * size_t(v[2])],
                                  &points_[3 * size_t(v[3])]);
     const uint32_t tet[4] = {uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]), uint32_t(v[3])};
@@ -280,6 +294,7 @@ void Tetrahedralizer::finish() {
   stats_.tets = int64_t(nt);
   stats_.volume = 0;
   for (size_t t = 0; t < nt; ++t) stats_.volume += tet_volume6(out_positions_.data(), &out_tets_[4 * t]) / 6.0;
+  for (double q : quality) ++stats_.quality_histogram[std::clamp(int(q * 10), 0, 9)];
   stats_.min_quality = quality.empty() ? 0.0 : *std::min_element(quality.begin(), quality.end());
   stats_.mean_quality = quality.empty() ? 0.0 : std::accumulate(quality.begin(), quality.end(), 0.0) / double(quality.size());
   if (!(stats_.volume >= kThinVolumeFraction * stats_.cleanup.volume)) estimate_thickness();
@@ -342,6 +357,8 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
   const auto start = Clock::now();
   work = std::max<int64_t>(work, 1);
   while (work > 0 && stage_ != Stage::Over) {
+    const auto stage_start = Clock::now();
+    const Stage stage = stage_;
     switch (stage_) {
       case Stage::Surface:
         place_surface_points();
@@ -377,6 +394,24 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
         work -= stats_.delaunay_tets / 4 + 1;
         stage_ = Stage::Over;
         status_ = stats_.tets > 0 ? TetraStatus::Done : TetraStatus::NoInsideTets;
+        break;
+      case Stage::Over:
+        break;
+    }
+    const double ms = elapsed_ms(stage_start);
+    switch (stage) {
+      case Stage::Surface:
+      case Stage::Grid:
+        stats_.sampling_ms += ms;
+        break;
+      case Stage::Insert:
+        stats_.delaunay_ms += ms;
+        break;
+      case Stage::Classify:
+        stats_.inside_ms += ms;
+        break;
+      case Stage::Finish:
+        stats_.finish_ms += ms - stats_.improve_ms;  // finish() measured the improvement itself
         break;
       case Stage::Over:
         break;

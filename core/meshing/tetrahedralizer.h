@@ -29,11 +29,18 @@ struct TetraStats {
   CleanupReport cleanup;
   int64_t surface_points = 0, interior_points = 0, uninserted_points = 0;
   int64_t delaunay_tets = 0, slivers_removed = 0;
+  int64_t peeled = 0, refinement_points = 0, vertices_moved = 0;  // mesh improvement (tet_improvement.h)
   int64_t fragment_tets_removed = 0;  // tets of parts below 1 % of the largest part
   int64_t vertices = 0, tets = 0, parts = 0;
   double min_quality = 0, mean_quality = 0;
   double volume = 0;          // m^3 of the output tets
   double milliseconds = 0;    // wall time in the constructor and run()
+  // Wall time per stage, ms: clean-up (constructor), sampling (surface and grid points), Delaunay
+  // insertion, the inside test (winding number per tet), improvement (tet_improvement.h), and the
+  // rest of finishing (quality cut, parts, compaction).
+  double cleanup_ms = 0, sampling_ms = 0, delaunay_ms = 0, inside_ms = 0, improve_ms = 0, finish_ms = 0;
+  // Tets of the result by quality: bin i holds quality in [i/10, (i+1)/10) (bin 9 includes 1).
+  int64_t quality_histogram[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none):
   double thin_thickness = 0;  // m, thickness of the thinnest parts (see estimate_thickness)
   int64_t cells_for_thin = 0; // resolution at which parts that thick get tets (kCellsPerThickness)
@@ -49,6 +56,9 @@ constexpr double kThinVolumeFraction = 0.95;
 // 97 % of their volume at 1 cell per thickness (85-92 % at 0.6, 50 % at 0.4); plates are easier
 // (>= 95 % from 0.3 cells per thickness on, 91 % at 0.1-0.2), so for them this is a safe bound.
 constexpr double kCellsPerThickness = 1.0;
+// Tets below this quality are improved (peeled or smoothed, tet_improvement.h) before the
+// min_quality cut.
+constexpr double kImproveQuality = 0.15;
 
 // Quality of a tet: 6 sqrt(2) V / l_rms^3, with l_rms the root mean square edge length. 1 for a
 // regular tet, 0 for a flat one; scale-invariant. (A volume-to-length measure: it sees slivers,

@@ -10,6 +10,7 @@ import {
   importWarnings,
   lostVolumeWarning,
   meshSummary,
+  qualityBars,
   openSurfaceWarning,
   tetFileSummary,
 } from '../../web/src/import/import_messages.js';
@@ -48,6 +49,13 @@ test('open surfaces warn; summaries count in words', () => {
   assert.match(openSurfaceWarning({ openEdges: 1200 }, 'a.obj'), /\(1,200 open edges\)/);
   const stats = { vertices: 1, tets: 2075, slivers: 1, minQuality: 0.0207, meanQuality: 0.5795, milliseconds: 236.9 };
   assert.equal(meshSummary(stats), '1 vertex · 2,075 tets · 1 sliver removed · quality min 0.02, mean 0.58 · 237 ms');
+  // With the improvement counts and the histogram: bars scaled to the tallest bin, empty bins blank.
+  const improved = { ...stats, peeledSlivers: 111, refinementPoints: 1, qualityHistogram: [0, 0, 35, 62, 150, 200, 700, 916, 200, 1] };
+  assert.equal(
+    meshSummary(improved),
+    '1 vertex · 2,075 tets · 1 sliver removed · improved: 111 slivers peeled, 1 point added · quality min 0.02, mean 0.58   ▁▁▂▃▆█▃▁ · 237 ms',
+  );
+  assert.equal(qualityBars([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), '');
   const mesh = { positions: new Float32Array(12), tets: new Uint32Array(4), flipped: 1, unusedVertices: 2 };
   assert.equal(tetFileSummary(mesh), '4 vertices · 1 tet · 1 tet re-oriented · 2 unused vertices dropped');
 });

@@ -4,6 +4,8 @@
 
 #include <bunny_mesh.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -641,4 +643,100 @@ TEST_CASE("C API stats: cavities and repaired needles are counted") {
   CHECK(stats.cavities == 1);
   CHECK(stats.repaired_needles == 0);
   CHECK(stats.surface_volume < 0.85f * 4.18879f * 0.125f);  // the shell, not the ball
+}
+
+namespace {
+
+// The volume a closed triangle surface encloses (divergence theorem), in double.
+double enclosed_volume(const std::vector<float>& p, const std::vector<std::array<uint32_t, 3>>& faces) {
+  double v6 = 0;
+  for (const auto& f : faces) {
+    const float* a = &p[3 * f[0]];
+    const float* b = &p[3 * f[1]];
+    const float* c = &p[3 * f[2]];
+    v6 += double(a[0]) * (double(b[1]) * c[2] - double(b[2]) * c[1]) - double(a[1]) * (double(b[0]) * c[2] - double(b[2]) * c[0]) +
+          double(a[2]) * (double(b[0]) * c[1] - double(b[1]) * c[0]);
+  }
+  return v6 / 6;
+}
+
+// The boundary of a tet mesh: faces used by one tet, wound outward (as the tet sees them).
+std::vector<std::array<uint32_t, 3>> boundary_faces(const std::vector<uint32_t>& tets) {
+  static const int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};  // outward for a positive tet
+  std::map<std::array<uint32_t, 3>, std::pair<int, std::array<uint32_t, 3>>> seen;
+  for (size_t t = 0; t < tets.size(); t += 4)
+    for (const auto& f : kFaces) {
+      const std::array<uint32_t, 3> face = {tets[t + size_t(f[0])], tets[t + size_t(f[1])], tets[t + size_t(f[2])]};
+      std::array<uint32_t, 3> key = face;
+      std::sort(key.begin(), key.end());
+      auto& entry = seen[key];
+      ++entry.first;
+      entry.second = face;
+    }
+  std::vector<std::array<uint32_t, 3>> out;
+  for (const auto& [key, entry] : seen) {
+    REQUIRE(entry.first <= 2);  // a face shared by three tets would mean overlapping tets
+    if (entry.first == 1) out.push_back(entry.second);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("quality: no tet below 0.1 at 10 and 20 cells, at most 30 % more points, the tets tile their boundary") {
+  // The target for closed meshes. Improvement (peeling surface slivers, refinement at
+  // circumcentres, smoothing interior points) must not overlap tets: the sum of the tets' volumes
+  // equals the volume their own boundary encloses (to float rounding, 1e-6 relative), which fails
+  // if any two tets overlap or a tet is inverted.
+  const std::pair<const char*, Soup> shapes[] = {
+      {"bunny", bunny_soup()},
+      {"sphere", testing_surfaces::uv_sphere(1.0f, 48, 24)},
+      {"torus", testing_surfaces::torus(1.0f, 0.35f, 64, 24)},
+      {"cube", testing_surfaces::cube()},
+      {"icosphere", icosphere(0.5, 3)},
+  };
+  for (const auto& [name, soup] : shapes)
+    for (int resolution : {10, 20}) {
+      CAPTURE(name);
+      CAPTURE(resolution);
+      const Result r = tetrahedralize(soup, resolution);
+      REQUIRE(r.status == TetraStatus::Done);
+      CHECK(r.stats.min_quality >= 0.1);
+      CHECK(r.stats.quality_histogram[0] == 0);
+      int64_t binned = 0;
+      for (int64_t n : r.stats.quality_histogram) binned += n;
+      CHECK(binned == r.stats.tets);
+      const int64_t before = r.stats.surface_points + r.stats.interior_points;
+      CHECK(r.stats.refinement_points <= int64_t(0.3 * double(before)) + 1);
+      CHECK(r.stats.slivers_removed == 0);  // nothing left for the 0.02 cut
+      const double by_boundary = enclosed_volume(r.positions, boundary_faces(r.tets));
+      CHECK(r.stats.volume == doctest::Approx(by_boundary).epsilon(1e-5));
+      check_solver_ready(r);
+      // Volume: within 1 % of the surface's at 20 cells and 2 % at 10 (the bounds).
+      CHECK(std::fabs(r.stats.volume / r.stats.cleanup.volume - 1) <= (resolution == 20 ? 0.01 : 0.02));
+    }
+}
+
+TEST_CASE("quality: peeling removes only flat surface tets; needles across a body stay") {
+  // A cube from its surface samples alone (resolution 0: no grid points) is made of tets reaching
+  // across it; many are poor but not flat, and removing them would cut the cube away. Its volume
+  // must stay within 0.5 %, as without improvement.
+  const Result r = tetrahedralize(testing_surfaces::cube(), 0);
+  REQUIRE(r.status == TetraStatus::Done);
+  CHECK(r.stats.volume == doctest::Approx(1.0).epsilon(0.005));
+  check_solver_ready(r);
+}
+
+TEST_CASE("stats: the stage times add up to the total and every stage is counted") {
+  const Result r = tetrahedralize(bunny_soup(), 10);
+  REQUIRE(r.status == TetraStatus::Done);
+  const TetraStats& s = r.stats;
+  const double stages = s.cleanup_ms + s.sampling_ms + s.delaunay_ms + s.inside_ms + s.improve_ms + s.finish_ms;
+  for (double ms : {s.cleanup_ms, s.sampling_ms, s.delaunay_ms, s.inside_ms, s.improve_ms, s.finish_ms}) CHECK(ms >= 0);
+  CHECK(s.delaunay_ms > 0);
+  CHECK(s.inside_ms > 0);
+  // The stages are timed inside the same calls as the total; what is outside them (the loop,
+  // progress bookkeeping) is a few per cent at most, plus a millisecond for clock granularity.
+  CHECK(stages <= s.milliseconds + 1e-9);
+  CHECK(stages >= 0.9 * s.milliseconds - 1.0);
 }

@@ -77,7 +77,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 88; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 1 float32 at 84
-const TETRA_STATS_BYTES = 24 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 1 int32
+const TETRA_STATS_BYTES = 43 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -355,6 +355,15 @@ export class Tetra {
     out.repairedNeedles = tailInts[2];
     out.thinThickness = new Float32Array(this.sb.buffer, tail + 12, 1)[0];
     out.cellsForThin = tailInts[4];
+    // Then: peeled_slivers, refinement_points, smoothed_vertices, quality_histogram[10] (int32), and
+    // the time per stage (float32, ms).
+    const more = new Int32Array(this.sb.buffer, tail + 20, 13);
+    out.peeledSlivers = more[0];
+    out.refinementPoints = more[1];
+    out.smoothedVertices = more[2];
+    out.qualityHistogram = Array.from(more.subarray(3, 13));
+    const times = new Float32Array(this.sb.buffer, tail + 20 + 52, 6);
+    out.stageMilliseconds = { cleanup: times[0], sampling: times[1], delaunay: times[2], inside: times[3], improve: times[4], finish: times[5] };
     return out;
   }
 

@@ -101,8 +101,17 @@ export function importWarnings(stats, name, options = null) {
   return [openSurfaceWarning(stats, name), lostVolumeWarning(stats, name, options), cavityNote(stats, name)].filter(Boolean);
 }
 
-// One line for the readout, e.g. "2,345 vertices · 9,876 tets · 12 slivers removed · quality
-// min 0.05, mean 0.61 · 340 ms".
+// The quality histogram as ten bars, quality 0 to 1 left to right, the tallest bin full height;
+// an empty bin is a space so a gap is visible (e.g. no tet below 0.1).
+export function qualityBars(histogram) {
+  const bars = '▁▂▃▄▅▆▇█';
+  const most = Math.max(...histogram);
+  if (!(most > 0)) return '';
+  return histogram.map((n) => (n > 0 ? bars[Math.min(bars.length - 1, Math.floor((n / most) * (bars.length - 1) + 0.5))] : ' ')).join('');
+}
+
+// One line for the readout, e.g. "2,345 vertices · 9,876 tets · 0 slivers removed · improved: 111
+// slivers peeled, 13 points added · quality min 0.15, mean 0.61 ▁▁▂▃▄▆██▅▂ · 340 ms".
 export function meshSummary(stats) {
   return [
     counted(stats.vertices, 'vertex', 'vertices'),
@@ -110,7 +119,10 @@ export function meshSummary(stats) {
     `${counted(stats.slivers, 'sliver')} removed`,
     ...(stats.fragmentTets ? [`${counted(stats.fragmentTets, 'loose tet')} removed`] : []),
     ...(stats.cavities ? [counted(stats.cavities, 'cavity', 'cavities')] : []),
-    `quality min ${stats.minQuality.toFixed(2)}, mean ${stats.meanQuality.toFixed(2)}`,
+    ...(stats.peeledSlivers || stats.refinementPoints
+      ? [`improved: ${counted(stats.peeledSlivers ?? 0, 'sliver')} peeled, ${counted(stats.refinementPoints ?? 0, 'point')} added`]
+      : []),
+    `quality min ${stats.minQuality.toFixed(2)}, mean ${stats.meanQuality.toFixed(2)}${stats.qualityHistogram ? ` ${qualityBars(stats.qualityHistogram)}` : ''}`,
     `${Math.round(stats.milliseconds)} ms`,
   ].join(' · ');
 }

@@ -128,6 +128,16 @@ export interface TetraStats {
   thinThickness: number;
   /** Grid cells at which parts that thin get tets; 0 when not measured. */
   cellsForThin: number;
+  /** Flat tets of four surface points on the boundary, removed before the quality cut. */
+  peeledSlivers: number;
+  /** Points inserted at circumcentres of poor tets (at most 30 % more points). */
+  refinementPoints: number;
+  /** Moves of interior points that raised the worst quality around them. */
+  smoothedVertices: number;
+  /** Tets of the result by quality: entry i counts quality in [i/10, (i+1)/10). */
+  qualityHistogram: number[];
+  /** Wall time per stage, ms. */
+  stageMilliseconds: { cleanup: number; sampling: number; delaunay: number; inside: number; improve: number; finish: number };
 }
 
 export interface LoadOptions {
