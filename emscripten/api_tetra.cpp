@@ -5,13 +5,15 @@
 #include <cstdio>
 #include <memory>
 
+#include "meshing/surface_spacing.h"
 #include "meshing/tetrahedralizer.h"
 #include "api_state.h"
 
 using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
-static_assert(sizeof(sb_tetra_stats) == 43 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
+static_assert(sizeof(sb_tetra_stats) == 45 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -42,29 +44,23 @@ sb::Tetrahedralizer* find_finished(sb_tetra handle) {
 }
 
 // Why a job kept no tet, the real cause first and then the setting that would help (or that none
-// will), then the counts behind it. The causes, in order: parts thinner than a grid cell (measured,
-// see Tetrahedralizer::estimate_thickness), an open surface, too few points, the quality bar.
+// will), then the counts behind it. The causes, in order: thin parts beyond the sample budget
+// (measured, see Tetrahedralizer::estimate_thickness), an open surface, too few points, the quality bar.
 int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
   const sb::TetraStats& s = job.stats();
   const sb::TetraOptions& o = job.options();
-  const int resolution = o.resolution > 0 ? o.resolution : 10;  // 0: the same cell as 10, without grid points
   char facts[200];
   std::snprintf(facts, sizeof facts,
                 " (%lld open edges; %lld Delaunay tets, %lld of them inside but below min quality %g or flat)",
                 (long long)s.cleanup.open_edges, (long long)s.delaunay_tets, (long long)s.slivers_removed,
                 o.min_quality);
-  if (s.thin_thickness > 0 && s.cells_for_thin > resolution) {
-    const double mm = 1000.0 * s.thin_thickness, cell_mm = 1000.0 * job.cell_size();
-    if (s.cells_for_thin <= SB_TETRA_MAX_RESOLUTION)
-      return fail(SB_ERR_NO_INSIDE_TETS,
-                  "the surface's thinnest parts are about %.3g mm thick, thinner than a grid cell (%.3g mm at "
-                  "resolution %d), so no tet fits in them: a resolution of about %lld would give them tets%s",
-                  mm, cell_mm, resolution, (long long)s.cells_for_thin, facts);
+  if (s.thin_thickness > 0 && s.thin_samples_needed > 0) {
     return fail(SB_ERR_NO_INSIDE_TETS,
-                "the surface's thinnest parts are about %.3g mm thick, thinner than a grid cell (%.3g mm at resolution "
-                "%d), so no tet fits in them; they would need a resolution of about %lld, beyond the maximum of %d, so "
-                "no setting will: thicken them in a modeller%s",
-                mm, cell_mm, resolution, (long long)s.cells_for_thin, SB_TETRA_MAX_RESOLUTION, facts);
+                "the surface's thinnest parts are about %.3g mm thick: tets through them need surface points about "
+                "%.3g mm apart, about %lld of them, beyond the budget of %d, so they were sampled coarser and kept "
+                "no tet; no setting will help: thicken them in a modeller%s",
+                1000.0 * s.thin_thickness, 500.0 * s.thin_thickness, (long long)s.thin_samples_needed,
+                SB_TETRA_MAX_SURFACE_SAMPLES, facts);
   }
   if (s.cleanup.open_edges > 0)
     return fail(SB_ERR_NO_INSIDE_TETS,
@@ -237,7 +233,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->cavities = int32_t(s.cleanup.cavities);
   out->repaired_needles = int32_t(s.cleanup.repaired_needles);
   out->thin_thickness = float(s.thin_thickness);
-  out->cells_for_thin = int32_t(std::min<int64_t>(s.cells_for_thin, INT32_MAX));
+  out->cells_for_thin = 0;
   out->peeled_slivers = int32_t(s.peeled);
   out->refinement_points = int32_t(s.refinement_points);
   out->smoothed_vertices = int32_t(std::min<int64_t>(s.vertices_moved, INT32_MAX));
@@ -248,6 +244,8 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->inside_ms = float(s.inside_ms);
   out->improve_ms = float(s.improve_ms);
   out->finish_ms = float(s.finish_ms);
+  out->thin_samples_needed = int32_t(std::min<int64_t>(s.thin_samples_needed, INT32_MAX));
+  out->medial_points = int32_t(s.medial_points);
   return SB_OK;
 }
 

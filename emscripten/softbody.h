@@ -69,6 +69,7 @@ typedef enum sb_error {
 #define SB_TETRA_MAX_TRIANGLES 2000000 /* surface triangles given to sb_tetra_create */
 #define SB_TETRA_MAX_RESOLUTION 64     /* interior grid cells along the longest side */
 #define SB_TETRA_MAX_JOBS 16           /* tetrahedralizations alive at once */
+#define SB_TETRA_MAX_SURFACE_SAMPLES 150000 /* points placed on a surface, thin and curved parts included */
 #define SB_TETRA_MAX_COORDINATE 1.0e6f /* m, |x|, |y|, |z| of surface vertices */
 #define SB_MAX_VISUAL_VERTICES 4000000 /* per body, for sb_body_set_visual */
 #define SB_MAX_VISUAL_DISTANCE 1.0e6   /* visual vertices lie within this x the tets' bounding-box diagonal
@@ -144,7 +145,8 @@ typedef struct sb_tetra_stats {
   int32_t flipped_triangles; /* faces turned to agree with their neighbours (and the outward side) */
   int32_t open_edges;        /* edges with one face after clean-up: > 0 means holes (a warning, not an error) */
   int32_t surface_points;    /* points placed on the surface */
-  int32_t interior_points;   /* grid points inside, at least half a cell from the surface */
+  int32_t interior_points;   /* grid points inside, at least half a cell from the surface (see also
+                                medial_points) */
   int32_t uninserted_points; /* points Delaunay could not insert (duplicates); counted, never lost silently */
   int32_t delaunay_tets;     /* tets of the Delaunay mesh before keeping the inside ones */
   int32_t slivers_removed;   /* inside tets below the quality threshold */
@@ -163,8 +165,8 @@ typedef struct sb_tetra_stats {
   float thin_thickness;      /* m: estimated thickness of the thinnest parts (area-weighted 10th percentile
                                 of the distance through the solid from each face), measured only when the
                                 tets hold under 95 % of the surface's volume; else 0 */
-  int32_t cells_for_thin;    /* the resolution at which parts that thick get tets (may exceed
-                                SB_TETRA_MAX_RESOLUTION); 0 when not measured */
+  int32_t cells_for_thin;    /* always 0 now: thin parts are sampled by their thickness at any resolution
+                                (see thin_samples_needed); kept so the struct's layout does not change */
   /* Improvement of the inside tets before the min quality cut (poor = quality below 0.15): */
   int32_t peeled_slivers;    /* flat tets of four surface points lying on the boundary, removed */
   int32_t refinement_points; /* points inserted at circumcentres of poor tets (at most 30 % more points) */
@@ -177,6 +179,11 @@ typedef struct sb_tetra_stats {
   float inside_ms;           /* winding number of every Delaunay tet */
   float improve_ms;          /* peeling, refinement, smoothing */
   float finish_ms;           /* quality cut, parts, compaction */
+  int32_t thin_samples_needed; /* > 0 when parts thinner than a cell would need more surface samples (two
+                                  across their thickness) than SB_TETRA_MAX_SURFACE_SAMPLES: they were
+                                  sampled coarser, and this is about how many they wanted */
+  int32_t medial_points;     /* points placed on the medial surface of parts under two grid cells thick
+                                (where grid points do not fit), halfway between their sides */
 } sb_tetra_stats;
 
 /* Errors */

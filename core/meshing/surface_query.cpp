@@ -205,9 +205,9 @@ double SurfaceQuery::winding_number(const double q[3]) const {
   return sum / (4.0 * kPi);
 }
 
-double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip, double t_min) const {
-  double best = HUGE_VAL;
-  if (nodes_.empty()) return best;
+double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip, double t_min, double t_max) const {
+  double best = t_max;
+  if (nodes_.empty()) return HUGE_VAL;
   int32_t stack[128];
   int top = 0;
   stack[top++] = 0;
@@ -252,7 +252,7 @@ double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip,
       if (hit > t_min && hit < best) best = hit;
     }
   }
-  return best;
+  return best < t_max ? best : HUGE_VAL;
 }
 
 bool SurfaceQuery::any_within(const double q[3], double distance) const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
+#include <queue>
 
 #include "math/predicates.h"
 #include "meshing/tetrahedralizer.h"
@@ -26,10 +28,18 @@ double volume6_of(const std::vector<double>& p, const uint32_t* t) {
   return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
 }
 
+constexpr double kFlatness = 0.25;           // see is_flat
+constexpr double kPeelDepthPerEdge = 0.1;    // a film's exposed faces lie this close to the surface (see peel_tets)
+constexpr double kWedgeDepthPerEdge = 0.5;   // and a poor tet's that is not flat, to be peeled
+constexpr double kMinQuality = 0.1;          // the least quality the improvement aims to leave
+constexpr double kMaxWedgeFraction = 0.005;  // of the mesh's volume, for wedges (see peel_tets)
+constexpr double kMaxPeelFraction = 0.02;    // of the mesh's volume, for all peeling
+constexpr int64_t kEvaluationsPerTet = 40;    // the improvement's work bound (see Work): measured use
+constexpr int64_t kEvaluationsBase = 100000;  // is 0.01-0.5 M on the test shapes (2-60 per tet)
+
 // Whether all four vertices lie nearly in one plane: the smallest height (3 V over the largest face)
 // is under kFlatness of the shortest edge. True for slivers and caps, false for needles and wedges
 // reaching across a body (which are poor too, but removing them would cut into it).
-constexpr double kFlatness = 0.25;
 bool is_flat(const std::vector<double>& p, const uint32_t* t) {
   double largest_area2 = 0, shortest2 = HUGE_VAL;
   for (int s = 0; s < 4; ++s) {
@@ -68,6 +78,102 @@ bool circumcentre(const std::vector<double>& p, const uint32_t* t, double out[3]
   return std::isfinite(out[0]) && std::isfinite(out[1]) && std::isfinite(out[2]);
 }
 
+// The improvement's work, in tets evaluated (quality of a star, tets replaced or made, cavity tets),
+// with a bound so that no input can make it run long: once spent, nothing more is tried.
+struct Work {
+  int64_t left;
+};
+
+// The worst quality of the tets listed in star (0 or less when one is flat or inverted).
+double star_quality(const std::vector<double>& p, const std::vector<uint32_t>& tets, const uint32_t* star, size_t count,
+                    Work& work, uint32_t* worst = nullptr) {
+  work.left -= int64_t(count);
+  double m = HUGE_VAL;
+  for (size_t i = 0; i < count; ++i) {
+    const double q = quality_of(p, &tets[4 * size_t(star[i])]);
+    if (q < m) {
+      m = q;
+      if (worst) *worst = star[i];
+    }
+  }
+  return m;
+}
+
+// Moves vertex v to raise the worst quality of the tets in its star (all of the tets using v):
+// first to its neighbours' centroid if that helps (Laplacian smoothing), then by line searches
+// along the gradient of the worst tet's quality, which may change from step to step. Every step
+// is accepted only if the star's worst quality rises, so no tet turns flat or inverted. Returns
+// the star's worst quality at the end.
+double optimize_vertex(std::vector<double>& positions, const std::vector<uint32_t>& tets, uint32_t v,
+                       const uint32_t* star, size_t count, Work& work) {
+  double* x = &positions[3 * size_t(v)];
+  auto at = [&](const double y[3], uint32_t* worst) {
+    double saved[3];
+    std::copy(x, x + 3, saved);
+    std::copy(y, y + 3, x);
+    const double m = star_quality(positions, tets, star, count, work, worst);
+    std::copy(saved, saved + 3, x);
+    return m;
+  };
+  uint32_t worst = 0;
+  double best = star_quality(positions, tets, star, count, work, &worst);
+  // Length scale: the mean distance to the star's other vertices.
+  double scale = 0;
+  int neighbours = 0;
+  double centroid[3] = {0, 0, 0};
+  for (size_t i = 0; i < count; ++i)
+    for (int k = 0; k < 4; ++k) {
+      const uint32_t u = tets[4 * size_t(star[i]) + size_t(k)];
+      if (u == v) continue;
+      double d2 = 0;
+      for (int c = 0; c < 3; ++c) {
+        d2 += (positions[3 * size_t(u) + size_t(c)] - x[c]) * (positions[3 * size_t(u) + size_t(c)] - x[c]);
+        centroid[c] += positions[3 * size_t(u) + size_t(c)];
+      }
+      scale += std::sqrt(d2);
+      ++neighbours;
+    }
+  if (neighbours == 0) return best;
+  scale /= neighbours;
+  for (double& c : centroid) c /= neighbours;
+  uint32_t w = 0;
+  const double at_centroid = at(centroid, &w);
+  if (at_centroid > best) {
+    std::copy(centroid, centroid + 3, x);
+    best = at_centroid;
+    worst = w;
+  }
+  for (int iteration = 0; iteration < 10 && work.left > 0; ++iteration) {
+    const double h = 1e-6 * scale;
+    double g[3];
+    for (int c = 0; c < 3; ++c) {
+      const double keep = x[c];
+      x[c] = keep + h;
+      const double qp = quality_of(positions, &tets[4 * size_t(worst)]);
+      x[c] = keep - h;
+      const double qm = quality_of(positions, &tets[4 * size_t(worst)]);
+      x[c] = keep;
+      g[c] = (qp - qm) / (2 * h);
+    }
+    const double norm = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    if (!(norm > 0)) break;
+    bool stepped = false;
+    for (double step = 0.5 * scale; step > 2e-3 * scale; step *= 0.5) {
+      const double y[3] = {x[0] + step * g[0] / norm, x[1] + step * g[1] / norm, x[2] + step * g[2] / norm};
+      const double m = at(y, &w);
+      if (m > best) {
+        std::copy(y, y + 3, x);
+        best = m;
+        worst = w;
+        stepped = true;
+        break;
+      }
+    }
+    if (!stepped) break;
+  }
+  return best;
+}
+
 // Face links: link[4 t + s] = 4 t' + s' for the tet t' across the face opposite slot s of t, or -1
 // on the boundary.
 std::vector<int64_t> face_links(const std::vector<uint32_t>& tets) {
@@ -93,44 +199,92 @@ std::vector<int64_t> face_links(const std::vector<uint32_t>& tets) {
   return link;
 }
 
-}  // namespace
+// What peeling may still remove, in volume: wedges, and everything together.
+struct PeelBudget {
+  double wedges, all;
+};
 
-ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
-                              std::vector<uint8_t>& fixed, double target) {
-  ImprovementStats stats;
+// Peels exposed poor tets, smallest first. Normally only tets of four surface samples that are
+// flat: a film (every face it would expose lies on the surface too, within kPeelDepthPerEdge of
+// its shortest edge) or else a shallow wedge; and tets of surface samples below kMinQuality that
+// are not flat (needles, caps) as wedges. As a last resort (after refinement and smoothing), any
+// exposed tet below kMinQuality, as a wedge. Wedges and all peeling are bounded by the budget (a
+// coarse input's own faces can make films with real volume: the two diagonals of a bent quad).
+void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets, std::vector<double>& quality,
+               const std::vector<uint8_t>& fixed, double target,
+               const std::function<bool(const double*, double)>& near_surface, bool last_resort, PeelBudget& budget,
+               ImprovementStats& stats) {
   size_t n = tets.size() / 4;
-  std::vector<double> quality(n);
-  for (size_t t = 0; t < n; ++t) quality[t] = quality_of(positions, &tets[4 * t]);
-  stats.min_quality_before = n ? *std::min_element(quality.begin(), quality.end()) : 0.0;
-
-  // 1. Peel exposed slivers of surface samples.
   {
     std::vector<int64_t> link = face_links(tets);
     std::vector<uint8_t> alive(n, 1);
-    auto peelable = [&](size_t t) {
-      if (!alive[t] || !(quality[t] < target)) return false;
+    // Tets per vertex: a tet that is the last one of a vertex stays, so every surface sample stays
+    // a corner of the mesh (a point dropped would leave the surface there uncovered).
+    std::vector<int32_t> uses(positions.size() / 3, 0);
+    for (uint32_t v : tets) ++uses[v];
+    enum Peel { kKeep, kFilm, kWedge };
+    auto classify = [&](size_t t) {
+      if (!alive[t] || !(quality[t] < target)) return kKeep;
       const uint32_t* v = &tets[4 * t];
-      if (!(fixed[v[0]] && fixed[v[1]] && fixed[v[2]] && fixed[v[3]])) return false;
-      if (!is_flat(positions, v)) return false;
-      for (int s = 0; s < 4; ++s)
-        if (link[4 * t + size_t(s)] < 0) return true;
-      return false;
+      if (uses[v[0]] < 2 || uses[v[1]] < 2 || uses[v[2]] < 2 || uses[v[3]] < 2) return kKeep;
+      bool exposed = false;
+      for (int s = 0; s < 4; ++s) exposed |= link[4 * t + size_t(s)] < 0;
+      if (!exposed) return kKeep;
+      const bool flat = is_flat(positions, v);
+      // Only a flat tet of surface samples is peeled freely; any other exposed tet only when it is
+      // below kMinQuality (what the improvement aims to leave) and shallow (below).
+      if (!flat && !(quality[t] < kMinQuality)) return kKeep;
+      if (!last_resort && !(fixed[v[0]] && fixed[v[1]] && fixed[v[2]] && fixed[v[3]])) return kKeep;
+      double shortest2 = HUGE_VAL;
+      for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+          double d2 = 0;
+          for (int k = 0; k < 3; ++k) {
+            const double d = positions[3 * size_t(v[i]) + size_t(k)] - positions[3 * size_t(v[j]) + size_t(k)];
+            d2 += d * d;
+          }
+          shortest2 = std::min(shortest2, d2);
+        }
+      // How deep the faces it would expose lie: a film's within kPeelDepthPerEdge of its shortest
+      // edge, a shallow wedge's within kWedgeDepthPerEdge (a needle reaching across the body is
+      // neither, and stays).
+      bool film = true;
+      for (int s = 0; s < 4; ++s) {
+        if (link[4 * t + size_t(s)] < 0) continue;
+        double centroid[3] = {0, 0, 0};
+        for (int k = 0; k < 4; ++k)
+          if (k != s)
+            for (int c = 0; c < 3; ++c) centroid[c] += positions[3 * size_t(v[k]) + size_t(c)] / 3.0;
+        if (film && near_surface(centroid, kPeelDepthPerEdge * std::sqrt(shortest2))) continue;
+        film = false;
+        if (!flat && !near_surface(centroid, kWedgeDepthPerEdge * std::sqrt(shortest2))) return kKeep;
+      }
+      return film && flat && !last_resort ? kFilm : kWedge;
     };
-    std::vector<size_t> work;
+    // Min-heap by volume (ties by index, so the order is deterministic).
+    using Entry = std::pair<double, size_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
     for (size_t t = 0; t < n; ++t)
-      if (peelable(t)) work.push_back(t);
-    while (!work.empty()) {
-      const size_t t = work.back();
-      work.pop_back();
-      if (!peelable(t)) continue;
+      if (classify(t) != kKeep) heap.push({volume6_of(positions, &tets[4 * t]) / 6.0, t});
+    while (!heap.empty()) {
+      const auto [volume, t] = heap.top();
+      heap.pop();
+      const Peel kind = classify(t);
+      if (kind == kKeep) continue;
+      if (kind == kWedge && budget.wedges < volume) continue;
+      if (budget.all < volume) continue;
+      if (kind == kWedge) budget.wedges -= volume;
+      budget.all -= volume;
       alive[t] = 0;
+      for (int k = 0; k < 4; ++k) --uses[tets[4 * t + size_t(k)]];
       ++stats.peeled;
-      stats.peeled_volume += volume6_of(positions, &tets[4 * t]) / 6.0;
+      stats.peeled_volume += volume;
       for (int s = 0; s < 4; ++s) {
         const int64_t across = link[4 * t + size_t(s)];
         if (across < 0) continue;
         link[size_t(across)] = -1;  // the neighbour's face is now on the boundary
-        if (peelable(size_t(across / 4))) work.push_back(size_t(across / 4));
+        const auto u = size_t(across / 4);
+        if (classify(u) != kKeep) heap.push({volume6_of(positions, &tets[4 * u]) / 6.0, u});
       }
     }
     size_t kept = 0;
@@ -144,35 +298,219 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
     n = kept;
   }
 
-  // 2. Refine: a poor tet left after peeling (a sliver inside, or one with free vertices) gets a new
-  // free vertex at its circumcentre (or, when that lies outside the mesh, its centroid), inserted
-  // Bowyer-Watson style into the tets whose circumspheres hold it. An insertion is kept only when
-  // every new tet is positive and the worst of them beats the worst tet it replaces.
+}
+
+}  // namespace
+
+ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
+                              std::vector<uint8_t>& fixed, double target,
+                              const std::function<bool(const double*, double)>& near_surface) {
+  ImprovementStats stats;
+  size_t n = tets.size() / 4;
+  Work work{kEvaluationsPerTet * int64_t(n) + kEvaluationsBase};
+  stats.tets_in = int64_t(n);
+  std::vector<double> quality(n);
+  for (size_t t = 0; t < n; ++t) quality[t] = quality_of(positions, &tets[4 * t]);
+  stats.min_quality_before = n ? *std::min_element(quality.begin(), quality.end()) : 0.0;
+
+  // 1. Peel exposed slivers of surface samples (see peel_tets).
+  double volume = 0;
+  for (size_t t = 0; t < n; ++t) volume += volume6_of(positions, &tets[4 * t]) / 6.0;
+  PeelBudget budget{kMaxWedgeFraction * volume, kMaxPeelFraction * volume};
+  peel_tets(positions, tets, quality, fixed, target, near_surface, false, budget, stats);
+  n = tets.size() / 4;
+
+  // 2. Flip and refine: a poor tet left after peeling (a sliver inside, or one with free vertices)
+  // is first flipped away with its neighbours (2-3, 3-2); else it gets a new free vertex at its
+  // circumcentre (or the fallbacks below), inserted Bowyer-Watson style into the tets whose
+  // circumspheres hold it. A change is kept only when every new tet is positive and the worst of
+  // them (after placing the new vertex best) beats the worst tet it replaces.
   {
     std::vector<int64_t> link = face_links(tets);
     std::vector<uint8_t> alive(n, 1), in_cavity(n, 0);
-    const size_t budget = size_t(kMaxGrowth * double(positions.size() / 3)) + 1;
+    const size_t insert_budget = size_t(kMaxGrowth * double(positions.size() / 3)) + 1;
     std::vector<size_t> cavity;
     std::vector<std::pair<size_t, int>> boundary;  // cavity tet, slot facing out
     std::vector<std::pair<std::array<uint32_t, 2>, int64_t>> open_faces;
+    // Replaces the tets `old_tets` by `fresh` (4 ids each) when that is a valid re-tiling that
+    // raises the worst quality: every new tet positive, the new tets' faces pairing up among
+    // themselves or with the old tets' outer faces one for one, and the volume unchanged.
+    std::vector<std::pair<std::array<uint32_t, 3>, int64_t>> face_keys;
+    auto replace = [&](const std::vector<size_t>& old_tets, std::vector<uint32_t> fresh) {
+      work.left -= int64_t(old_tets.size() + fresh.size() / 4);
+      double worst_old = HUGE_VAL, worst_new = HUGE_VAL, volume_old = 0, volume_new = 0;
+      for (size_t c : old_tets) {
+        worst_old = std::min(worst_old, quality[c]);
+        volume_old += volume6_of(positions, &tets[4 * c]);
+      }
+      for (size_t i = 0; i < fresh.size(); i += 4) {
+        uint32_t* v = &fresh[i];
+        const int o = orient3d(&positions[3 * size_t(v[0])], &positions[3 * size_t(v[1])], &positions[3 * size_t(v[2])],
+                               &positions[3 * size_t(v[3])]);
+        if (o == 0) return false;
+        if (o < 0) std::swap(v[0], v[1]);
+        worst_new = std::min(worst_new, quality_of(positions, v));
+        volume_new += volume6_of(positions, v);
+      }
+      if (!(worst_new > worst_old) || !(std::fabs(volume_new - volume_old) <= 1e-9 * std::fabs(volume_old))) return false;
+      // Tags: >= 0 an outside link (4 t + s) or -1 - (4 c + s) for an old tet's face with nothing
+      // beyond; new faces are tagged by their index among the new faces, offset past both.
+      face_keys.clear();
+      for (size_t c : old_tets)
+        for (int s = 0; s < 4; ++s) {
+          const int64_t across = link[4 * c + size_t(s)];
+          if (across >= 0 && std::find(old_tets.begin(), old_tets.end(), size_t(across / 4)) != old_tets.end()) continue;
+          std::array<uint32_t, 3> f{};
+          int m = 0;
+          for (int k = 0; k < 4; ++k)
+            if (k != s) f[size_t(m++)] = tets[4 * c + size_t(k)];
+          std::sort(f.begin(), f.end());
+          face_keys.push_back({f, across >= 0 ? across : -1 - int64_t(4 * c + size_t(s))});
+        }
+      const int64_t new_base = int64_t(1) << 60;
+      for (size_t i = 0; i < fresh.size() / 4; ++i)
+        for (int s = 0; s < 4; ++s) {
+          std::array<uint32_t, 3> f{};
+          int m = 0;
+          for (int k = 0; k < 4; ++k)
+            if (k != s) f[size_t(m++)] = fresh[4 * i + size_t(k)];
+          std::sort(f.begin(), f.end());
+          face_keys.push_back({f, new_base + int64_t(4 * i) + s});
+        }
+      std::sort(face_keys.begin(), face_keys.end());
+      for (size_t i = 0; i < face_keys.size(); i += 2)
+        if (i + 1 >= face_keys.size() || face_keys[i].first != face_keys[i + 1].first || face_keys[i + 1].second < new_base ||
+            (i + 2 < face_keys.size() && face_keys[i + 2].first == face_keys[i].first))
+          return false;
+      // Commit.
+      const size_t first = tets.size() / 4;
+      tets.insert(tets.end(), fresh.begin(), fresh.end());
+      link.resize(tets.size(), -1);
+      for (size_t i = 0; i < fresh.size() / 4; ++i) {
+        quality.push_back(quality_of(positions, &tets[4 * (first + i)]));
+        alive.push_back(1);
+        in_cavity.push_back(0);
+      }
+      for (size_t i = 0; i < face_keys.size(); i += 2) {
+        const int64_t b = int64_t(4 * first) + (face_keys[i + 1].second - new_base);
+        const int64_t a = face_keys[i].second;
+        if (a >= new_base) {
+          const int64_t other = int64_t(4 * first) + (a - new_base);
+          link[size_t(b)] = other;
+          link[size_t(other)] = b;
+        } else if (a >= 0) {
+          link[size_t(b)] = a;
+          link[size_t(a)] = b;
+        } else {
+          link[size_t(b)] = -1;
+        }
+      }
+      for (size_t c : old_tets) alive[c] = 0;
+      n = tets.size() / 4;
+      ++stats.flips;
+      return true;
+    };
+    // Flips that remove a sliver without new vertices: 2-3 (it and a face neighbour become three
+    // tets around the edge joining their far vertices) and 3-2 (three tets around one of its edges
+    // become two, sharing the triangle of the ring).
+    auto try_flips = [&](size_t t0) {
+      for (int s = 0; s < 4; ++s) {
+        const int64_t across = link[4 * t0 + size_t(s)];
+        if (across < 0) continue;
+        const auto u = size_t(across / 4);
+        const uint32_t a = tets[4 * t0 + size_t(s)], b = tets[4 * u + size_t(across % 4)];
+        uint32_t f[3];
+        int m = 0;
+        for (int k = 0; k < 4; ++k)
+          if (k != s) f[m++] = tets[4 * t0 + size_t(k)];
+        if (replace({t0, u}, {a, b, f[0], f[1], a, b, f[1], f[2], a, b, f[2], f[0]})) return true;
+      }
+      for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+          // The ring around edge (i, j) is t0 and its neighbours across the faces opposite the
+          // other two slots; it has three tets when those two neighbours are neighbours.
+          int others[2], m = 0;
+          for (int k = 0; k < 4; ++k)
+            if (k != i && k != j) others[m++] = k;
+          const int64_t l1 = link[4 * t0 + size_t(others[0])], l2 = link[4 * t0 + size_t(others[1])];
+          if (l1 < 0 || l2 < 0) continue;
+          const auto n1 = size_t(l1 / 4), n2 = size_t(l2 / 4);
+          bool adjacent = false;
+          for (int k = 0; k < 4; ++k) adjacent |= link[4 * n1 + size_t(k)] >= 0 && size_t(link[4 * n1 + size_t(k)] / 4) == n2;
+          if (!adjacent) continue;
+          const uint32_t vi = tets[4 * t0 + size_t(i)], vj = tets[4 * t0 + size_t(j)];
+          const uint32_t k0 = tets[4 * t0 + size_t(others[0])], k1 = tets[4 * t0 + size_t(others[1])];
+          const uint32_t k2 = tets[4 * n1 + size_t(l1 % 4)];  // n1's vertex off t0's face
+          if (k2 != tets[4 * n2 + size_t(l2 % 4)]) continue;   // not a ring of three
+          if (replace({t0, n1, n2}, {k0, k1, k2, vi, k0, k1, k2, vj})) return true;
+        }
+      return false;
+    };
     for (int round = 0; round < 2; ++round) {
       std::vector<size_t> poor;
       for (size_t t = 0; t < n; ++t)
         if (alive[t] && quality[t] < target) poor.push_back(t);
       for (size_t t0 : poor) {
-        if (stats.inserted >= int64_t(budget)) break;
+        if (work.left <= 0) break;
         if (!alive[t0] || !(quality[t0] < target)) continue;
+        if (try_flips(t0)) continue;
+        if (stats.inserted >= int64_t(insert_budget)) continue;
         double centre[3], centroid[3];
         const bool has_centre = circumcentre(positions, &tets[4 * t0], centre);
         for (int k = 0; k < 3; ++k)
           centroid[k] = 0.25 * (positions[3 * size_t(tets[4 * t0]) + size_t(k)] + positions[3 * size_t(tets[4 * t0 + 1]) + size_t(k)] +
                                 positions[3 * size_t(tets[4 * t0 + 2]) + size_t(k)] + positions[3 * size_t(tets[4 * t0 + 3]) + size_t(k)]);
-        for (int attempt = has_centre ? 0 : 1; attempt < 2; ++attempt) {
-          const double* p = attempt == 0 ? centre : centroid;
-          // Grow the cavity from t0 over tets whose circumsphere holds p.
+        // Where to insert: the circumcentre, else the centroid, else halfway between (for a
+        // circumcentre outside the mesh, the cavity truncated at its boundary is not star-shaped).
+        double halfway[3];
+        for (int k = 0; k < 3; ++k) halfway[k] = 0.5 * (centre[k] + centroid[k]);
+        // Last, the centroid into a small cavity: the tet and its face neighbours (where the mesh
+        // is no longer Delaunay, or a circumsphere reaches the boundary, the grown cavity can fail
+        // to be star-shaped, while this one rarely does once the new vertex is optimized).
+        // Then (attempt 4) the centre of the union of its vertices' stars, into that union: a
+        // larger ball around the sliver, which is star-shaped from near its middle far more often.
+        for (int attempt = has_centre ? 0 : 1; attempt < 5; ++attempt) {
+          if (attempt == 2 && !has_centre) continue;
+          const double* p = attempt == 0 ? centre : attempt == 2 ? halfway : centroid;
           cavity.assign(1, t0);
           in_cavity[t0] = 1;
-          for (size_t i = 0; i < cavity.size() && cavity.size() < 64; ++i)
+          double blob[3] = {0, 0, 0};  // attempt 3: the mean of the small cavity's tets' centroids
+          if (attempt == 3) {
+            for (int s = 0; s < 4; ++s) {
+              const int64_t across = link[4 * t0 + size_t(s)];
+              if (across >= 0 && !in_cavity[size_t(across / 4)]) {
+                in_cavity[size_t(across / 4)] = 1;
+                cavity.push_back(size_t(across / 4));
+              }
+            }
+            for (size_t c : cavity)
+              for (int k = 0; k < 4; ++k)
+                for (int d = 0; d < 3; ++d) blob[d] += positions[3 * size_t(tets[4 * c + size_t(k)]) + size_t(d)] / double(4 * cavity.size());
+            p = blob;
+          }
+          if (attempt == 4) {
+            const uint32_t* w = &tets[4 * t0];
+            const uint32_t corners[4] = {w[0], w[1], w[2], w[3]};
+            auto touches = [&](size_t u) {
+              for (int k = 0; k < 4; ++k)
+                for (uint32_t c : corners)
+                  if (tets[4 * u + size_t(k)] == c) return true;
+              return false;
+            };
+            for (size_t i = 0; i < cavity.size() && cavity.size() < 256; ++i)
+              for (int s = 0; s < 4; ++s) {
+                const int64_t across = link[4 * cavity[i] + size_t(s)];
+                if (across < 0 || in_cavity[size_t(across / 4)] || !touches(size_t(across / 4))) continue;
+                in_cavity[size_t(across / 4)] = 1;
+                cavity.push_back(size_t(across / 4));
+              }
+            for (size_t c : cavity)
+              for (int k = 0; k < 4; ++k)
+                for (int d = 0; d < 3; ++d) blob[d] += positions[3 * size_t(tets[4 * c + size_t(k)]) + size_t(d)] / double(4 * cavity.size());
+            p = blob;
+          }
+          // Else grow the cavity from t0 over tets whose circumsphere holds p.
+          for (size_t i = 0; attempt < 3 && i < cavity.size() && cavity.size() < 64; ++i)
             for (int s = 0; s < 4; ++s) {
               const int64_t across = link[4 * cavity[i] + size_t(s)];
               if (across < 0) continue;
@@ -185,6 +523,7 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
                 cavity.push_back(u);
               }
             }
+          work.left -= int64_t(cavity.size());
           // The new tets: each boundary face joined to p; all positive and better than the worst replaced.
           double worst_old = HUGE_VAL, worst_new = HUGE_VAL;
           boundary.clear();
@@ -199,6 +538,7 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
           const auto pid = uint32_t(positions.size() / 3);
           positions.insert(positions.end(), p, p + 3);
           bool valid = true;
+          const size_t first_new = tets.size() / 4;
           for (const auto& [c, s] : boundary) {
             uint32_t v[4];
             std::copy(&tets[4 * c], &tets[4 * c] + 4, v);
@@ -209,8 +549,15 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
               valid = false;
               break;
             }
-            worst_new = std::min(worst_new, quality_of(positions, v));
+            tets.insert(tets.end(), v, v + 4);
           }
+          if (valid) {
+            // The new vertex is free: place it where its tets are best before judging the insertion.
+            std::vector<uint32_t> new_star(boundary.size());
+            for (size_t i = 0; i < new_star.size(); ++i) new_star[i] = uint32_t(first_new + i);
+            worst_new = optimize_vertex(positions, tets, pid, new_star.data(), new_star.size(), work);
+          }
+          tets.resize(4 * first_new);
           if (!valid || !(worst_new > worst_old)) {
             positions.resize(positions.size() - 3);
             for (size_t c : cavity) in_cavity[c] = 0;
@@ -269,7 +616,16 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
     n = kept;
   }
 
-  // 3. Smooth the free vertices of poor tets. Star of each vertex in CSR form.
+  // 3. Smooth the free vertices of poor tets, except those on the boundary. Star of each vertex in
+  // CSR form.
+  std::vector<uint8_t> pinned(fixed);
+  {
+    const std::vector<int64_t> link = face_links(tets);
+    for (size_t i = 0; i < link.size(); ++i)
+      if (link[i] < 0)
+        for (int k = 0; k < 4; ++k)
+          if (k != int(i % 4)) pinned[tets[4 * (i / 4) + size_t(k)]] = 1;
+  }
   const size_t vertex_count = positions.size() / 3;
   std::vector<uint32_t> star_start(vertex_count + 1, 0), star;
   for (uint32_t v : tets) ++star_start[v + 1];
@@ -279,96 +635,28 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
     std::vector<uint32_t> fill(star_start.begin(), star_start.end() - 1);
     for (size_t i = 0; i < tets.size(); ++i) star[fill[tets[i]]++] = uint32_t(i / 4);
   }
-  // The worst quality around v with v at x (0 when a tet would turn flat or inverted); `worst`
-  // receives that tet.
-  auto star_min = [&](uint32_t v, const double x[3], uint32_t* worst) {
-    double saved[3];
-    std::copy(&positions[3 * size_t(v)], &positions[3 * size_t(v)] + 3, saved);
-    std::copy(x, x + 3, &positions[3 * size_t(v)]);
-    double m = HUGE_VAL;
-    for (uint32_t i = star_start[v]; i < star_start[v + 1]; ++i) {
-      const double q = quality_of(positions, &tets[4 * size_t(star[i])]);
-      if (q < m) {
-        m = q;
-        if (worst) *worst = star[i];
-      }
-    }
-    std::copy(saved, saved + 3, &positions[3 * size_t(v)]);
-    return m;
-  };
-  for (int pass = 0; pass < 6; ++pass) {
+  for (int pass = 0; pass < 4; ++pass) {
     int64_t moved = 0;
     for (uint32_t v = 0; v < vertex_count; ++v) {
-      if (fixed[v] || star_start[v] == star_start[v + 1]) continue;
-      double* x = &positions[3 * size_t(v)];
-      uint32_t worst = 0;
-      double best = star_min(v, x, &worst);
-      if (!(best < target)) continue;
-      // Length scale: the mean distance to the star's other vertices.
-      double scale = 0;
-      int count = 0;
-      double centroid[3] = {0, 0, 0};
-      for (uint32_t i = star_start[v]; i < star_start[v + 1]; ++i)
-        for (int k = 0; k < 4; ++k) {
-          const uint32_t u = tets[4 * size_t(star[i]) + size_t(k)];
-          if (u == v) continue;
-          double d2 = 0;
-          for (int c = 0; c < 3; ++c) {
-            d2 += (positions[3 * size_t(u) + size_t(c)] - x[c]) * (positions[3 * size_t(u) + size_t(c)] - x[c]);
-            centroid[c] += positions[3 * size_t(u) + size_t(c)];
-          }
-          scale += std::sqrt(d2);
-          ++count;
-        }
-      scale /= count;
-      for (double& c : centroid) c /= count;
-      bool improved = false;
-      // The centroid of the neighbours first (Laplacian smoothing), when it helps.
-      uint32_t w = 0;
-      const double at_centroid = star_min(v, centroid, &w);
-      if (at_centroid > best) {
-        std::copy(centroid, centroid + 3, x);
-        best = at_centroid;
-        worst = w;
-        improved = true;
-      }
-      // Then ascend the worst tet's quality; the worst tet may change from step to step.
-      for (int iteration = 0; iteration < 20; ++iteration) {
-        const double h = 1e-6 * scale;
-        double g[3];
-        for (int c = 0; c < 3; ++c) {
-          const double keep = x[c];
-          x[c] = keep + h;
-          const double qp = quality_of(positions, &tets[4 * size_t(worst)]);
-          x[c] = keep - h;
-          const double qm = quality_of(positions, &tets[4 * size_t(worst)]);
-          x[c] = keep;
-          g[c] = (qp - qm) / (2 * h);
-        }
-        const double norm = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        if (!(norm > 0)) break;
-        bool stepped = false;
-        for (double step = 0.5 * scale; step > 1e-4 * scale; step *= 0.5) {
-          const double y[3] = {x[0] + step * g[0] / norm, x[1] + step * g[1] / norm, x[2] + step * g[2] / norm};
-          const double m = star_min(v, y, &w);
-          if (m > best) {
-            std::copy(y, y + 3, x);
-            best = m;
-            worst = w;
-            stepped = improved = true;
-            break;
-          }
-        }
-        if (!stepped) break;
-      }
-      if (improved) ++moved;
+      if (pinned[v] || star_start[v] == star_start[v + 1]) continue;
+      if (work.left <= 0) break;
+      const double before = star_quality(positions, tets, &star[star_start[v]], star_start[v + 1] - star_start[v], work);
+      if (!(before < target)) continue;
+      if (optimize_vertex(positions, tets, v, &star[star_start[v]], star_start[v + 1] - star_start[v], work) > before) ++moved;
     }
     stats.vertices_moved += moved;
     if (moved == 0) break;
   }
+  // 4. Last resort: exposed tets still below kMinQuality, within what is left of the budget.
+  quality.resize(n);
+  for (size_t t = 0; t < n; ++t) quality[t] = quality_of(positions, &tets[4 * t]);
+  peel_tets(positions, tets, quality, fixed, target, near_surface, true, budget, stats);
+  n = tets.size() / 4;
+
   double m = HUGE_VAL;
   for (size_t t = 0; t < n; ++t) m = std::min(m, quality_of(positions, &tets[4 * t]));
   stats.min_quality_after = n ? m : 0.0;
+  stats.evaluations = kEvaluationsPerTet * int64_t(stats.tets_in) + kEvaluationsBase - work.left;
   return stats;
 }
 

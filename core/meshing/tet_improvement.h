@@ -1,16 +1,22 @@
 // Improving the tets the Delaunay step left inside a surface, instead of only deleting bad ones:
-//   1. peel: a poor tet with a face on the boundary and all four vertices on the surface is a flat
-//      sliver lying on the surface (four nearly cocircular surface samples); removing it exposes
-//      the tets beneath and loses only its own, tiny volume. Repeated while such tets are exposed.
-//   2. refine: a poor tet still there gets a new free vertex at its circumcentre (or centroid),
-//      inserted into the tets whose circumspheres hold it (Bowyer-Watson, locally), when that
-//      makes the worst tet there better; at most kMaxGrowth more vertices in all.
+//   1. peel: a poor tet on the boundary made of four surface samples and flat is a sliver lying on
+//      the surface (four nearly cocircular samples, or the two diagonals of a bent quad of the
+//      input); removing it exposes the tets beneath. Smallest first, within a volume budget
+//      (kMaxPeelFraction of the mesh; films whose exposed faces lie on the surface cost nothing
+//      else, other wedges at most kMaxWedgeFraction).
+//   2. flip and refine: a poor tet still there is flipped away with its neighbours (2-3, 3-2) when
+//      that raises the worst quality, else gets a new free vertex (its circumcentre, centroid, or
+//      the middle of a small ball of tets around it) inserted into a cavity and placed where its
+//      tets are best, when that makes the worst tet there better; at most kMaxGrowth more vertices.
 //   3. smooth: each interior vertex of a poor tet moves, by line searches along the gradient of its
 //      worst tet's quality, to where the worst quality of the tets around it is highest, keeping
-//      every one of them positive. Surface vertices stay where they are (they sample the surface).
-// Smoothing keeps connectivity; peeling only removes tets; refinement adds vertices at the end.
+//      every one of them positive. Surface vertices stay where they are (they sample the surface),
+//      and so does any vertex on the mesh's boundary (its star is open: it could move outward).
+//   4. last resort: exposed tets still below quality 0.1 are peeled within what is left of the budget.
+// Every change keeps the tets a valid tiling: positive, faces matched one for one.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace sb {
@@ -18,17 +24,22 @@ namespace sb {
 struct ImprovementStats {
   int64_t peeled = 0;          // boundary slivers removed
   double peeled_volume = 0;    // their volume, in the positions' units cubed
+  int64_t flips = 0;           // 2-3 and 3-2 flips
   int64_t inserted = 0;        // vertices added by refinement
   int64_t vertices_moved = 0;  // smoothing moves accepted (a vertex can move in several passes)
   double min_quality_before = 0, min_quality_after = 0;
+  int64_t tets_in = 0;       // tets given
+  int64_t evaluations = 0;   // work spent, in tets evaluated (bounded: 40 per tet given + 500,000)
 };
 
 constexpr double kMaxGrowth = 0.3;  // refinement adds at most this fraction of the vertex count
 
-// positions: xyz doubles, modified by smoothing and grown by refinement (fixed grows with it); tets: 4 ids each, positively oriented, modified by
-// peeling; fixed[v] != 0 for vertices that must not move (surface samples). Tets below `target`
-// quality (tet_quality) are worked on.
+// positions: xyz doubles, modified by smoothing and grown by refinement (fixed grows with it);
+// tets: 4 ids each, positively oriented, rewritten; fixed[v] != 0 for vertices that must not move
+// (surface samples). Tets below `target` quality (tet_quality) are worked on.
+// near_surface(x, r): whether the input surface passes within r of x (tells films from wedges).
 ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
-                              std::vector<uint8_t>& fixed, double target);
+                              std::vector<uint8_t>& fixed, double target,
+                              const std::function<bool(const double*, double)>& near_surface);
 
 }  // namespace sb

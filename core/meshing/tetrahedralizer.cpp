@@ -9,6 +9,7 @@
 #include "meshing/delaunay.h"
 #include "math/point_grid.h"
 #include "meshing/surface_query.h"
+#include "meshing/surface_spacing.h"
 #include "meshing/tet_improvement.h"
 #include "shapes/tet_mesh.h"
 
@@ -22,28 +23,42 @@ double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
 }
 
-// Greedy thinning: accepts a point only if no accepted point is closer than `spacing`. Candidates
-// come in priority order (input vertices first, so corners and sharp features survive).
+// Greedy thinning with a spacing per point: accepts a point only if no accepted point is closer
+// than the smaller of their two spacings. Spacings are levels (surface_spacing.h), one hash grid per
+// level with cells of that level's spacing, so each query visits 27 cells per level in use.
+// Candidates come in priority order (input vertices first, so corners and sharp features survive).
 class Thinner {
  public:
-  explicit Thinner(double spacing) : spacing_(spacing), grid_(kOrigin, spacing) {}
-  bool offer(const double* p, std::vector<double>& accepted) {
-    const bool crowded = grid_.any_near(p, [&](int64_t j) {
-      const double* q = &accepted[3 * size_t(j)];
-      const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
-      return d2 < spacing_ * spacing_;
-    });
-    if (crowded) return false;
-    grid_.insert(int64_t(accepted.size() / 3), p);
+  bool offer(const double* p, int level, std::vector<double>& accepted) {
+    const double own = spacing_of_level(level);
+    for (size_t l = 0; l < grids_.size(); ++l) {
+      if (!grids_[l]) continue;
+      const double r = std::min(own, spacing_of_level(int(l)));
+      const bool crowded = grids_[l]->any_near(p, [&](int64_t j) {
+        const double* q = &accepted[3 * size_t(j)];
+        const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
+        return d2 < r * r;
+      });
+      if (crowded) return false;
+    }
+    if (grids_.size() <= size_t(level)) grids_.resize(size_t(level) + 1);
+    if (!grids_[size_t(level)]) grids_[size_t(level)] = std::make_unique<PointGrid>(kOrigin, own);
+    grids_[size_t(level)]->insert(int64_t(accepted.size() / 3), p);
     accepted.insert(accepted.end(), p, p + 3);
     return true;
   }
 
  private:
   static constexpr double kOrigin[3] = {0, 0, 0};
-  double spacing_;
-  PointGrid grid_;
+  std::vector<std::unique_ptr<PointGrid>> grids_;
 };
+
+// Twice the area of triangle a, b, c.
+double triangle_area2(const double* a, const double* b, const double* c) {
+  const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+  return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
 
 struct UnionFind {
   std::vector<int64_t> parent;
@@ -123,48 +138,127 @@ void Tetrahedralizer::place_surface_points() {
     stats_.surface_points = int64_t(p.size() / 3);
     return;
   }
-  // Samples about half a cell apart: vertices, then points along long edges, then inside large
-  // faces, each accepted only if no accepted point is nearer than the spacing.
-  const double spacing = 0.5;  // grid units
-  Thinner thinner(spacing);
-  for (size_t v = 0; v < p.size(); v += 3) thinner.offer(&p[v], points_);
-  std::vector<std::array<uint32_t, 2>> edges;
+  // Samples about half a cell apart, closer where the surface is thin or curved (surface_spacing.h):
+  // vertices, then points along edges, then inside faces, each accepted only if no accepted point
+  // is nearer than the spacing.
+  const SurfaceSpacing spacing = surface_spacing(p, t, *query_);
+  stats_.thin_samples_needed = spacing.samples_needed;
+  Thinner thinner;
+  for (size_t v = 0; v < p.size(); v += 3) thinner.offer(&p[v], spacing.vertex_level[v / 3], points_);
+  // Edges with the finer level of their two faces.
+  struct Edge {
+    std::array<uint32_t, 2> v;
+    uint8_t level;  // the finer of its faces'
+    uint32_t face;  // that face
+  };
+  std::vector<Edge> edges;
   edges.reserve(t.size());
   for (size_t f = 0; f < t.size(); f += 3)
     for (int k = 0; k < 3; ++k) {
       const uint32_t a = t[f + size_t(k)], b = t[f + size_t((k + 1) % 3)];
-      edges.push_back({std::min(a, b), std::max(a, b)});
+      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3)});
     }
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  for (const auto& e : edges) {
+  std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+    return x.v != y.v ? x.v < y.v : x.level != y.level ? x.level > y.level : x.face < y.face;
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.v == y.v; }), edges.end());
+  // Samples on faces thinner than kMedialReach, with their face, for the medial points below.
+  std::vector<std::pair<int64_t, uint32_t>> thin_samples;
+  auto offer_on_face = [&](const double* x, int level, uint32_t face) {
+    if (thinner.offer(x, level, points_) && spacing.face_thickness[face] > 0 && spacing.face_thickness[face] < kMedialReach)
+      thin_samples.push_back({int64_t(points_.size() / 3) - 1, face});
+  };
+  for (const auto& [e, level, face] : edges) {
     const double* a = &p[3 * size_t(e[0])];
     const double* b = &p[3 * size_t(e[1])];
     const double len = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
-    const auto n = int64_t(std::ceil(len / spacing));
+    const auto n = int64_t(std::ceil(len / spacing_of_level(level)));
     for (int64_t j = 1; j < n; ++j) {
       const double s = double(j) / double(n);
       const double x[3] = {a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]), a[2] + s * (b[2] - a[2])};
-      thinner.offer(x, points_);
+      offer_on_face(x, level, face);
     }
   }
+  // Inside faces: rows parallel to the longest edge, h apart, each sampled h apart, so a long
+  // sliver-thin face costs about its area / h^2 candidates (a barycentric lattice fine enough along
+  // its length would cost the square of that).
   for (size_t f = 0; f < t.size(); f += 3) {
-    const double* a = &p[3 * size_t(t[f])];
-    const double* b = &p[3 * size_t(t[f + 1])];
-    const double* c = &p[3 * size_t(t[f + 2])];
+    int k = 0;  // the longest edge runs from corner k to k + 1
     double longest = 0;
-    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}})
-      longest = std::max(longest, std::sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2])));
-    const auto m = int64_t(std::ceil(longest / spacing));
-    for (int64_t i = 1; i < m; ++i)
-      for (int64_t j = 1; i + j < m; ++j) {
-        const double s = double(i) / double(m), r = double(j) / double(m);
-        const double x[3] = {a[0] + s * (b[0] - a[0]) + r * (c[0] - a[0]), a[1] + s * (b[1] - a[1]) + r * (c[1] - a[1]),
-                             a[2] + s * (b[2] - a[2]) + r * (c[2] - a[2])};
-        thinner.offer(x, points_);
+    for (int j = 0; j < 3; ++j) {
+      const double* x = &p[3 * size_t(t[f + size_t(j)])];
+      const double* y = &p[3 * size_t(t[f + size_t((j + 1) % 3)])];
+      const double len = std::sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2]));
+      if (len > longest) {
+        longest = len;
+        k = j;
       }
+    }
+    if (!(longest > 0)) continue;
+    const double* a = &p[3 * size_t(t[f + size_t(k)])];
+    const double* b = &p[3 * size_t(t[f + size_t((k + 1) % 3)])];
+    const double* c = &p[3 * size_t(t[f + size_t((k + 2) % 3)])];
+    const int level = spacing.face_level[f / 3];
+    const double h = spacing_of_level(level);
+    const double height = triangle_area2(a, b, c) / longest;
+    const auto rows = int64_t(std::ceil(height / h));
+    for (int64_t i = 1; i < rows; ++i) {
+      const double r = double(i) / double(rows);  // 0 on edge ab, 1 at c
+      const double from[3] = {a[0] + r * (c[0] - a[0]), a[1] + r * (c[1] - a[1]), a[2] + r * (c[2] - a[2])};
+      const double to[3] = {b[0] + r * (c[0] - b[0]), b[1] + r * (c[1] - b[1]), b[2] + r * (c[2] - b[2])};
+      const auto n = int64_t(std::ceil((1 - r) * longest / h));
+      for (int64_t j = 1; j < n; ++j) {
+        const double s = double(j) / double(n);
+        const double x[3] = {from[0] + s * (to[0] - from[0]), from[1] + s * (to[1] - from[1]), from[2] + s * (to[2] - from[2])};
+        offer_on_face(x, level, uint32_t(f / 3));
+      }
+    }
   }
   stats_.surface_points = int64_t(points_.size() / 3);
+
+  // Medial points: parts thinner than kMedialReach hold no grid point, so without these their tets
+  // would join surface points only (flat, poor, and across a curved tube too few to hold its
+  // volume). Halfway along the inward ray from each thin face's centroid and each sample on it,
+  // thinned to half the local thickness apart. They are free (not surface) points.
+  Thinner medial;
+  auto add_medial = [&](const double* o, uint32_t face) {
+    const double* a = &p[3 * size_t(t[3 * size_t(face)])];
+    const double* b = &p[3 * size_t(t[3 * size_t(face) + 1])];
+    const double* c = &p[3 * size_t(t[3 * size_t(face) + 2])];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(len > 0)) return;
+    const double inward[3] = {-n[0] / len, -n[1] / len, -n[2] / len};
+    const double hit = query_->ray_hit(o, inward, int32_t(face), 1e-9, kMedialReach);
+    if (hit == HUGE_VAL) return;
+    const double m[3] = {o[0] + 0.5 * hit * inward[0], o[1] + 0.5 * hit * inward[1], o[2] + 0.5 * hit * inward[2]};
+    if (medial.offer(m, std::min(kMaxSpacingLevel, level_of_spacing(0.5 * hit)), medial_points_)) ++stats_.medial_points;
+  };
+  // Where the point budget coarsened a face's samples below its thickness, medial points between
+  // its sparse samples would only make flat tets: such faces get none.
+  auto wants_medial = [&](size_t f) {
+    return spacing.face_thickness[f] > 0 && spacing.face_thickness[f] < kMedialReach &&
+           level_of_spacing(kSpacingPerThickness * spacing.face_thickness[f]) <= spacing.face_level[f];
+  };
+  for (size_t f = 0; f < t.size() / 3; ++f) {
+    if (!wants_medial(f)) continue;
+    const double* a = &p[3 * size_t(t[3 * f])];
+    const double* b = &p[3 * size_t(t[3 * f + 1])];
+    const double* c = &p[3 * size_t(t[3 * f + 2])];
+    const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
+    add_medial(o, uint32_t(f));
+  }
+  for (const auto& [id, face] : thin_samples) {
+    if (!wants_medial(face)) continue;
+    const double o[3] = {points_[3 * size_t(id)], points_[3 * size_t(id) + 1], points_[3 * size_t(id) + 2]};
+    add_medial(o, face);
+  }
+  if (!medial_points_.empty()) {
+    constexpr double kOrigin[3] = {0, 0, 0};
+    medial_grid_ = std::make_unique<PointGrid>(kOrigin, 0.5);
+    for (size_t m = 0; m < medial_points_.size(); m += 3) medial_grid_->insert(int64_t(m / 3), &medial_points_[m]);
+  }
 }
 
 int64_t Tetrahedralizer::scan_grid(int64_t work) {
@@ -174,6 +268,11 @@ int64_t Tetrahedralizer::scan_grid(int64_t work) {
     const int64_t i = grid_next_ % grid_[0], j = (grid_next_ / grid_[0]) % grid_[1], k = grid_next_ / (grid_[0] * grid_[1]);
     const double u[3] = {double(i), double(j), double(k)};  // grid points are integers in grid units
     if (query_->any_within(u, 0.5)) continue;               // keep half a cell from the surface
+    if (medial_grid_ && medial_grid_->any_near(u, [&](int64_t m) {  // and from medial points
+          const double* q = &medial_points_[3 * size_t(m)];
+          return (u[0] - q[0]) * (u[0] - q[0]) + (u[1] - q[1]) * (u[1] - q[1]) + (u[2] - q[2]) * (u[2] - q[2]) < 0.25;
+        }))
+      continue;
     if (query_->winding_number(u) <= 0.5) continue;
     points_.insert(points_.end(), u, u + 3);
     ++stats_.interior_points;
@@ -182,6 +281,9 @@ int64_t Tetrahedralizer::scan_grid(int64_t work) {
 }
 
 void Tetrahedralizer::start_delaunay() {
+  points_.insert(points_.end(), medial_points_.begin(), medial_points_.end());
+  medial_points_ = {};
+  medial_grid_.reset();
   delaunay_ = std::make_unique<Delaunay>(points_.data(), int64_t(points_.size() / 3));
 }
 
@@ -207,9 +309,11 @@ void Tetrahedralizer::finish() {
   std::vector<uint8_t> fixed(points_.size() / 3, 0);
   std::fill(fixed.begin(), fixed.begin() + stats_.surface_points, uint8_t(1));
   const auto improve_start = Clock::now();
-  const ImprovementStats improved = improve_tets(points_, inside, fixed, std::max(kImproveQuality, options_.min_quality));
+  const ImprovementStats improved = improve_tets(points_, inside, fixed, std::max(kImproveQuality, options_.min_quality),
+                                                 [&](const double* x, double r) { return query_->any_within(x, r); });
   stats_.peeled = improved.peeled;
   stats_.vertices_moved = improved.vertices_moved;
+  stats_.improve_evaluations = improved.evaluations;
   stats_.refinement_points = improved.inserted;
   stats_.improve_ms = elapsed_ms(improve_start);
   const auto point_count = int64_t(points_.size() / 3);
@@ -346,10 +450,6 @@ void Tetrahedralizer::estimate_thickness() {
     }
   }
   stats_.thin_thickness = thickness * cell_;
-  // Cells along the longest side, for a cell of thickness / kCellsPerThickness.
-  const double longest_cells = options_.resolution > 0 ? options_.resolution : 10;
-  // (Less a hair, so a plate 0.01f thick, 9.99999998e-3 in double, needs 100 cells and not 101.)
-  stats_.cells_for_thin = int64_t(std::ceil(std::min(1e9, kCellsPerThickness * longest_cells / thickness) * (1 - 1e-6)));
 }
 
 TetraStatus Tetrahedralizer::run(int64_t work) {

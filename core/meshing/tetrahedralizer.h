@@ -1,10 +1,14 @@
 // Any triangle surface -> a tet mesh ready for the solvers. The pipeline:
 //   1. clean the surface (surface_cleanup.h): weld, drop degenerate/duplicate faces, orient;
-//   2. points: the surface's vertices (or, with thinning, samples about half a cell apart) plus
-//      the centres of a grid with `resolution` cells along the longest side, kept where the
-//      generalized winding number says inside and at least half a cell from the surface;
+//   2. points: surface samples about half a cell apart, closer where the surface is thin or curved
+//      (surface_spacing.h; with thin_surface = false every welded vertex instead); points on the
+//      medial surface of parts under two cells thick; and the centres of a grid with `resolution`
+//      cells along the longest side, kept where the generalized winding number says inside and at
+//      least half a cell from the surface;
 //   3. incremental Delaunay (delaunay.h) of all points;
-//   4. keep tets whose centroid is inside (winding number > 0.5); drop slivers; compact.
+//   4. keep tets whose centroid is inside (winding number > 0.5);
+//   5. improve them (tet_improvement.h: peel, flip, refine, smooth); drop what is still below the
+//      min quality; drop fragments; compact.
 // Work runs in slices (run(work)) so a caller can report progress and stop early.
 #pragma once
 #include <cstdint>
@@ -16,6 +20,7 @@
 namespace sb {
 
 class Delaunay;
+class PointGrid;
 class SurfaceQuery;
 
 struct TetraOptions {
@@ -28,8 +33,10 @@ struct TetraStats {
   int64_t input_vertices = 0, input_triangles = 0;
   CleanupReport cleanup;
   int64_t surface_points = 0, interior_points = 0, uninserted_points = 0;
+  int64_t medial_points = 0;  // points on the medial surface of parts under kMedialReach thick
   int64_t delaunay_tets = 0, slivers_removed = 0;
   int64_t peeled = 0, refinement_points = 0, vertices_moved = 0;  // mesh improvement (tet_improvement.h)
+  int64_t improve_evaluations = 0;  // its work, in tet quality evaluations
   int64_t fragment_tets_removed = 0;  // tets of parts below 1 % of the largest part
   int64_t vertices = 0, tets = 0, parts = 0;
   double min_quality = 0, mean_quality = 0;
@@ -43,19 +50,17 @@ struct TetraStats {
   int64_t quality_histogram[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none):
   double thin_thickness = 0;  // m, thickness of the thinnest parts (see estimate_thickness)
-  int64_t cells_for_thin = 0; // resolution at which parts that thick get tets (kCellsPerThickness)
+  // Thin parts are sampled by their thickness (surface_spacing.h) at any resolution, within
+  // kMaxSurfaceSamples; when they would need more, they are sampled coarser and this says how
+  // many samples they wanted (else 0).
+  int64_t thin_samples_needed = 0;
 };
 
 enum class TetraStatus { Working, Done, NoInsideTets };
 
 // When the tets hold less than this fraction of the surface's volume (or there are none), the
-// thickness of the thinnest parts is measured to say why and what would help.
+// thickness of the thinnest parts is measured to say why.
 constexpr double kThinVolumeFraction = 0.95;
-// A part gets tets for nearly all its volume once a grid cell is no larger than its thickness.
-// Measured on closed square rods and plates 1/4 to 1/200 of their length at 5 to 64 cells: rods keep
-// 97 % of their volume at 1 cell per thickness (85-92 % at 0.6, 50 % at 0.4); plates are easier
-// (>= 95 % from 0.3 cells per thickness on, 91 % at 0.1-0.2), so for them this is a safe bound.
-constexpr double kCellsPerThickness = 1.0;
 // Tets below this quality are improved (peeled or smoothed, tet_improvement.h) before the
 // min_quality cut.
 constexpr double kImproveQuality = 0.15;
@@ -110,6 +115,8 @@ class Tetrahedralizer {
   int64_t grid_next_ = 0;       // next grid point to test (linear index)
   std::unique_ptr<SurfaceQuery> query_;
   std::vector<double> points_;  // internal units: surface points first, then interior points
+  std::vector<double> medial_points_;  // appended to points_ after the grid
+  std::unique_ptr<PointGrid> medial_grid_;  // over medial_points_, while the grid is scanned
   std::unique_ptr<Delaunay> delaunay_;
   std::vector<int32_t> candidates_;  // Delaunay tets, 4 ids each
   std::vector<uint8_t> inside_;      // per candidate tet

@@ -15,7 +15,6 @@ import {
   tetFileSummary,
 } from '../../web/src/import/import_messages.js';
 import { runTetra } from '../../web/src/import/tetra_job.js';
-import { MESH_RANGES } from '../../web/src/settings.js';
 import { ErrorCode, SoftbodyError } from '../../web/src/softbody.js';
 import { load } from './load.mjs';
 
@@ -62,20 +61,18 @@ test('open surfaces warn; summaries count in words', () => {
 
 // A failed job's stats, as runTetra attaches them (only the fields the sentences read).
 const failed = (stats) => Object.assign(new SoftbodyError(ErrorCode.NO_INSIDE_TETS, 'SB_ERR_NO_INSIDE_TETS', 'SB_ERR_NO_INSIDE_TETS: c'), { stats });
-const CLOSED = { openEdges: 0, delaunayTets: 40, slivers: 40, thinThickness: 0, cellsForThin: 0, volume: 0, surfaceVolume: 1 };
+const CLOSED = { openEdges: 0, delaunayTets: 40, slivers: 40, thinThickness: 0, thinSamplesNeeded: 0, volume: 0, surfaceVolume: 1 };
 
 test('no tets inside: the real cause first, then the setting within the slider, or that none will help', () => {
   const options = { resolution: 10, minQuality: 0.02 };
   const say = (stats, o = options) => describeImportError(failed({ ...CLOSED, ...stats }), 'part.stl', o).message;
-  // A closed thin part: its thickness and the cells it needs, never "is it closed?".
-  const thin = say({ thinThickness: 0.03125, cellsForThin: 32 });
-  assert.match(thin, /^Could not import part\.stl: no tet fits inside the surface: its thinnest parts are about 31 mm thick, thinner than a grid cell; about 32 grid cells would give them tets\. \(SB_ERR/);
+  // A closed part too thin for the sample budget: its thickness and that no setting will help,
+  // never "is it closed?".
+  const thin = say({ thinThickness: 0.0001, thinSamplesNeeded: 838860808 });
+  assert.match(thin, /^Could not import part\.stl: no tet fits inside the surface: its thinnest parts are about 0\.1 mm thick; sampling them finely enough would take about 838,860,808 surface points, beyond the budget of 150,000, so no setting will mesh them whole: thicken them in a modeller\. \(SB_ERR/);
   assert.doesNotMatch(thin, /closed\?|min quality/);
-  // Beyond the slider: says no setting will.
-  const plate = say({ thinThickness: 0.001, cellsForThin: 1000 });
-  assert.match(plate, new RegExp(`about 1 mm thick.*would need about 1,000 grid cells, beyond the slider's ${MESH_RANGES.meshResolution.max}, so no setting will mesh them whole: thicken them in a modeller\\.`));
-  // Thin, but already as fine as it would need: not the cause; the quality bar is.
-  assert.match(say({ thinThickness: 0.2, cellsForThin: 5 }), /every tet inside the surface was below min quality 0\.02: lower min quality/);
+  // Thin, but sampled as finely as it needed: not the cause; the quality bar is.
+  assert.match(say({ thinThickness: 0.2 }), /every tet inside the surface was below min quality 0\.02: lower min quality/);
   // ...unless the bar is 0 already: then nothing is advised that would not help.
   assert.match(say({}, { resolution: 10, minQuality: 0 }), /: no tet ended up inside the surface\. \(/);
   // Open: the open edges, and no setting.
@@ -91,11 +88,10 @@ test('warnings name the cause of lost volume, cavities kept, and open surfaces',
   assert.deepEqual(importWarnings(base, 'ok.obj', options), []);
   assert.equal(lostVolumeWarning({ ...base, volume: 0.95 }, 'ok.obj', options), null);
   assert.equal(
-    lostVolumeWarning({ ...base, volume: 0.003, thinThickness: 0.001, cellsForThin: 1000 }, 'plate.obj', options),
-    `plate.obj: the tets hold only 0 % of the surface's volume: parts about 1 mm thick are thinner than a grid cell and got few or no tets; they would need about 1,000 grid cells, beyond the slider's ${MESH_RANGES.meshResolution.max}, so no setting will mesh them whole: thicken them in a modeller.`,
+    lostVolumeWarning({ ...base, volume: 0.003, thinThickness: 0.0001, thinSamplesNeeded: 838860808 }, 'plate.obj', options),
+    "plate.obj: the tets hold only 0 % of the surface's volume: parts about 0.1 mm thick got few or no tets; sampling them finely enough would take about 838,860,808 surface points, beyond the budget of 150,000, so no setting will mesh them whole: thicken them in a modeller.",
   );
-  assert.match(lostVolumeWarning({ ...base, volume: 0.5, thinThickness: 0.04, cellsForThin: 25 }, 'rod.obj', options), /50 % .* parts about 40 mm thick .*; about 25 grid cells would give them tets\.$/);
-  assert.match(lostVolumeWarning({ ...base, volume: 0.8, thinThickness: 0.3, cellsForThin: 4 }, 'b.obj', options), /80 % .*: 3 tets below min quality 0\.02 were removed; a lower min quality keeps more\.$/);
+  assert.match(lostVolumeWarning({ ...base, volume: 0.8, thinThickness: 0.3 }, 'b.obj', options), /80 % .*: 3 tets below min quality 0\.02 were removed; a lower min quality keeps more\.$/);
   assert.match(lostVolumeWarning({ ...base, volume: 0.8, slivers: 0 }, 'b.obj', options), /more grid cells follow the surface more closely\.$/);
   assert.equal(lostVolumeWarning({ ...base, volume: 0.1, openEdges: 3 }, 'b.obj', options), null, 'an open surface has its own warning');
   const all = importWarnings({ ...base, openEdges: 4, cavities: 2 }, 'h.obj', options);
@@ -124,26 +120,25 @@ function importing(surface, options) {
   }
 }
 
-test('a closed 1 m rod 31 mm thick at 10 cells: its thickness and 32 cells; at 32 cells it meshes', () => {
-  const rod = box(1, 1 / 32, 1 / 32);
-  const { error } = importing(rod, { resolution: 10, minQuality: 0.02 });
-  assert.ok(error instanceof SoftbodyError && error.code === ErrorCode.NO_INSIDE_TETS, String(error));
-  assert.equal(error.stats.openEdges, 0);
-  const shown = describeImportError(error, 'rod.obj', { resolution: 10, minQuality: 0.02 }).message;
-  assert.match(shown, /^Could not import rod\.obj: no tet fits inside the surface: its thinnest parts are about 31 mm thick, thinner than a grid cell; about 32 grid cells would give them tets\. \(SB_ERR_NO_INSIDE_TETS: .*31\.2 mm thick.*\(0 open edges;/);
-  const { stats } = importing(rod, { resolution: 32, minQuality: 0.02 });
-  assert.ok(stats.volume > 0.95 * stats.surfaceVolume, `${stats.volume} of ${stats.surfaceVolume} m^3`);
-  assert.deepEqual(importWarnings(stats, 'rod.obj', { resolution: 32, minQuality: 0.02 }), []);
+test('thin parts mesh whole at any grid: a 1 m rod 10 mm thick and a plate 10 mm thick at 10 cells', () => {
+  for (const [name, surface] of [['rod.obj', box(1, 0.01, 0.01)], ['plate.obj', box(1, 1, 0.01)]]) {
+    const { stats, error } = importing(surface, { resolution: 10, minQuality: 0.02 });
+    assert.ok(stats, `${name}: ${error}`);
+    assert.equal(stats.parts, 1, name);
+    assert.ok(stats.volume > 0.97 * stats.surfaceVolume, `${name}: ${stats.volume} of ${stats.surfaceVolume} m^3`);
+    assert.ok(stats.medialPoints > 0 || stats.thinSamplesNeeded > 0, `${name}: sampled by its thickness`);
+    assert.deepEqual(importWarnings(stats, name, { resolution: 10, minQuality: 0.02 }), []);
+  }
 });
 
-test('a 1 m plate 10 mm thick at 10 cells fails beyond the slider; at 20 cells it meshes and its stats say why some is lost', () => {
-  const plate = box(1, 1, 0.01);
-  const { error } = importing(plate, { resolution: 10, minQuality: 0.02 });
-  assert.match(describeImportError(error, 'plate.obj', { resolution: 10, minQuality: 0.02 }).message, /about 10 mm thick.*would need about 100 grid cells, beyond the slider's 40, so no setting will mesh them whole/);
-  const { stats } = importing(plate, { resolution: 20, minQuality: 0.02 });
-  assert.ok(stats.volume < 0.95 * stats.surfaceVolume, `${stats.volume} of ${stats.surfaceVolume} m^3`);
-  assert.ok(stats.thinThickness > 0.0099 && stats.thinThickness < 0.0101, `thickness ${stats.thinThickness} m`);
-  assert.equal(stats.cellsForThin, 100);
+test('a 1 m plate 0.1 mm thick is beyond the sample budget: the message says so and that no setting helps', () => {
+  const { error } = importing(box(1, 1, 0.0001), { resolution: 20, minQuality: 0.02 });
+  assert.ok(error instanceof SoftbodyError && error.code === ErrorCode.NO_INSIDE_TETS, String(error));
+  assert.ok(error.stats.thinSamplesNeeded > 150000, `${error.stats.thinSamplesNeeded} samples needed`);
+  assert.match(
+    describeImportError(error, 'plate.obj', { resolution: 20, minQuality: 0.02 }).message,
+    /^Could not import plate\.obj: no tet fits inside the surface: its thinnest parts are about 0\.1 mm thick; sampling them finely enough would take about [\d,]+ surface points, beyond the budget of 150,000, so no setting will mesh them whole: thicken them in a modeller\. \(SB_ERR_NO_INSIDE_TETS: /,
+  );
 });
 
 test('a hollow ball: the cavity is counted and named', async () => {

@@ -46,14 +46,23 @@ test('the same input gives the same tets, also in a fresh module', async () => {
 
 test('the result becomes a body with its surface skinned to the tets', async () => {
   const surface = await sampleSurface('bunny');
-  // Every surface point inserted (no thinning): each surface vertex is a tet corner, so none lies
-  // outside the tets. (Thinned, many lie a little outside the coarser tet boundary and are bound
-  // to the nearest tet.)
+  // Every surface point inserted (no thinning): each surface vertex stays a tet corner (peeling
+  // never removes a vertex's last tet), so almost none lies outside the tets; the few that do are
+  // midpoints added on long edges where peeling a sliver took the other diagonal of a bent quad,
+  // a hair outside. (Thinned, many lie a little outside the coarser tet boundary and are bound to
+  // the nearest tet.)
   const { positions, tets } = runTetra(sb, surface, { ...OPTIONS, thinSurface: false });
   const world = sb.createWorld();
   const body = world.addTets(positions, tets);
   const outside = body.setVisual(surface.positions, surface.triangles);
-  assert.equal(outside, 0, `${outside} surface vertices outside the tets`);
+  assert.ok(outside <= 0.005 * (body.visualPositions.length / 3), `${outside} surface vertices outside the tets`);
+  for (let v = 0; v < surface.positions.length / 3; v++) {
+    // The surface's own vertices are the tets' own points, bit for bit.
+    let found = false;
+    for (let i = 0; i < positions.length && !found; i += 3)
+      found = positions[i] === surface.positions[3 * v] && positions[i + 1] === surface.positions[3 * v + 1] && positions[i + 2] === surface.positions[3 * v + 2];
+    assert.ok(found, `surface vertex ${v} is a tet corner`);
+  }
   assert.equal(body.hasVisual, true);
   // The bunny's own vertices first, where they were; a few of its longest edges (around the holes
   // in its base) are longer than the tets' mean edge and were split before binding.

@@ -73,7 +73,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (w <= 0) violation("no world", w);
   const sb_body b = sb_body_create_tets(w, sb_tetra_positions(job), out_v, sb_tetra_tets(job), out_t);
   if (b < 0) violation("sb_body_create_tets refused a finished job's tets", b);
-  for (int i = 0; i < 60; ++i) {
+  // A second of simulation, or for large outputs (thin parts are sampled by their thickness, so a
+  // tiny surface can give tens of thousands of tets) at least 2 frames: what makes a body diverge
+  // (a degenerate tet) shows in its first steps, and ASan makes each step of a big body slow.
+  const int frames = std::max(2, std::min(60, 40000 / std::max(out_t, 1)));
+  for (int i = 0; i < frames; ++i) {
     const int32_t s = sb_world_step(w, 1.0f / 60.0f);
     if (s != SB_OK) violation("the body made from the tets failed to step", s);
   }

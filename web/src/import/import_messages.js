@@ -1,12 +1,10 @@
 // What the page says about an import: a sentence per failure (the C API's code names are for
 // developers; its own message is kept after the sentence for the details), warnings that name the
-// real cause (an open surface, parts too thin for the grid, cavities kept) and the setting that
+// real cause (an open surface, parts too thin for the sample budget, cavities kept) and the setting that
 // would help within the panel's ranges, or that none will, and the one-line summary of a finished
 // tetrahedralization.
-import { MESH_RANGES } from '../settings.js';
 import { ErrorCode, SoftbodyError, TetraLimits } from '../softbody.js';
 
-const MAX_CELLS = MESH_RANGES.meshResolution.max; // the "grid cells" slider's end
 // Below this share of the surface's volume in tets, the page warns (the core measures thin parts
 // from 95 % down, see kThinVolumeFraction).
 const LOST_VOLUME_WARNING = 0.9;
@@ -32,23 +30,24 @@ const SENTENCES = {
 // "31 mm", "1 mm", "0.25 mm": two significant digits.
 const mm = (metres) => `${Number((metres * 1000).toPrecision(2))} mm`;
 
-// What would give parts of stats.thinThickness tets: a number of grid cells on the slider, or none.
+// Thin parts are sampled two points across their thickness at any number of grid cells; only when
+// that would take more surface points than the tetrahedralizer's budget are they sampled coarser.
+const SAMPLE_BUDGET = 150000; // SB_TETRA_MAX_SURFACE_SAMPLES
+
 function thinAdvice(stats) {
-  const cells = stats.cellsForThin;
-  if (cells <= MAX_CELLS) return `about ${cells} grid cells would give them tets`;
-  return `they would need about ${count(cells)} grid cells, beyond the slider's ${MAX_CELLS}, so no setting will mesh them whole: thicken them in a modeller`;
+  return `sampling them finely enough would take about ${count(stats.thinSamplesNeeded)} surface points, beyond the budget of ${count(SAMPLE_BUDGET)}, so no setting will mesh them whole: thicken them in a modeller`;
 }
 
-// Whether the measured thin parts explain the loss at these options (the core measures them
-// whenever volume is lost; they are the cause only if they need more cells than were used).
-const thinIsCause = (stats, options) => stats.thinThickness > 0 && !(stats.cellsForThin <= (options?.resolution ?? 0));
+// Whether the measured thin parts explain the loss (the core measures them whenever volume is
+// lost; they are the cause only when the sample budget held them back).
+const thinIsCause = (stats) => stats.thinThickness > 0 && stats.thinSamplesNeeded > 0;
 
 // Why no tet was kept, from the job's stats (SoftbodyError.stats) and the options it ran with:
 // the real cause first, then what would help.
 function noInsideSentence(stats, options) {
   if (!stats) return SENTENCES[ErrorCode.NO_INSIDE_TETS];
-  if (thinIsCause(stats, options))
-    return `no tet fits inside the surface: its thinnest parts are about ${mm(stats.thinThickness)} thick, thinner than a grid cell; ${thinAdvice(stats)}.`;
+  if (thinIsCause(stats))
+    return `no tet fits inside the surface: its thinnest parts are about ${mm(stats.thinThickness)} thick; ${thinAdvice(stats)}.`;
   if (stats.openEdges > 0)
     return `the surface is open (${counted(stats.openEdges, 'open edge')}) and encloses nothing to fill: close its holes in a modeller; no setting will help.`;
   if (stats.delaunayTets === 0) return 'the surface gave too few points to form a single tet: raise grid cells.';
@@ -82,8 +81,8 @@ export function openSurfaceWarning(stats, name) {
 export function lostVolumeWarning(stats, name, options = null) {
   if (stats.openEdges > 0 || !(stats.surfaceVolume > 0) || !(stats.volume < LOST_VOLUME_WARNING * stats.surfaceVolume)) return null;
   const held = `${name}: the tets hold only ${Math.round((100 * stats.volume) / stats.surfaceVolume)} % of the surface's volume`;
-  if (thinIsCause(stats, options))
-    return `${held}: parts about ${mm(stats.thinThickness)} thick are thinner than a grid cell and got few or no tets; ${thinAdvice(stats)}.`;
+  if (thinIsCause(stats))
+    return `${held}: parts about ${mm(stats.thinThickness)} thick got few or no tets; ${thinAdvice(stats)}.`;
   if (stats.slivers > 0 && options?.minQuality > 0)
     return `${held}: ${counted(stats.slivers, 'tet')} below min quality ${options.minQuality} were removed; a lower min quality keeps more.`;
   return `${held}: the grid is coarse for its shape; more grid cells follow the surface more closely.`;

@@ -126,7 +126,7 @@ export interface TetraStats {
   repairedNeedles: number;
   /** m: thickness of the thinnest parts, measured when the tets lost over 5 % of the volume; else 0. */
   thinThickness: number;
-  /** Grid cells at which parts that thin get tets; 0 when not measured. */
+  /** Always 0: thin parts are sampled by their thickness at any resolution (see thinSamplesNeeded). */
   cellsForThin: number;
   /** Flat tets of four surface points on the boundary, removed before the quality cut. */
   peeledSlivers: number;
@@ -138,6 +138,10 @@ export interface TetraStats {
   qualityHistogram: number[];
   /** Wall time per stage, ms. */
   stageMilliseconds: { cleanup: number; sampling: number; delaunay: number; inside: number; improve: number; finish: number };
+  /** > 0 when thin parts would need more surface samples than the budget (150,000): about how many. */
+  thinSamplesNeeded: number;
+  /** Points on the medial surface of parts under two grid cells thick. */
+  medialPoints: number;
 }
 
 export interface LoadOptions {

@@ -1,0 +1,124 @@
+#include "meshing/surface_spacing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "meshing/surface_query.h"
+
+namespace sb {
+
+// The level whose spacing is at most s (finer levels are smaller).
+int level_of_spacing(double s) {
+  if (!(s < kDefaultSpacing)) return 0;
+  if (!(s > 0)) return kMaxSpacingLevel;
+  return std::min(kMaxSpacingLevel, int(std::ceil(std::log2(kDefaultSpacing / s) - 1e-9)));
+}
+
+SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
+                               const SurfaceQuery& query) {
+  SurfaceSpacing out;
+  const size_t faces = t.size() / 3, vertices = p.size() / 3;
+  out.face_level.assign(faces, 0);
+  out.vertex_level.assign(vertices, 0);
+  std::vector<double> normal(3 * faces), area(faces);
+  // Thickness: only parts under a cell matter (finer sampling, medial points), so rays stop there.
+  const double reach = std::max({kMedialReach, kDefaultSpacing / kSpacingPerThickness, kCurvedPartReach});
+  out.face_thickness.assign(faces, 0.0f);
+  double thinnest = HUGE_VAL;
+  for (size_t f = 0; f < faces; ++f) {
+    const double* a = &p[3 * size_t(t[3 * f])];
+    const double* b = &p[3 * size_t(t[3 * f + 1])];
+    const double* c = &p[3 * size_t(t[3 * f + 2])];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    area[f] = 0.5 * len;
+    if (!(len > 0)) continue;
+    for (double& x : n) x /= len;
+    std::copy(n, n + 3, &normal[3 * f]);
+    const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
+    const double inward[3] = {-n[0], -n[1], -n[2]};
+    const double hit = query.ray_hit(o, inward, int32_t(f), 1e-9, reach);
+    if (hit == HUGE_VAL) continue;
+    thinnest = std::min(thinnest, hit);
+    out.face_thickness[f] = float(hit);
+    out.face_level[f] = uint8_t(level_of_spacing(kSpacingPerThickness * hit));
+  }
+  out.thinnest = thinnest == HUGE_VAL ? 0.0 : thinnest;
+
+  // Curvature at vertices: the normal (area-weighted), the mean edge length l, and the height h of
+  // the vertex over its neighbours' centroid along the normal: R = l^2 / (2 h), which for a smooth
+  // surface is its radius of curvature and for scan noise (tiny bumps on short edges) stays large.
+  std::vector<double> vn(3 * vertices, 0.0), edge_sum(vertices, 0.0), ring(3 * vertices, 0.0);
+  std::vector<int32_t> edge_count(vertices, 0);
+  for (size_t f = 0; f < faces; ++f)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t i = t[3 * f + size_t(k)], j = t[3 * f + size_t((k + 1) % 3)];
+      for (int c = 0; c < 3; ++c) vn[3 * i + size_t(c)] += area[f] * normal[3 * f + size_t(c)];
+      double d2 = 0;
+      for (int c = 0; c < 3; ++c) d2 += (p[3 * j + size_t(c)] - p[3 * i + size_t(c)]) * (p[3 * j + size_t(c)] - p[3 * i + size_t(c)]);
+      edge_sum[i] += std::sqrt(d2);  // each edge twice around a closed surface: the mean is unaffected
+      edge_sum[j] += std::sqrt(d2);
+      edge_count[i] += 1;
+      edge_count[j] += 1;
+      for (int c = 0; c < 3; ++c) {
+        ring[3 * i + size_t(c)] += p[3 * j + size_t(c)];
+        ring[3 * j + size_t(c)] += p[3 * i + size_t(c)];
+      }
+    }
+  for (size_t v = 0; v < vertices; ++v) {
+    const double len = std::sqrt(vn[3 * v] * vn[3 * v] + vn[3 * v + 1] * vn[3 * v + 1] + vn[3 * v + 2] * vn[3 * v + 2]);
+    if (len > 0)
+      for (int c = 0; c < 3; ++c) vn[3 * v + size_t(c)] /= len;
+  }
+  for (size_t f = 0; f < faces; ++f)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = t[3 * f + size_t(k)];
+      out.vertex_level[v] = std::max(out.vertex_level[v], out.face_level[f]);
+    }
+  // Curvature counts only on parts under kCurvedPartReach thick: there a chord's sagitta is a
+  // share of the part's volume worth keeping; on thicker parts it is a bump (or scan noise) on a
+  // large body, which the default spacing already holds to a small share.
+  std::vector<uint8_t> on_small_part(vertices, 0);
+  for (size_t f = 0; f < faces; ++f)
+    if (out.face_thickness[f] > 0)
+      for (int k = 0; k < 3; ++k) on_small_part[t[3 * f + size_t(k)]] = 1;
+  for (size_t v = 0; v < vertices; ++v) {
+    if (edge_count[v] == 0 || !on_small_part[v]) continue;
+    double h = 0;
+    for (int c = 0; c < 3; ++c) h += vn[3 * v + size_t(c)] * (p[3 * v + size_t(c)] - ring[3 * v + size_t(c)] / edge_count[v]);
+    h = std::fabs(h);
+    if (!(h > 0)) continue;
+    const double l = edge_sum[v] / edge_count[v];
+    const double radius = l * l / (2 * h);
+    out.vertex_level[v] = std::max(out.vertex_level[v], uint8_t(level_of_spacing(kSpacingPerRadius * radius)));
+  }
+
+  // Budget: about area / s^2 points per face and one per vertex; if the finest levels would exceed
+  // it, cap the levels at the finest that fits.
+  auto estimate = [&](int cap) {
+    double n = double(vertices);
+    for (size_t f = 0; f < faces; ++f) {
+      const double s = spacing_of_level(std::min<int>(cap, out.face_level[f]));
+      n += area[f] / (s * s);
+    }
+    return n;
+  };
+  int finest = 0;
+  for (uint8_t l : out.face_level) finest = std::max<int>(finest, l);
+  for (uint8_t l : out.vertex_level) finest = std::max<int>(finest, l);
+  // The budget grows with what the grid asked for: a coarse grid means a small body, thin parts
+  // included (a plate at 10 cells should not become 100,000 tets), up to kMaxSurfaceSamples.
+  out.budget = int64_t(std::min(double(kMaxSurfaceSamples), double(kSamplesBase) + kSamplesPerUniform * estimate(0)));
+  if (finest > 0 && estimate(finest) > double(out.budget)) {
+    int cap = finest;
+    while (cap > 0 && estimate(cap) > double(out.budget)) --cap;
+    out.coarsened_to = cap;
+    out.samples_needed = int64_t(std::min(9e18, estimate(finest)));
+    for (uint8_t& l : out.face_level) l = uint8_t(std::min<int>(l, cap));
+    for (uint8_t& l : out.vertex_level) l = uint8_t(std::min<int>(l, cap));
+  }
+  return out;
+}
+
+}  // namespace sb

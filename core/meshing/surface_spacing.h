@@ -1,0 +1,53 @@
+// How far apart to sample a surface, locally, so thin and curved parts keep their volume:
+//   - thickness: a face whose other side is close (a ray from its centroid along the inward normal
+//     meets the surface within t) is sampled about t apart, so a rod or a plate thinner than a grid
+//     cell still gets points on every side and hence tets through it;
+//   - curvature: an input vertex of a part under kCurvedPartReach thick where the surface bends
+//     (radius R = l^2 / (2 h): l its mean edge
+//     length, h its height over its neighbours' centroid) keeps a spacing of kSpacingPerRadius * R,
+//     so dropping vertices loses under about kSpacingPerRadius^2 / 4 of the volume there (the
+//     sagitta of the chords that replace the surface).
+// Spacings are powers of two times the default (half a grid cell), so thinning can keep one hash
+// grid per level; a point budget (growing with the resolution) coarsens the finest levels when the
+// surface would need more.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace sb {
+
+class SurfaceQuery;
+
+constexpr double kDefaultSpacing = 0.5;     // grid units: half a cell
+constexpr double kSpacingPerThickness = 0.5;  // two samples across: tets through a part, not along its faces
+constexpr double kSpacingPerRadius = 0.2;   // ~1 % of the volume at most lost to chords, locally
+constexpr int kMaxSpacingLevel = 12;        // 0.5 / 4096 of a cell
+constexpr double kCurvedPartReach = 5.0;    // grid cells: curvature refines parts thinner than this
+// The sample budget: kSamplesBase + kSamplesPerUniform x the samples of half-cell spacing, at most
+// kMaxSurfaceSamples.
+constexpr int64_t kMaxSurfaceSamples = 150000;
+constexpr int64_t kSamplesBase = 4000;
+constexpr double kSamplesPerUniform = 16.0;
+// Parts thinner than this (grid units) hold few or no grid points (those keep half a cell from the
+// surface: none below 1 cell, a sparse band up to 2), so they get points on their medial surface:
+// halfway along each inward thickness ray. Grid points near a medial point are skipped.
+constexpr double kMedialReach = 2.0;
+
+struct SurfaceSpacing {
+  std::vector<uint8_t> face_level;    // per face: spacing kDefaultSpacing / 2^level
+  std::vector<uint8_t> vertex_level;  // per vertex (thickness of its faces and its own curvature)
+  std::vector<float> face_thickness;  // per face, grid units, measured up to kCurvedPartReach (else 0)
+  int coarsened_to = -1;              // >= 0: the budget capped every level at this one
+  int64_t samples_needed = 0;         // when coarsened: about how many samples the finest levels wanted
+  int64_t budget = 0;                 // the sample budget it was held to
+  double thinnest = 0;                // grid units: the smallest thickness measured (0: none below a cell)
+};
+
+inline double spacing_of_level(int level) { return kDefaultSpacing / double(int64_t(1) << level); }
+int level_of_spacing(double s);  // the coarsest level whose spacing is at most s (0 for s >= 0.5)
+
+// positions (grid units) and outward triangles of a cleaned surface; query over the same surface.
+SurfaceSpacing surface_spacing(const std::vector<double>& positions, const std::vector<uint32_t>& triangles,
+                               const SurfaceQuery& query);
+
+}  // namespace sb
