@@ -181,7 +181,9 @@ double SurfaceQuery::winding_number_exact(const double q[3]) const {
   return sum / (4.0 * kPi);
 }
 
-double SurfaceQuery::winding_number(const double q[3]) const {
+double SurfaceQuery::winding_number(const double q[3]) const { return winding_number(q, kFarRatio); }
+
+double SurfaceQuery::winding_number(const double q[3], double far_ratio) const {
   if (nodes_.empty()) return 0.0;
   double sum = 0;  // solid angle, sr
   int32_t stack[128];
@@ -192,7 +194,7 @@ double SurfaceQuery::winding_number(const double q[3]) const {
     double d[3];
     sub3(node.center, q, d);
     const double dist2 = dot3(d, d);
-    if (dist2 > kFarRatio * kFarRatio * node.radius * node.radius) {
+    if (dist2 > far_ratio * far_ratio * node.radius * node.radius) {
       // Dipole: the solid angle of a small patch with area vector A at distance d is A.d / |d|^3.
       sum += dot3(node.dipole, d) / (dist2 * std::sqrt(dist2));
     } else if (node.left < 0) {

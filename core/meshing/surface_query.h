@@ -18,6 +18,9 @@ class SurfaceQuery {
   SurfaceQuery(const std::vector<double>& positions, const std::vector<uint32_t>& triangles);
 
   double winding_number(const double q[3]) const;
+  // With clusters beyond far_ratio radii taken as dipoles (the default is 2; smaller is faster and
+  // coarser).
+  double winding_number(const double q[3], double far_ratio) const;
   double winding_number_exact(const double q[3]) const;  // every triangle, for tests
   bool any_within(const double q[3], double distance) const;
   // Distance along the ray o + t d (d unit length) to the nearest triangle other than `skip` with

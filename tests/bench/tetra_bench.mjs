@@ -2,7 +2,7 @@
 // tests/bench/bench_tetra.cpp), interleaved round-robin with the build order rotating per round.
 // Each round is one process per build (warmed up by one untimed pass); its JSON lines give one
 // sample per case. Reported: the
-// median over rounds, Delaunay insertion as points per second, the bunny pipeline in ms.
+// median over rounds, Delaunay insertion as points per second, the bunny pipeline in ms and per stage.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,12 @@ export function runTetraPart({ rounds, log }) {
       const ms = median(list.map((s) => s.ms));
       const row = { part: 'tetra', case: name, build, msMedian: ms, msMin: Math.min(...list.map((s) => s.ms)), msMax: Math.max(...list.map((s) => s.ms)), points: list[0].points, tets: list[0].tets, rounds: list.length };
       if (name.startsWith('delaunay')) row.pointsPerSecond = list[0].points / (ms / 1000);
+      if (list[0].stages) {
+        // Each stage's median over rounds (ms), so the stages of one row need not add up exactly.
+        row.stagesMedian = Object.fromEntries(Object.keys(list[0].stages).map((k) => [k, median(list.map((s) => s.stages[k]))]));
+        row.minQuality = list[0].minQuality;
+        row.volumeError = list[0].volumeError;
+      }
       results.push(row);
     }
   return { results };
@@ -57,6 +63,10 @@ export function tetraReport({ results }) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmtRow = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   lines.push(fmtRow(head), ...rows.map(fmtRow));
+  lines.push('', 'Bunny: median ms per stage (clean-up, sampling, Delaunay, inside test, improvement, finish)');
+  for (const r of results.filter((r) => r.stagesMedian))
+    lines.push(`${r.case} ${r.build}: ${Object.entries(r.stagesMedian).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; min quality ${r.minQuality.toFixed(3)}, volume ${(100 * r.volumeError).toFixed(2)} %`);
+  lines.push('');
   for (const name of TETRA_CASES) {
     const n = results.find((r) => r.case === name && r.build === 'native');
     const w = results.find((r) => r.case === name && r.build === 'wasm');

@@ -1,7 +1,8 @@
 // libFuzzer harness: the tetrahedralizer on arbitrary surfaces. Whatever the surface, sb_tetra_create
 // either refuses it with a code and a message or makes a job; a job runs to the end (or reports
 // SB_ERR_NO_INSIDE_TETS); and a finished job's tets must be accepted by sb_body_create_tets and step
-// for a second without an error or a non-finite position. Any violation aborts.
+// for a second (at least 2 frames for big outputs) without an error or a non-finite position. Any
+// violation aborts.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
