@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "fuzz_input.h"
@@ -130,6 +131,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto op_start = std::chrono::steady_clock::now();
     if (verbose) std::fprintf(stderr, "op %d: %s (w %d, b %d, job %d) ...\n", op_index, kOpNames[op], w, b, job);
     bool results_may_change_state = false;  // a failure that is a result (divergence), not a refusal
+    // An op that calls more of the API after its call under test (reads to check it) records the
+    // error state right after that call here, since the later calls clear it.
+    int32_t code_of_call = INT32_MIN;
+    std::string message_of_call;
     bool wrote_buffer = false;              // the program wrote into a shared buffer (allowed)
     int32_t r = SB_OK;
     const void* pointer = &r;  // non-null unless a pointer getter returned NULL
@@ -172,6 +177,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const uint8_t k = in.byte();
         const float dt = k < 128 ? 1.0f / 60.0f : k < 192 ? in.real(0.01f) : in.real();
         r = sb_world_step(w, dt);
+        code_of_call = sb_last_error_code();
+        message_of_call = sb_last_error();
         results_may_change_state = r == SB_ERR_DIVERGED;
         // finite = 1 means finite positions, and a frozen body shows its last finite shape.
         for (const BodyRef& ref : s.bodies) {
@@ -437,13 +444,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       }
     }
-    const int32_t code = sb_last_error_code();
+    const int32_t code = code_of_call != INT32_MIN ? code_of_call : sb_last_error_code();
+    const std::string message = code_of_call != INT32_MIN ? message_of_call : std::string(sb_last_error());
     if (verbose)
-      std::fprintf(stderr, "op %d: %s -> %d %s (%.1f ms)\n", op_index, kOpNames[op], r, r < 0 ? sb_last_error() : "",
+      std::fprintf(stderr, "op %d: %s -> %d %s (%.1f ms)\n", op_index, kOpNames[op], r, r < 0 ? message.c_str() : "",
                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - op_start).count());
     if (r < 0) {
       if (code != r) violation("returned code differs from sb_last_error_code()", op, r);
-      if (std::strlen(sb_last_error()) < 10) violation("failure without a message", op, r);
+      if (message.size() < 10) violation("failure without a message", op, r);
       if (!results_may_change_state && !wrote_buffer && snapshot(s) != before)
         violation("a failed call changed the state", op, r);
     } else if (code != SB_OK && op != 28 && op != 15) {
