@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "meshing/surface_query.h"
 
@@ -20,7 +21,7 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
   out.vertex_level.assign(vertices, 0);
-  std::vector<double> normal(3 * faces), area(faces);
+  std::vector<double> normal(3 * faces), area(faces), perimeter(faces, 0.0);
   // Thickness: only parts under a cell matter (finer sampling, medial points), so rays stop there.
   const double reach = std::max({kMedialReach, kDefaultSpacing / kSpacingPerThickness, kCurvedPartReach});
   out.face_thickness.assign(faces, 0.0f);
@@ -33,6 +34,8 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
     const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     area[f] = 0.5 * len;
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}})
+      perimeter[f] += std::sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2]));
     if (!(len > 0)) continue;
     for (double& x : n) x /= len;
     std::copy(n, n + 3, &normal[3 * f]);
@@ -94,13 +97,14 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     out.vertex_level[v] = std::max(out.vertex_level[v], uint8_t(level_of_spacing(kSpacingPerRadius * radius)));
   }
 
-  // Budget: about area / s^2 points per face and one per vertex; if the finest levels would exceed
-  // it, cap the levels at the finest that fits.
+  // Budget: about area / s^2 + half the perimeter / s points per face (a needle's samples are all
+  // along its edges) and one per vertex; if the finest levels would exceed it, cap the levels at
+  // the finest that fits.
   auto estimate = [&](int cap) {
     double n = double(vertices);
     for (size_t f = 0; f < faces; ++f) {
       const double s = spacing_of_level(std::min<int>(cap, out.face_level[f]));
-      n += area[f] / (s * s);
+      n += area[f] / (s * s) + 0.5 * perimeter[f] / s;  // inside and along edges (each shared by two faces)
     }
     return n;
   };

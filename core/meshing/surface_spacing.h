@@ -26,7 +26,7 @@ constexpr double kCurvedPartReach = 5.0;    // grid cells: curvature refines par
 // The sample budget: kSamplesBase + kSamplesPerUniform x the samples of half-cell spacing, at most
 // kMaxSurfaceSamples.
 constexpr int64_t kMaxSurfaceSamples = 150000;
-constexpr int64_t kSamplesBase = 4000;
+constexpr int64_t kSamplesBase = 10000;
 constexpr double kSamplesPerUniform = 16.0;
 // Parts thinner than this (grid units) hold few or no grid points (those keep half a cell from the
 // surface: none below 1 cell, a sparse band up to 2), so they get points on their medial surface:

@@ -302,6 +302,27 @@ void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets
 
 }  // namespace
 
+// Whether p lies inside the sphere through a, b, c, d (a positive tet), in plain floating point: the
+// cavity it grows is only a proposal, checked as a re-tiling before it is used, so the exact
+// predicate (slow on the degenerate inputs where it matters) is not needed here.
+bool in_circumsphere(const double* a, const double* b, const double* c, const double* d, const double* p) {
+  double m[4][4];
+  const double* q[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    for (int k = 0; k < 3; ++k) m[i][k] = q[i][k] - p[k];
+    m[i][3] = m[i][0] * m[i][0] + m[i][1] * m[i][1] + m[i][2] * m[i][2];
+  }
+  auto det3 = [&](int r0, int r1, int r2, int c0, int c1, int c2) {
+    return m[r0][c0] * (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) -
+           m[r0][c1] * (m[r1][c0] * m[r2][c2] - m[r1][c2] * m[r2][c0]) +
+           m[r0][c2] * (m[r1][c0] * m[r2][c1] - m[r1][c1] * m[r2][c0]);
+  };
+  // Laplace expansion along the lifted column: negative inside for a positively oriented tet.
+  const double det = -m[0][3] * det3(1, 2, 3, 0, 1, 2) + m[1][3] * det3(0, 2, 3, 0, 1, 2) -
+                     m[2][3] * det3(0, 1, 3, 0, 1, 2) + m[3][3] * det3(0, 1, 2, 0, 1, 2);
+  return det < 0;
+}
+
 ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
                               std::vector<uint8_t>& fixed, double target,
                               const std::function<bool(const double*, double)>& near_surface) {
@@ -517,8 +538,9 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
               const auto u = size_t(across / 4);
               if (in_cavity[u]) continue;
               const uint32_t* v = &tets[4 * u];
-              if (insphere(&positions[3 * size_t(v[0])], &positions[3 * size_t(v[1])], &positions[3 * size_t(v[2])],
-                           &positions[3 * size_t(v[3])], p) > 0) {
+              work.left -= 1;
+              if (in_circumsphere(&positions[3 * size_t(v[0])], &positions[3 * size_t(v[1])], &positions[3 * size_t(v[2])],
+                                  &positions[3 * size_t(v[3])], p)) {
                 in_cavity[u] = 1;
                 cavity.push_back(u);
               }

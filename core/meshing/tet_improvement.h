@@ -42,4 +42,9 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
                               std::vector<uint8_t>& fixed, double target,
                               const std::function<bool(const double*, double)>& near_surface);
 
+// Whether p lies inside the sphere through a, b, c, d (a positively oriented tet), in plain floating
+// point (the refinement's cavities are proposals checked afterwards; exact predicates are slow on
+// degenerate inputs). Agrees with predicates.h's insphere away from ties (a test).
+bool in_circumsphere(const double* a, const double* b, const double* c, const double* d, const double* p);
+
 }  // namespace sb

@@ -18,6 +18,8 @@
 #include "surfaces.h"
 #include "shapes/tet_mesh.h"
 #include "meshing/tetrahedralizer.h"
+#include "meshing/tet_improvement.h"
+#include "math/predicates.h"
 
 using namespace sb;
 using testing_surfaces::Soup;
@@ -788,4 +790,22 @@ TEST_CASE("stats: the stage times add up to the total and every stage is counted
   // progress bookkeeping) is a few per cent at most, plus a millisecond for clock granularity.
   CHECK(stages <= s.milliseconds + 1e-9);
   CHECK(stages >= 0.9 * s.milliseconds - 1.0);
+}
+
+TEST_CASE("improvement's fast in-sphere test agrees with the exact one away from ties") {
+  testing_surfaces::Rng rng(11);
+  int compared = 0;
+  for (int n = 0; n < 20000; ++n) {
+    double p[5][3];
+    for (auto& x : p)
+      for (double& c : x) c = 2 * rng.uniform() - 1;
+    const int o = orient3d(p[0], p[1], p[2], p[3]);
+    if (o == 0) continue;
+    if (o < 0) std::swap(p[0], p[1]);
+    const int exact = insphere(p[0], p[1], p[2], p[3], p[4]);
+    if (exact == 0) continue;
+    CHECK((exact > 0) == in_circumsphere(p[0], p[1], p[2], p[3], p[4]));
+    ++compared;
+  }
+  CHECK(compared > 19000);
 }
