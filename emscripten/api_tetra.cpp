@@ -13,7 +13,7 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(sizeof(sb_tetra_stats) == 45 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 46 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -55,12 +55,18 @@ int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
                 (long long)s.cleanup.open_edges, (long long)s.delaunay_tets, (long long)s.slivers_removed,
                 o.min_quality);
   if (s.thin_thickness > 0 && s.thin_samples_needed > 0) {
+    // The budget grows with the resolution (16 x the samples of half-cell spacing) up to
+    // SB_TETRA_MAX_SURFACE_SAMPLES; beyond that, no setting reaches what the thin parts need.
+    const bool reachable = s.thin_samples_needed <= SB_TETRA_MAX_SURFACE_SAMPLES;
     return fail(SB_ERR_NO_INSIDE_TETS,
                 "the surface's thinnest parts are about %.3g mm thick: tets through them need surface points about "
-                "%.3g mm apart, about %lld of them, beyond the budget of %d, so they were sampled coarser and kept "
-                "no tet; no setting will help: thicken them in a modeller%s",
+                "%.3g mm apart, about %lld of them, beyond this job's budget of %lld, so they were sampled coarser "
+                "and kept no tet; %s%s",
                 1000.0 * s.thin_thickness, 500.0 * s.thin_thickness, (long long)s.thin_samples_needed,
-                SB_TETRA_MAX_SURFACE_SAMPLES, facts);
+                (long long)s.sample_budget,
+                reachable ? "a higher resolution raises the budget (up to 150000 samples)"
+                          : "no setting will help: thicken them in a modeller",
+                facts);
   }
   if (s.cleanup.open_edges > 0)
     return fail(SB_ERR_NO_INSIDE_TETS,
@@ -246,6 +252,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->finish_ms = float(s.finish_ms);
   out->thin_samples_needed = int32_t(std::min<int64_t>(s.thin_samples_needed, INT32_MAX));
   out->medial_points = int32_t(s.medial_points);
+  out->sample_budget = int32_t(s.sample_budget);
   return SB_OK;
 }
 

@@ -180,10 +180,12 @@ typedef struct sb_tetra_stats {
   float improve_ms;          /* peeling, refinement, smoothing */
   float finish_ms;           /* quality cut, parts, compaction */
   int32_t thin_samples_needed; /* > 0 when parts thinner than a cell would need more surface samples (two
-                                  across their thickness) than SB_TETRA_MAX_SURFACE_SAMPLES: they were
-                                  sampled coarser, and this is about how many they wanted */
+                                  across their thickness) than sample_budget: they were sampled
+                                  coarser, and this is about how many they wanted */
   int32_t medial_points;     /* points placed on the medial surface of parts under two grid cells thick
                                 (where grid points do not fit), halfway between their sides */
+  int32_t sample_budget;     /* surface samples this job could place: 10,000 + 16 x those of half-cell
+                                spacing, at most SB_TETRA_MAX_SURFACE_SAMPLES (a finer grid raises it) */
 } sb_tetra_stats;
 
 /* Errors */

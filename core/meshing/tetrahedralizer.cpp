@@ -143,6 +143,7 @@ void Tetrahedralizer::place_surface_points() {
   // is nearer than the spacing.
   const SurfaceSpacing spacing = surface_spacing(p, t, *query_);
   stats_.thin_samples_needed = spacing.samples_needed;
+  stats_.sample_budget = spacing.budget;
   Thinner thinner;
   for (size_t v = 0; v < p.size(); v += 3) thinner.offer(&p[v], spacing.vertex_level[v / 3], points_);
   // Edges with the finer level of their two faces.

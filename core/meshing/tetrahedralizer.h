@@ -54,6 +54,7 @@ struct TetraStats {
   // kMaxSurfaceSamples; when they would need more, they are sampled coarser and this says how
   // many samples they wanted (else 0).
   int64_t thin_samples_needed = 0;
+  int64_t sample_budget = 0;  // the surface samples this job could place (surface_spacing.h)
 };
 
 enum class TetraStatus { Working, Done, NoInsideTets };

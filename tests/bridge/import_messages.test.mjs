@@ -61,7 +61,7 @@ test('open surfaces warn; summaries count in words', () => {
 
 // A failed job's stats, as runTetra attaches them (only the fields the sentences read).
 const failed = (stats) => Object.assign(new SoftbodyError(ErrorCode.NO_INSIDE_TETS, 'SB_ERR_NO_INSIDE_TETS', 'SB_ERR_NO_INSIDE_TETS: c'), { stats });
-const CLOSED = { openEdges: 0, delaunayTets: 40, slivers: 40, thinThickness: 0, thinSamplesNeeded: 0, volume: 0, surfaceVolume: 1 };
+const CLOSED = { openEdges: 0, delaunayTets: 40, slivers: 40, thinThickness: 0, thinSamplesNeeded: 0, sampleBudget: 61200, volume: 0, surfaceVolume: 1 };
 
 test('no tets inside: the real cause first, then the setting within the slider, or that none will help', () => {
   const options = { resolution: 10, minQuality: 0.02 };
@@ -69,8 +69,10 @@ test('no tets inside: the real cause first, then the setting within the slider, 
   // A closed part too thin for the sample budget: its thickness and that no setting will help,
   // never "is it closed?".
   const thin = say({ thinThickness: 0.0001, thinSamplesNeeded: 838860808 });
-  assert.match(thin, /^Could not import part\.stl: no tet fits inside the surface: its thinnest parts are about 0\.1 mm thick; sampling them finely enough would take about 838,860,808 surface points, beyond the budget of 150,000, so no setting will mesh them whole: thicken them in a modeller\. \(SB_ERR/);
+  assert.match(thin, /^Could not import part\.stl: no tet fits inside the surface: its thinnest parts are about 0\.1 mm thick; sampling them finely enough would take about 838,860,808 surface points, beyond this import's budget of 61,200, so no setting will mesh them whole: thicken them in a modeller\. \(SB_ERR/);
   assert.doesNotMatch(thin, /closed\?|min quality/);
+  // Within reach of a finer grid: says so.
+  assert.match(say({ thinThickness: 0.001, thinSamplesNeeded: 26222, sampleBudget: 10200 }), /about 26,222 surface points, beyond this import's budget of 10,200; more grid cells raise the budget \(up to 150,000\)\. \(SB_ERR/);
   // Thin, but sampled as finely as it needed: not the cause; the quality bar is.
   assert.match(say({ thinThickness: 0.2 }), /every tet inside the surface was below min quality 0\.02: lower min quality/);
   // ...unless the bar is 0 already: then nothing is advised that would not help.
@@ -89,7 +91,7 @@ test('warnings name the cause of lost volume, cavities kept, and open surfaces',
   assert.equal(lostVolumeWarning({ ...base, volume: 0.95 }, 'ok.obj', options), null);
   assert.equal(
     lostVolumeWarning({ ...base, volume: 0.003, thinThickness: 0.0001, thinSamplesNeeded: 838860808 }, 'plate.obj', options),
-    "plate.obj: the tets hold only 0 % of the surface's volume: parts about 0.1 mm thick got few or no tets; sampling them finely enough would take about 838,860,808 surface points, beyond the budget of 150,000, so no setting will mesh them whole: thicken them in a modeller.",
+    "plate.obj: the tets hold only 0 % of the surface's volume: parts about 0.1 mm thick got few or no tets; sampling them finely enough would take about 838,860,808 surface points, beyond this import's budget of 61,200, so no setting will mesh them whole: thicken them in a modeller.",
   );
   assert.match(lostVolumeWarning({ ...base, volume: 0.8, thinThickness: 0.3 }, 'b.obj', options), /80 % .*: 3 tets below min quality 0\.02 were removed; a lower min quality keeps more\.$/);
   assert.match(lostVolumeWarning({ ...base, volume: 0.8, slivers: 0 }, 'b.obj', options), /more grid cells follow the surface more closely\.$/);
@@ -137,7 +139,7 @@ test('a 1 m plate 0.1 mm thick is beyond the sample budget: the message says so 
   assert.ok(error.stats.thinSamplesNeeded > 150000, `${error.stats.thinSamplesNeeded} samples needed`);
   assert.match(
     describeImportError(error, 'plate.obj', { resolution: 20, minQuality: 0.02 }).message,
-    /^Could not import plate\.obj: no tet fits inside the surface: its thinnest parts are about 0\.1 mm thick; sampling them finely enough would take about [\d,]+ surface points, beyond the budget of 150,000, so no setting will mesh them whole: thicken them in a modeller\. \(SB_ERR_NO_INSIDE_TETS: /,
+    /^Could not import plate\.obj: no tet fits inside the surface: its thinnest parts are about 0\.1 mm thick; sampling them finely enough would take about [\d,]+ surface points, beyond this import's budget of [\d,]+, so no setting will mesh them whole: thicken them in a modeller\. \(SB_ERR_NO_INSIDE_TETS: /,
   );
 });
 

@@ -646,7 +646,8 @@ TEST_CASE("thin parts: rods and plates far thinner than a grid cell mesh whole, 
   const int32_t rc = run_job(box(1, 0.001f, 0.001f), 10, 0.02f, stats, message);
   CHECK((rc == SB_ERR_NO_INSIDE_TETS || stats.volume < 0.5f * stats.surface_volume));
   CHECK(stats.thin_thickness == doctest::Approx(0.001).epsilon(0.01));
-  CHECK(stats.thin_samples_needed > 10000);
+  CHECK(stats.thin_samples_needed > stats.sample_budget);
+  CHECK(stats.thin_samples_needed <= SB_TETRA_MAX_SURFACE_SAMPLES);  // so more grid cells would reach it
 }
 
 TEST_CASE("thin parts beyond the sample budget: the failure names their thickness and that no setting will help") {
@@ -661,7 +662,9 @@ TEST_CASE("thin parts beyond the sample budget: the failure names their thicknes
   CHECK(stats.thin_samples_needed > 100 * SB_TETRA_MAX_SURFACE_SAMPLES);
   CHECK(message.find("the surface's thinnest parts are about 0.1 mm thick: tets through them need surface points about "
                      "0.05 mm apart") != std::string::npos);
-  CHECK(message.find("beyond the budget of 150000") != std::string::npos);
+  CHECK(message.find("beyond this job's budget of " + std::to_string(stats.sample_budget)) != std::string::npos);
+  CHECK(stats.sample_budget > 10000);
+  CHECK(stats.sample_budget <= SB_TETRA_MAX_SURFACE_SAMPLES);
   CHECK(message.find("no setting will help: thicken them in a modeller (0 open edges;") != std::string::npos);
   CHECK(message.find("Is it closed") == std::string::npos);
 

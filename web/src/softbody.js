@@ -77,7 +77,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 88; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 1 float32 at 84
-const TETRA_STATS_BYTES = 45 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 2 int32
+const TETRA_STATS_BYTES = 46 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 3 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -364,10 +364,11 @@ export class Tetra {
     out.qualityHistogram = Array.from(more.subarray(3, 13));
     const times = new Float32Array(this.sb.buffer, tail + 20 + 52, 6);
     out.stageMilliseconds = { cleanup: times[0], sampling: times[1], delaunay: times[2], inside: times[3], improve: times[4], finish: times[5] };
-    // Then thin_samples_needed and medial_points (int32).
-    const last = new Int32Array(this.sb.buffer, tail + 20 + 52 + 24, 2);
+    // Then thin_samples_needed, medial_points and sample_budget (int32).
+    const last = new Int32Array(this.sb.buffer, tail + 20 + 52 + 24, 3);
     out.thinSamplesNeeded = last[0];
     out.medialPoints = last[1];
+    out.sampleBudget = last[2];
     return out;
   }
 

@@ -31,11 +31,14 @@ const SENTENCES = {
 const mm = (metres) => `${Number((metres * 1000).toPrecision(2))} mm`;
 
 // Thin parts are sampled two points across their thickness at any number of grid cells; only when
-// that would take more surface points than the tetrahedralizer's budget are they sampled coarser.
-const SAMPLE_BUDGET = 150000; // SB_TETRA_MAX_SURFACE_SAMPLES
+// that would take more surface points than the job's budget (which grows with the grid cells, up to
+// 150,000) are they sampled coarser.
+const MAX_SAMPLES = 150000; // SB_TETRA_MAX_SURFACE_SAMPLES
 
 function thinAdvice(stats) {
-  return `sampling them finely enough would take about ${count(stats.thinSamplesNeeded)} surface points, beyond the budget of ${count(SAMPLE_BUDGET)}, so no setting will mesh them whole: thicken them in a modeller`;
+  const over = `sampling them finely enough would take about ${count(stats.thinSamplesNeeded)} surface points, beyond this import's budget of ${count(stats.sampleBudget)}`;
+  if (stats.thinSamplesNeeded <= MAX_SAMPLES) return `${over}; more grid cells raise the budget (up to ${count(MAX_SAMPLES)})`;
+  return `${over}, so no setting will mesh them whole: thicken them in a modeller`;
 }
 
 // Whether the measured thin parts explain the loss (the core measures them whenever volume is

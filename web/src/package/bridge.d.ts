@@ -138,8 +138,10 @@ export interface TetraStats {
   qualityHistogram: number[];
   /** Wall time per stage, ms. */
   stageMilliseconds: { cleanup: number; sampling: number; delaunay: number; inside: number; improve: number; finish: number };
-  /** > 0 when thin parts would need more surface samples than the budget (150,000): about how many. */
+  /** > 0 when thin parts would need more surface samples than sampleBudget: about how many. */
   thinSamplesNeeded: number;
+  /** Surface samples the job could place: 10,000 + 16 x those of half-cell spacing, at most 150,000. */
+  sampleBudget: number;
   /** Points on the medial surface of parts under two grid cells thick. */
   medialPoints: number;
 }
