@@ -174,21 +174,37 @@ double optimize_vertex(std::vector<double>& positions, const std::vector<uint32_
   return best;
 }
 
-// Face links: link[4 t + s] = 4 t' + s' for the tet t' across the face opposite slot s of t, or -1
-// on the boundary.
+// The face of tet t (4 ids) opposite slot `skip`, its ids sorted: the same key from either tet.
+std::array<uint32_t, 3> face_key(const uint32_t* t, int skip) {
+  std::array<uint32_t, 3> f{};
+  int m = 0;
+  for (int k = 0; k < 4; ++k)
+    if (k != skip) f[size_t(m++)] = t[k];
+  std::sort(f.begin(), f.end());
+  return f;
+}
+
+// Keeps the tets (and their qualities) whose alive flag is set, in order; returns their count.
+size_t compact_alive(std::vector<uint32_t>& tets, std::vector<double>& quality, const std::vector<uint8_t>& alive) {
+  size_t kept = 0;
+  for (size_t t = 0; t < tets.size() / 4; ++t)
+    if (alive[t]) {
+      std::copy(&tets[4 * t], &tets[4 * t] + 4, &tets[4 * kept]);
+      quality[kept++] = quality[t];
+    }
+  tets.resize(4 * kept);
+  quality.resize(kept);
+  return kept;
+}
+
+}  // namespace
+
 std::vector<int64_t> face_links(const std::vector<uint32_t>& tets) {
   const size_t n = tets.size() / 4;
   std::vector<std::pair<std::array<uint32_t, 3>, int64_t>> faces;
   faces.reserve(4 * n);
   for (size_t t = 0; t < n; ++t)
-    for (int s = 0; s < 4; ++s) {
-      std::array<uint32_t, 3> f{};
-      int m = 0;
-      for (int k = 0; k < 4; ++k)
-        if (k != s) f[size_t(m++)] = tets[4 * t + size_t(k)];
-      std::sort(f.begin(), f.end());
-      faces.push_back({f, int64_t(4 * t) + s});
-    }
+    for (int s = 0; s < 4; ++s) faces.push_back({face_key(&tets[4 * t], s), int64_t(4 * t) + s});
   std::sort(faces.begin(), faces.end());
   std::vector<int64_t> link(4 * n, -1);
   for (size_t i = 1; i < faces.size(); ++i)
@@ -198,6 +214,8 @@ std::vector<int64_t> face_links(const std::vector<uint32_t>& tets) {
     }
   return link;
 }
+
+namespace {
 
 // What peeling may still remove, in volume: wedges, and everything together.
 struct PeelBudget {
@@ -287,15 +305,7 @@ void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets
         if (classify(u) != kKeep) heap.push({volume6_of(positions, &tets[4 * u]) / 6.0, u});
       }
     }
-    size_t kept = 0;
-    for (size_t t = 0; t < n; ++t)
-      if (alive[t]) {
-        std::copy(&tets[4 * t], &tets[4 * t] + 4, &tets[4 * kept]);
-        quality[kept++] = quality[t];
-      }
-    tets.resize(4 * kept);
-    quality.resize(kept);
-    n = kept;
+    n = compact_alive(tets, quality, alive);
   }
 
 }
@@ -328,11 +338,10 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
                               const std::function<bool(const double*, double)>& near_surface) {
   ImprovementStats stats;
   size_t n = tets.size() / 4;
-  Work work{kEvaluationsPerTet * int64_t(n) + kEvaluationsBase};
-  stats.tets_in = int64_t(n);
+  const int64_t work_given = kEvaluationsPerTet * int64_t(n) + kEvaluationsBase;
+  Work work{work_given};
   std::vector<double> quality(n);
   for (size_t t = 0; t < n; ++t) quality[t] = quality_of(positions, &tets[4 * t]);
-  stats.min_quality_before = n ? *std::min_element(quality.begin(), quality.end()) : 0.0;
 
   // 1. Peel exposed slivers of surface samples (see peel_tets).
   double volume = 0;
@@ -381,23 +390,11 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
         for (int s = 0; s < 4; ++s) {
           const int64_t across = link[4 * c + size_t(s)];
           if (across >= 0 && std::find(old_tets.begin(), old_tets.end(), size_t(across / 4)) != old_tets.end()) continue;
-          std::array<uint32_t, 3> f{};
-          int m = 0;
-          for (int k = 0; k < 4; ++k)
-            if (k != s) f[size_t(m++)] = tets[4 * c + size_t(k)];
-          std::sort(f.begin(), f.end());
-          face_keys.push_back({f, across >= 0 ? across : -1 - int64_t(4 * c + size_t(s))});
+          face_keys.push_back({face_key(&tets[4 * c], s), across >= 0 ? across : -1 - int64_t(4 * c + size_t(s))});
         }
       const int64_t new_base = int64_t(1) << 60;
       for (size_t i = 0; i < fresh.size() / 4; ++i)
-        for (int s = 0; s < 4; ++s) {
-          std::array<uint32_t, 3> f{};
-          int m = 0;
-          for (int k = 0; k < 4; ++k)
-            if (k != s) f[size_t(m++)] = fresh[4 * i + size_t(k)];
-          std::sort(f.begin(), f.end());
-          face_keys.push_back({f, new_base + int64_t(4 * i) + s});
-        }
+        for (int s = 0; s < 4; ++s) face_keys.push_back({face_key(&fresh[4 * i], s), new_base + int64_t(4 * i) + s});
       std::sort(face_keys.begin(), face_keys.end());
       for (size_t i = 0; i < face_keys.size(); i += 2)
         if (i + 1 >= face_keys.size() || face_keys[i].first != face_keys[i + 1].first || face_keys[i + 1].second < new_base ||
@@ -627,15 +624,7 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
         }
       }
     }
-    size_t kept = 0;
-    for (size_t t = 0; t < n; ++t)
-      if (alive[t]) {
-        std::copy(&tets[4 * t], &tets[4 * t] + 4, &tets[4 * kept]);
-        quality[kept++] = quality[t];
-      }
-    tets.resize(4 * kept);
-    quality.resize(kept);
-    n = kept;
+    n = compact_alive(tets, quality, alive);
   }
 
   // 3. Smooth the free vertices of poor tets, except those on the boundary. Star of each vertex in
@@ -675,10 +664,7 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
   peel_tets(positions, tets, quality, fixed, target, near_surface, true, budget, stats);
   n = tets.size() / 4;
 
-  double m = HUGE_VAL;
-  for (size_t t = 0; t < n; ++t) m = std::min(m, quality_of(positions, &tets[4 * t]));
-  stats.min_quality_after = n ? m : 0.0;
-  stats.evaluations = kEvaluationsPerTet * int64_t(stats.tets_in) + kEvaluationsBase - work.left;
+  stats.evaluations = work_given - work.left;
   return stats;
 }
 

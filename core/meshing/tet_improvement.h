@@ -27,9 +27,7 @@ struct ImprovementStats {
   int64_t flips = 0;           // 2-3 and 3-2 flips
   int64_t inserted = 0;        // vertices added by refinement
   int64_t vertices_moved = 0;  // smoothing moves accepted (a vertex can move in several passes)
-  double min_quality_before = 0, min_quality_after = 0;
-  int64_t tets_in = 0;       // tets given
-  int64_t evaluations = 0;   // work spent, in tets evaluated (bounded: 40 per tet given + 500,000)
+  int64_t evaluations = 0;     // work spent, in tets evaluated (bounded: 40 per tet given + 100,000)
 };
 
 constexpr double kMaxGrowth = 0.3;  // refinement adds at most this fraction of the vertex count
@@ -46,5 +44,9 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
 // point (the refinement's cavities are proposals checked afterwards; exact predicates are slow on
 // degenerate inputs). Agrees with predicates.h's insphere away from ties (a test).
 bool in_circumsphere(const double* a, const double* b, const double* c, const double* d, const double* p);
+
+// Face links of a tet mesh: link[4 t + s] = 4 t' + s' for the tet t' across the face opposite slot
+// s of tet t (slot s' of t' faces back), or -1 on the boundary.
+std::vector<int64_t> face_links(const std::vector<uint32_t>& tets);
 
 }  // namespace sb

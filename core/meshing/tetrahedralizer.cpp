@@ -349,21 +349,10 @@ void Tetrahedralizer::finish() {
   // largest one: single tets or small clusters hanging on by an edge or a vertex) would flop about
   // loose in the simulation, so they are removed; real separate pieces of a model are far larger.
   const size_t candidates = kept.size() / 4;
-  std::vector<std::pair<std::array<uint32_t, 3>, uint32_t>> faces;
-  faces.reserve(4 * candidates);
-  for (size_t t = 0; t < candidates; ++t)
-    for (int skip = 0; skip < 4; ++skip) {
-      std::array<uint32_t, 3> f{};
-      int m = 0;
-      for (int k = 0; k < 4; ++k)
-        if (k != skip) f[size_t(m++)] = kept[4 * t + size_t(k)];
-      std::sort(f.begin(), f.end());
-      faces.push_back({f, uint32_t(t)});
-    }
-  std::sort(faces.begin(), faces.end());
+  const std::vector<int64_t> link = face_links(kept);
   UnionFind parts(candidates);
-  for (size_t i = 1; i < faces.size(); ++i)
-    if (faces[i].first == faces[i - 1].first) parts.join(faces[i].second, faces[i - 1].second);
+  for (size_t i = 0; i < link.size(); ++i)
+    if (link[i] >= 0) parts.join(int64_t(i / 4), link[i] / 4);
   std::vector<int64_t> part_size(candidates, 0);
   for (size_t t = 0; t < candidates; ++t) ++part_size[size_t(parts.find(int64_t(t)))];
   const int64_t largest = candidates ? *std::max_element(part_size.begin(), part_size.end()) : 0;
