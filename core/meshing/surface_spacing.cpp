@@ -21,10 +21,12 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
   out.vertex_level.assign(vertices, 0);
-  std::vector<double> normal(3 * faces), area(faces), perimeter(faces, 0.0);
+  std::vector<double>& normal = out.face_normal;
+  normal.assign(3 * faces, 0.0);
+  std::vector<double> area(faces), perimeter(faces, 0.0);
   // Thickness: only parts under a cell matter (finer sampling, medial points), so rays stop there.
   const double reach = std::max({kMedialReach, kDefaultSpacing / kSpacingPerThickness, kCurvedPartReach});
-  out.face_thickness.assign(faces, 0.0f);
+  out.face_thickness.assign(faces, 0.0);
   double thinnest = HUGE_VAL;
   for (size_t f = 0; f < faces; ++f) {
     const double* a = &p[3 * size_t(t[3 * f])];
@@ -44,7 +46,7 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     const double hit = query.ray_hit(o, inward, int32_t(f), 1e-9, reach);
     if (hit == HUGE_VAL) continue;
     thinnest = std::min(thinnest, hit);
-    out.face_thickness[f] = float(hit);
+    out.face_thickness[f] = hit;
     out.face_level[f] = uint8_t(level_of_spacing(kSpacingPerThickness * hit));
   }
   out.thinnest = thinnest == HUGE_VAL ? 0.0 : thinnest;

@@ -36,7 +36,9 @@ constexpr double kMedialReach = 2.0;
 struct SurfaceSpacing {
   std::vector<uint8_t> face_level;    // per face: spacing kDefaultSpacing / 2^level
   std::vector<uint8_t> vertex_level;  // per vertex (thickness of its faces and its own curvature)
-  std::vector<float> face_thickness;  // per face, grid units, measured up to kCurvedPartReach (else 0)
+  std::vector<double> face_thickness;  // per face, grid units, from its centroid along the inward
+                                       // normal, measured up to kCurvedPartReach (else 0)
+  std::vector<double> face_normal;     // per face, outward unit normal (0 for a face without area)
   int coarsened_to = -1;              // >= 0: the budget capped every level at this one
   int64_t samples_needed = 0;         // when coarsened: about how many samples the finest levels wanted
   int64_t budget = 0;                 // the sample budget it was held to

@@ -222,18 +222,10 @@ void Tetrahedralizer::place_surface_points() {
   // volume). Halfway along the inward ray from each thin face's centroid and each sample on it,
   // thinned to half the local thickness apart. They are free (not surface) points.
   Thinner medial;
-  auto add_medial = [&](const double* o, uint32_t face) {
-    const double* a = &p[3 * size_t(t[3 * size_t(face)])];
-    const double* b = &p[3 * size_t(t[3 * size_t(face) + 1])];
-    const double* c = &p[3 * size_t(t[3 * size_t(face) + 2])];
-    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(len > 0)) return;
-    const double inward[3] = {-n[0] / len, -n[1] / len, -n[2] / len};
-    const double hit = query_->ray_hit(o, inward, int32_t(face), 1e-9, kMedialReach);
-    if (hit == HUGE_VAL) return;
-    const double m[3] = {o[0] + 0.5 * hit * inward[0], o[1] + 0.5 * hit * inward[1], o[2] + 0.5 * hit * inward[2]};
+  // A medial point halfway along the inward ray of length `hit` from o on `face`.
+  auto add_medial = [&](const double* o, uint32_t face, double hit) {
+    const double* n = &spacing.face_normal[3 * size_t(face)];
+    const double m[3] = {o[0] - 0.5 * hit * n[0], o[1] - 0.5 * hit * n[1], o[2] - 0.5 * hit * n[2]};
     if (medial.offer(m, std::min(kMaxSpacingLevel, level_of_spacing(0.5 * hit)), medial_points_)) ++stats_.medial_points;
   };
   // Where the point budget coarsened a face's samples below its thickness, medial points between
@@ -242,18 +234,22 @@ void Tetrahedralizer::place_surface_points() {
     return spacing.face_thickness[f] > 0 && spacing.face_thickness[f] < kMedialReach &&
            level_of_spacing(kSpacingPerThickness * spacing.face_thickness[f]) <= spacing.face_level[f];
   };
+  // From each thin face's centroid the ray was cast already (surface_spacing: its thickness).
   for (size_t f = 0; f < t.size() / 3; ++f) {
     if (!wants_medial(f)) continue;
     const double* a = &p[3 * size_t(t[3 * f])];
     const double* b = &p[3 * size_t(t[3 * f + 1])];
     const double* c = &p[3 * size_t(t[3 * f + 2])];
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
-    add_medial(o, uint32_t(f));
+    add_medial(o, uint32_t(f), spacing.face_thickness[f]);
   }
   for (const auto& [id, face] : thin_samples) {
     if (!wants_medial(face)) continue;
     const double o[3] = {points_[3 * size_t(id)], points_[3 * size_t(id) + 1], points_[3 * size_t(id) + 2]};
-    add_medial(o, face);
+    const double* n = &spacing.face_normal[3 * size_t(face)];
+    const double inward[3] = {-n[0], -n[1], -n[2]};
+    const double hit = query_->ray_hit(o, inward, int32_t(face), 1e-9, kMedialReach);
+    if (hit != HUGE_VAL) add_medial(o, face, hit);
   }
   if (!medial_points_.empty()) {
     constexpr double kOrigin[3] = {0, 0, 0};
