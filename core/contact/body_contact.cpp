@@ -1,5 +1,5 @@
-// Body-against-body contact: broad phase over body bounds, a spatial hash of surface triangles,
-// vertex-triangle constraints with friction (see body_contact.h).
+// Body-against-body and self contact: broad phase over body bounds, a spatial hash of surface
+// triangles built once per frame, vertex-triangle constraints with friction (see body_contact.h).
 #include "contact/body_contact.h"
 
 #include <algorithm>
@@ -71,129 +71,154 @@ int32_t cell_of(float x, float inv_cell) {
 
 }  // namespace
 
-uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
-  const float reach = settings.thickness + settings.search_radius;  // m: triangles this close are found
-  bounds_.resize(count);
-  auto takes_part = [&](uint32_t i) {
-    const SoftBody* b = bodies[i];
-    // A body frozen after diverging (at its last finite shape) still takes part, as an immovable
-    // obstacle: what rested on it keeps resting there.
-    return b && b->position_based() && b->collision_mask() != 0 && b->surface_triangle_count() > 0;
+namespace {
+
+// The gap a vertex of body a keeps from a triangle of body b, m.
+float gap_between(const SoftBody& a, const SoftBody& b, const BodyContactSettings& s) {
+  return &a == &b ? a.self_thickness() : s.thickness;
+}
+
+bool takes_part(const SoftBody* b) {
+  // A body frozen after diverging (at its last finite shape) still takes part, as an immovable
+  // obstacle: what rested on it keeps resting there.
+  return b && b->position_based() && (b->collision_mask() != 0 || b->self_collision()) && b->surface_triangle_count() > 0;
+}
+
+}  // namespace
+
+void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
+  cand_body_.clear();
+  cand_vertex_.clear();
+  cand_start_.assign(1, 0);
+  cand_tri_.clear();
+  // The widest reach of any pair: triangles this close to a vertex's path are its candidates.
+  float reach = settings.thickness + settings.search_radius;
+  for (uint32_t i = 0; i < count; ++i)
+    if (takes_part(bodies[i]) && bodies[i]->self_collision())
+      reach = std::max(reach, bodies[i]->self_thickness() + settings.search_radius);
+  // Each surface vertex's path over the frame, predicted from its velocity (0 for a frozen body).
+  auto path_box = [&](const SoftBody& b, uint32_t v, float lo[3], float hi[3]) {
+    const float* x = b.positions();
+    const float* vel = b.velocities();
+    const float step = b.diverged() ? 0.0f : dt;
+    for (int c = 0; c < 3; ++c) {
+      const float from = x[3 * v + c], to = from + vel[3 * v + c] * step;
+      lo[c] = std::min(from, to);
+      hi[c] = std::max(from, to);
+    }
   };
-  // Bounds of each body's surface, widened by the reach.
+  // Bounds of each body's swept surface, widened by the reach.
+  bounds_.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
-    Bounds& bb = bounds_[i];
+    Box& bb = bounds_[i];
     bb.lo[0] = bb.lo[1] = bb.lo[2] = INFINITY;
     bb.hi[0] = bb.hi[1] = bb.hi[2] = -INFINITY;
-    if (!takes_part(i)) continue;
-    const float* x = bodies[i]->positions();
+    if (!takes_part(bodies[i])) continue;
     const uint32_t* sv = bodies[i]->surface_vertices();
-    for (uint32_t k = 0; k < bodies[i]->surface_vertex_count(); ++k)
+    for (uint32_t k = 0; k < bodies[i]->surface_vertex_count(); ++k) {
+      float lo[3], hi[3];
+      path_box(*bodies[i], sv[k], lo, hi);
       for (int c = 0; c < 3; ++c) {
-        bb.lo[c] = std::min(bb.lo[c], x[3 * sv[k] + c]);
-        bb.hi[c] = std::max(bb.hi[c], x[3 * sv[k] + c]);
+        bb.lo[c] = std::min(bb.lo[c], lo[c]);
+        bb.hi[c] = std::max(bb.hi[c], hi[c]);
       }
+    }
     for (int c = 0; c < 3; ++c) {
       bb.lo[c] -= reach;
       bb.hi[c] += reach;
     }
   }
-  auto overlap = [&](uint32_t i, uint32_t j) {
-    for (int c = 0; c < 3; ++c)
-      if (bounds_[i].hi[c] < bounds_[j].lo[c] || bounds_[j].hi[c] < bounds_[i].lo[c]) return false;
-    return true;
+  auto overlap = [&](const Box& a, const float lo[3], const float hi[3]) {
+    return hi[0] >= a.lo[0] && lo[0] <= a.hi[0] && hi[1] >= a.lo[1] && lo[1] <= a.hi[1] && hi[2] >= a.lo[2] && lo[2] <= a.hi[2];
   };
   // Broad phase: the pairs of bodies whose bounds meet (and whose filters allow contact), as a
-  // neighbour list per body. Most substeps of a scene where bodies are apart end here.
+  // neighbour list per body; a self-colliding body is its own neighbour. Bodies far apart end here.
+  // Every pair of bodies is compared: fine for the tens of bodies a scene holds.
   near_.assign(count, 0);
-  std::vector<uint8_t>& near = near_;
   pair_start_.assign(count + 1, 0);
   pairs_.clear();
   for (uint32_t i = 0; i < count; ++i) {
     pair_start_[i] = uint32_t(pairs_.size());
-    if (!takes_part(i)) continue;
+    if (!takes_part(bodies[i])) continue;
     for (uint32_t j = 0; j < count; ++j) {
-      if (j == i || !takes_part(j) || !overlap(i, j) || !filter_allows(*bodies[i], *bodies[j])) continue;
+      const bool self = j == i && bodies[i]->self_collision();
+      if (!self && (j == i || !takes_part(bodies[j]) || !overlap(bounds_[j], bounds_[i].lo, bounds_[i].hi) ||
+                    !filter_allows(*bodies[i], *bodies[j])))
+        continue;
       pairs_.push_back(j);
-      near[i] = 1;
+      near_[i] = 1;
     }
   }
   pair_start_[count] = uint32_t(pairs_.size());
-  if (pairs_.empty()) return 0;
-  // Is point x inside the bounds of a neighbour of body i? Only such vertices and triangles matter.
+  if (pairs_.empty()) return;
+  // Do the bounds of a neighbour of body i meet this box? Only such vertices and triangles matter.
   auto in_neighbour = [&](uint32_t i, const float lo[3], const float hi[3]) {
-    for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k) {
-      const Bounds& bb = bounds_[pairs_[k]];
-      if (hi[0] >= bb.lo[0] && lo[0] <= bb.hi[0] && hi[1] >= bb.lo[1] && lo[1] <= bb.hi[1] && hi[2] >= bb.lo[2] &&
-          lo[2] <= bb.hi[2])
-        return true;
-    }
+    for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k)
+      if (overlap(bounds_[pairs_[k]], lo, hi)) return true;
     return false;
   };
 
+  // Swept boxes of the triangles near a neighbour, and their typical size for the hash's cells.
+  tri_body_.clear();
+  tri_id_.clear();
+  tri_box_.clear();
   double extent_sum = 0.0;
   float extent_max = 0.0f;
-  uint32_t triangles = 0;
   for (uint32_t i = 0; i < count; ++i) {
-    if (!near[i]) continue;
-    const float* x = bodies[i]->positions();
-    const uint32_t* tri = bodies[i]->surface_triangles();
-    for (uint32_t t = 0; t < bodies[i]->surface_triangle_count(); ++t) {
+    if (!near_[i]) continue;
+    const SoftBody& B = *bodies[i];
+    const uint32_t* tri = B.surface_triangles();
+    for (uint32_t t = 0; t < B.surface_triangle_count(); ++t) {
+      Box box;
+      path_box(B, tri[3 * t], box.lo, box.hi);
+      for (int corner = 1; corner < 3; ++corner) {
+        float lo[3], hi[3];
+        path_box(B, tri[3 * t + corner], lo, hi);
+        for (int c = 0; c < 3; ++c) {
+          box.lo[c] = std::min(box.lo[c], lo[c]);
+          box.hi[c] = std::max(box.hi[c], hi[c]);
+        }
+      }
+      if (!in_neighbour(i, box.lo, box.hi)) continue;  // no vertex of a neighbour can come near it
       float e = 0.0f;
       for (int c = 0; c < 3; ++c) {
-        const float a = x[3 * tri[3 * t] + c], b = x[3 * tri[3 * t + 1] + c], d = x[3 * tri[3 * t + 2] + c];
-        e = std::max(e, std::max({a, b, d}) - std::min({a, b, d}));
+        e = std::max(e, box.hi[c] - box.lo[c]);
+        box.lo[c] -= reach;
+        box.hi[c] += reach;
       }
       extent_sum += e;
       extent_max = std::max(extent_max, e);
-      ++triangles;
+      tri_body_.push_back(i);
+      tri_id_.push_back(t);
+      tri_box_.push_back(box);
     }
   }
-  // Cells the size of a typical triangle (or the reach, if larger). Measured on a pile: cells as large
-  // as a triangle's widened box halve the hashing but cost more in queries (more triangles per cell).
-  float cell = std::max(reach, float(extent_sum / std::max(1u, triangles)));
-  cell = std::max(cell, extent_max / 8.0f);  // a stretched triangle spans at most ~10 cells per axis
+  const uint32_t triangles = uint32_t(tri_box_.size());
+  if (triangles == 0) return;
+  // Cells the size of a typical swept triangle (or the reach, if larger); a stretched one spans at
+  // most ~10 cells per axis.
+  float cell = std::max(reach, float(extent_sum / triangles));
+  cell = std::max(cell, extent_max / 8.0f);
   const float inv_cell = 1.0f / cell;
   uint32_t table_size = 1024;
   while (table_size < 2 * triangles) table_size *= 2;
 
-  // Spatial hash of every surface triangle of the bodies near another (each in every cell its
-  // widened box touches), by counting sort into dense arrays.
+  // Spatial hash of those triangles (each in every cell its widened box touches), by counting sort.
   entry_cell_.clear();
   entry_item_.clear();
-  tri_body_.clear();
-  tri_id_.clear();
-  tri_box_.clear();
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!near[i]) continue;
-    const float* x = bodies[i]->positions();
-    const uint32_t* tri = bodies[i]->surface_triangles();
-    for (uint32_t t = 0; t < bodies[i]->surface_triangle_count(); ++t) {
-      float flo[3], fhi[3];
-      for (int c = 0; c < 3; ++c) {
-        const float a = x[3 * tri[3 * t] + c], b = x[3 * tri[3 * t + 1] + c], d = x[3 * tri[3 * t + 2] + c];
-        flo[c] = std::min({a, b, d});
-        fhi[c] = std::max({a, b, d});
-      }
-      if (!in_neighbour(i, flo, fhi)) continue;  // no other body's vertex can come near it
-      int32_t lo[3], hi[3];
-      for (int c = 0; c < 3; ++c) {
-        lo[c] = cell_of(flo[c] - reach, inv_cell);
-        hi[c] = std::min(cell_of(fhi[c] + reach, inv_cell), lo[c] + 16);  // bounded work, whatever the input
-      }
-      // Its widened box, kept for a cheap test before the exact closest point (positions move by
-      // millimetres during the narrow phase; the reach covers that).
-      const uint32_t index = uint32_t(tri_body_.size());
-      tri_body_.push_back(i);
-      tri_id_.push_back(t);
-      tri_box_.push_back({{flo[0] - reach, flo[1] - reach, flo[2] - reach}, {fhi[0] + reach, fhi[1] + reach, fhi[2] + reach}});
-      for (int32_t ix = lo[0]; ix <= hi[0]; ++ix)
-        for (int32_t iy = lo[1]; iy <= hi[1]; ++iy)
-          for (int32_t iz = lo[2]; iz <= hi[2]; ++iz) {
-            entry_cell_.push_back(cell_hash(ix, iy, iz, table_size));
-            entry_item_.push_back(index);
-          }
+  for (uint32_t index = 0; index < triangles; ++index) {
+    const Box& box = tri_box_[index];
+    int32_t lo[3], hi[3];
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = cell_of(box.lo[c], inv_cell);
+      hi[c] = std::min(cell_of(box.hi[c], inv_cell), lo[c] + 16);  // bounded work, whatever the input
     }
+    for (int32_t ix = lo[0]; ix <= hi[0]; ++ix)
+      for (int32_t iy = lo[1]; iy <= hi[1]; ++iy)
+        for (int32_t iz = lo[2]; iz <= hi[2]; ++iz) {
+          entry_cell_.push_back(cell_hash(ix, iy, iz, table_size));
+          entry_item_.push_back(index);
+        }
   }
   cell_start_.assign(table_size + 1, 0);
   for (uint32_t key : entry_cell_) ++cell_start_[key + 1];
@@ -202,103 +227,173 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (size_t e = 0; e < entry_item_.size(); ++e) entries_[fill_[entry_cell_[e]]++] = entry_item_[e];
 
-  // Narrow phase: each surface vertex against its nearest triangle of another body, solved at once
-  // (Gauss-Seidel, in body and vertex order).
-  uint32_t solved = 0;
+  // Each surface vertex's candidates: the triangles whose swept box meets its path.
+  seen_.assign(triangles, ~0u);
+  uint32_t query = 0;
   for (uint32_t a = 0; a < count; ++a) {
-    if (!near[a] || bodies[a]->diverged()) continue;  // a frozen body's vertices do not move
+    if (!near_[a] || bodies[a]->diverged()) continue;  // a frozen body's vertices do not move
+    const SoftBody& A = *bodies[a];
+    const uint32_t* sv = A.surface_vertices();
+    const float* xa = A.positions();
+    const float* rest = A.rest_positions();
+    // Pairs nearer than twice the thickness in the rest shape never touch (a vertex's own
+    // neighbourhood on the surface); anything farther may.
+    const float self_exclusion = 2.0f * A.self_thickness();
+    for (uint32_t k = 0; k < A.surface_vertex_count(); ++k, ++query) {
+      const uint32_t v = sv[k];
+      float lo[3], hi[3];
+      path_box(A, v, lo, hi);
+      if (!in_neighbour(a, lo, hi)) continue;
+      int32_t clo[3], chi[3];
+      for (int c = 0; c < 3; ++c) {
+        clo[c] = cell_of(lo[c], inv_cell);
+        chi[c] = std::min(cell_of(hi[c], inv_cell), clo[c] + 8);  // a path longer than 8 cells is cut short
+      }
+      const size_t first = cand_tri_.size();
+      for (int32_t ix = clo[0]; ix <= chi[0]; ++ix)
+        for (int32_t iy = clo[1]; iy <= chi[1]; ++iy)
+          for (int32_t iz = clo[2]; iz <= chi[2]; ++iz) {
+            const uint32_t key = cell_hash(ix, iy, iz, table_size);
+            for (uint32_t e = cell_start_[key]; e < cell_start_[key + 1]; ++e) {
+              const uint32_t index = entries_[e];
+              if (seen_[index] == query || !overlap(tri_box_[index], lo, hi)) continue;
+              seen_[index] = query;
+              const uint32_t b = tri_body_[index];
+              if (b == a) {
+                if (!A.self_collision()) continue;
+                const uint32_t* tri = A.surface_triangles() + 3 * tri_id_[index];
+                if (tri[0] == v || tri[1] == v || tri[2] == v) continue;
+                // Near in the rest shape: a neighbour on the surface or across a thin part, never a contact.
+                float w[3];
+                bool in_face;
+                const Vec3 r = load3(rest, v);
+                const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
+                if (length_sq(r - q0) < self_exclusion * self_exclusion) continue;
+                // Only from the triangle's outer side at the frame start.
+                const Vec3 x = load3(xa, v), p0 = load3(xa, tri[0]), p1 = load3(xa, tri[1]), p2 = load3(xa, tri[2]);
+                const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+                const Vec3 nf = cross(p1 - p0, p2 - p0);
+                const float nf_len = length(nf);
+                if (nf_len == 0.0f || dot(x - q, nf) < 0.0f) continue;
+              } else if (!filter_allows(A, *bodies[b])) {
+                continue;
+              }
+              cand_tri_.push_back(index);
+            }
+          }
+      if (cand_tri_.size() == first) continue;
+      // Sorted, so the result does not depend on the hash's cell order within a vertex's path.
+      std::sort(cand_tri_.begin() + first, cand_tri_.end());
+      cand_body_.push_back(a);
+      cand_vertex_.push_back(v);
+      cand_start_.push_back(uint32_t(cand_tri_.size()));
+    }
+  }
+}
+
+uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
+  // Each candidate vertex against its nearest candidate triangle, solved at once (Gauss-Seidel, in
+  // body and vertex order).
+  uint32_t solved = 0;
+  for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
+    const uint32_t a = cand_body_[k], v = cand_vertex_[k];
+    if (a >= count) continue;
     SoftBody& A = *bodies[a];
+    if (A.diverged()) continue;  // diverged in this frame's substeps: frozen
     float* xa = A.positions();
     const float* pa = A.previous_positions();
     const float* wa = A.inverse_masses();
-    const uint32_t* sv = A.surface_vertices();
-    uint32_t a_contacts = 0;
-    float a_depth = 0.0f;
-    for (uint32_t k = 0; k < A.surface_vertex_count(); ++k) {
-      const uint32_t v = sv[k];
-      const Vec3 x = load3(xa, v);
-      const float xp[3] = {x.x, x.y, x.z};
-      if (!in_neighbour(a, xp, xp)) continue;
-      const uint32_t key = cell_hash(cell_of(x.x, inv_cell), cell_of(x.y, inv_cell), cell_of(x.z, inv_cell), table_size);
-      float best = reach * reach;
-      uint32_t best_index = ~0u;
-      for (uint32_t e = cell_start_[key]; e < cell_start_[key + 1]; ++e) {
-        const uint32_t index = entries_[e];
-        const TriBox& box = tri_box_[index];
-        if (x.x < box.lo[0] || x.x > box.hi[0] || x.y < box.lo[1] || x.y > box.hi[1] || x.z < box.lo[2] || x.z > box.hi[2])
-          continue;
-        const uint32_t b = tri_body_[index];
-        if (b == a || !filter_allows(A, *bodies[b])) continue;
-        const uint32_t* tri = bodies[b]->surface_triangles() + 3 * tri_id_[index];
-        const float* xb = bodies[b]->positions();
-        float w[3];
-        bool in_face;
-        const Vec3 q = closest_on_triangle(x, load3(xb, tri[0]), load3(xb, tri[1]), load3(xb, tri[2]), w, &in_face);
-        const float d2 = length_sq(x - q);
-        if (d2 < best) {
-          best = d2;
-          best_index = index;
-        }
-      }
-      if (best_index == ~0u) continue;
-      const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
-      SoftBody& B = *bodies[b];
-      float* xb = B.positions();
+    const Vec3 x = load3(xa, v);
+    // The contact is chosen, and its normal and barycentric point fixed, at the substep's start
+    // (previous positions), where the vertex was still outside: a vertex that has just crossed a face
+    // near a corner is nearer the corner's other face by now, and pushing it out through that face
+    // would carry it along the body instead of back out.
+    const Vec3 x0 = load3(pa, v);
+    float best = INFINITY;     // m^2, squared distance of the chosen triangle
+    float best_align = -1.0f;  // how squarely the vertex faces it, |cos| between its normal and the offset
+    uint32_t best_index = ~0u;
+    for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
+      const uint32_t index = cand_tri_[e];
+      const SoftBody& B = *bodies[tri_body_[index]];
+      const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
       const float* pb = B.previous_positions();
-      const uint32_t* tri = B.surface_triangles() + 3 * t;
-      // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
-      const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
-                           B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
-      const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
+      const float r = gap_between(A, B, settings) + settings.search_radius;
       float w[3];
       bool in_face;
-      const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+      const Vec3 p0 = load3(pb, tri[0]), p1 = load3(pb, tri[1]), p2 = load3(pb, tri[2]);
+      const Vec3 q = closest_on_triangle(x0, p0, p1, p2, w, &in_face);
+      const Vec3 away = x0 - q;
+      const float d2 = length_sq(away);
+      if (!(d2 < r * r && d2 <= best * 1.0001f)) continue;  // (a NaN distance, from a body diverging now, is never taken)
       const Vec3 face = cross(p1 - p0, p2 - p0);
       const float face_len = length(face);
       if (face_len == 0.0f) continue;
-      Vec3 n = face * (1.0f / face_len);  // outward: surface triangles are wound counter-clockwise from outside
-      const Vec3 away = x - q;
-      float s = dot(away, n);  // signed distance, m: negative inside B
-      if (!in_face) {
-        // Beside the face (nearest an edge or a corner): the true distance along the true direction.
-        const float len = length(away);
-        if (len > 1e-7f) {
-          const float side = s >= 0.0f ? 1.0f : -1.0f;
-          n = away * (side / len);
-          s = side * len;
-        }
-      }
-      if (s >= settings.thickness) continue;
-      const float C = s - settings.thickness;  // < 0: how far inside the gap, m
-      const float w_v = wa[v];
-      const float w_sum = w_v + w[0] * w[0] * wt[0] + w[1] * w[1] * wt[1] + w[2] * w[2] * wt[2];
-      if (w_sum == 0.0f) continue;  // both sides immovable (pinned)
-      const float lambda = -C / w_sum;
-      store3(xa, v, x + n * (w_v * lambda));
-      for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) - n * (w[i] * wt[i] * lambda));
-      // Friction: the substep's relative tangential motion of the vertex against the triangle's
-      // point, removed up to mu x the normal correction (static inside the cone, kinetic outside).
-      const float mu = std::sqrt(A.params().friction * B.params().friction);
-      Vec3 rel = load3(xa, v) - load3(pa, v);
-      for (int i = 0; i < 3; ++i) rel = rel - (load3(xb, tri[i]) - load3(pb, tri[i])) * w[i];
-      const Vec3 tangential = rel - n * dot(rel, n);
-      const float slide = length(tangential);
-      const float limit = mu * (-C);
-      if (slide > 0.0f) {
-        const float k = slide <= limit ? 1.0f : limit / slide;
-        const float mu_lambda = k / w_sum;
-        store3(xa, v, load3(xa, v) - tangential * (w_v * mu_lambda));
-        for (int i = 0; i < 3; ++i)
-          store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wt[i] * mu_lambda));
-      }
-      // Penetration into the other body itself (not into the gap the thickness keeps).
-      const float depth = std::max(0.0f, -s);
-      ++a_contacts;
-      a_depth = std::max(a_depth, depth);
-      B.add_contacts(0, depth);
-      ++solved;
+      const float facing = dot(away, face) / face_len;  // m, signed distance to the face's plane
+      // Within its own surface, a vertex behind a triangle's plane but beside it is where the surface
+      // bends (at a convex edge the next face is the one that counts), not a penetration.
+      if (&B == &A && !in_face && facing < 0.0f) continue;
+      // Several triangles share the nearest edge or corner: the one the vertex faces most squarely
+      // decides, so the side is never read off a plane the offset lies in (where rounding picks it).
+      const float align = in_face || d2 == 0.0f ? 1.0f : std::fabs(facing) / std::sqrt(d2);
+      if (d2 >= best * 0.9999f && align <= best_align) continue;
+      best = std::min(best, d2);
+      best_align = align;
+      best_index = index;
     }
-    A.add_contacts(a_contacts, a_depth);
+    if (best_index == ~0u) continue;
+    const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
+    SoftBody& B = *bodies[b];
+    const float gap = gap_between(A, B, settings);
+    float* xb = B.positions();
+    const float* pb = B.previous_positions();
+    const uint32_t* tri = B.surface_triangles() + 3 * t;
+    // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
+    const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
+                         B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
+    Vec3 n;
+    float w[3];
+    {
+      const Vec3 p0 = load3(pb, tri[0]), p1 = load3(pb, tri[1]), p2 = load3(pb, tri[2]);
+      bool in_face;
+      const Vec3 q = closest_on_triangle(x0, p0, p1, p2, w, &in_face);
+      const Vec3 face = cross(p1 - p0, p2 - p0);
+      const float face_len = length(face);
+      if (face_len == 0.0f) continue;
+      n = face * (1.0f / face_len);  // outward: surface triangles are wound counter-clockwise from outside
+      const Vec3 away = x0 - q;
+      const float len = length(away);
+      if (!in_face && len > 1e-7f) n = away * ((dot(away, n) >= 0.0f ? 1.0f : -1.0f) / len);  // beside the face: the true direction
+    }
+    // Signed distance now, along that normal from that point of the triangle (moved with it), m.
+    const Vec3 q = load3(xb, tri[0]) * w[0] + load3(xb, tri[1]) * w[1] + load3(xb, tri[2]) * w[2];
+    const float s = dot(x - q, n);
+    if (!(s < gap)) continue;  // apart (or NaN: the other body is diverging in this substep)
+    const float C = s - gap;  // < 0: how far inside the gap, m
+    const float w_v = wa[v];
+    const float w_sum = w_v + w[0] * w[0] * wt[0] + w[1] * w[1] * wt[1] + w[2] * w[2] * wt[2];
+    if (w_sum == 0.0f) continue;  // both sides immovable (pinned)
+    const float lambda = -C / w_sum;
+    store3(xa, v, x + n * (w_v * lambda));
+    for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) - n * (w[i] * wt[i] * lambda));
+    // Friction: the substep's relative tangential motion of the vertex against the triangle's
+    // point, removed up to mu x the normal correction (static inside the cone, kinetic outside).
+    const float mu = std::sqrt(A.params().friction * B.params().friction);
+    Vec3 rel = load3(xa, v) - x0;
+    for (int i = 0; i < 3; ++i) rel = rel - (load3(xb, tri[i]) - load3(pb, tri[i])) * w[i];
+    const Vec3 tangential = rel - n * dot(rel, n);
+    const float slide = length(tangential);
+    const float limit = mu * (-C);
+    if (slide > 0.0f) {
+      const float k_slide = slide <= limit ? 1.0f : limit / slide;
+      const float mu_lambda = k_slide / w_sum;
+      store3(xa, v, load3(xa, v) - tangential * (w_v * mu_lambda));
+      for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wt[i] * mu_lambda));
+    }
+    // Penetration into the other body itself (not into the gap the thickness keeps).
+    const float depth = std::max(0.0f, -s);
+    A.add_contacts(1, depth);
+    if (&B != &A) B.add_contacts(0, depth);
+    ++solved;
   }
   return solved;
 }

@@ -1,25 +1,46 @@
-// Contact between soft bodies, solved inside every substep after each body's own constraints
-// (World::step interleaves the bodies substep by substep for it).
+// Contact between soft bodies, and of a body with itself, solved inside every substep after each
+// body's own constraints (World::step interleaves the bodies substep by substep for it).
 //
 // What is tested: every surface vertex of one body against the surface triangles of every other body
-// whose bounds overlap and whose collision filter allows it. Each vertex takes its nearest triangle
-// within the search radius; its signed distance to that triangle (positive on the triangle's outward
-// side) below `thickness` is a contact, solved as the vertex-triangle constraint
+// whose bounds overlap and whose collision filter allows it, and (self-collision, opt-in per body)
+// against the body's own surface triangles that were not near it in the rest shape. Each vertex takes
+// its nearest candidate triangle within the reach; its signed distance to that triangle (positive on
+// the triangle's outward side) below the thickness is a contact, solved as the vertex-triangle constraint
 //   C = (x_v - sum_i b_i x_i) . n - thickness >= 0
 // (b: barycentric coordinates of the nearest point, n: the outward normal there), with zero
-// compliance: both bodies move by their inverse masses, so momentum is exchanged and conserved.
+// compliance: both sides move by their inverse masses, so momentum is exchanged and conserved.
 // Then Coulomb friction on the substep's relative tangential motion, up to mu x the normal
 // correction (mu: the geometric mean of the two bodies' friction), as for the ground.
 //
 // Why surface against surface: a vertex-only test lets a corner of one body pass between the
 // vertices of another's coarse face; testing each vertex against the other's triangles catches it.
 // The thickness keeps bodies a few millimetres apart so coarse faces do not interpenetrate while
-// neither has a vertex inside the other. Limits: a vertex that gets deeper inside another body than
-// the search radius in one substep (relative speed above radius / h, 12 m/s at the defaults) is
-// not found; edges crossing edges with no vertex inside are caught only by the thickness.
+// neither has a vertex inside the other.
 //
-// Broad phase: body bounds (from the positions) per substep; narrow phase: one spatial hash of all
-// surface triangles (dense arrays, counting sort; capacity kept between substeps).
+// When: the candidates (vertex, triangle) are gathered once per frame (begin_frame), from each
+// vertex's and triangle's path over the frame predicted from its velocity, widened by the reach
+// (thickness + search radius); the substeps then only measure distances to their candidates. So the
+// spatial hash is built once per frame, not once per substep (Ten Minute Physics, lesson 15), and a
+// fast body's candidates are found because its predicted path is.
+//
+// Where: each vertex's contact (its triangle, the point on it and the normal) is chosen at the
+// substep's start, where the vertex was still outside; a vertex that has just crossed a face near a
+// corner is nearer the corner's other face by the end of the substep, and pushing it out through that
+// face would carry it along the body. Triangles sharing the nearest edge or corner are told apart by
+// how squarely the vertex faces them, so the side is never read off a plane the offset lies in.
+//
+// Self-collision rules (why they are safe on a volumetric body): a triangle within twice the
+// thickness of the vertex in the rest shape is never its candidate (its own neighbourhood on the
+// surface); a vertex becomes a candidate of its own triangle only while it is on the triangle's outer
+// side at the frame start, so the far face of a thin part is never mistaken for a penetration and
+// pushed through; and a vertex behind one of its own triangles' planes but beside the triangle is
+// where the surface bends, not a contact. The thickness should be at least ~0.4 x the surface's
+// vertex spacing: vertex-triangle contacts keep vertices off faces, and only that margin keeps two
+// edges from passing between each other's vertices (a folded bar's aligned corners did at 0.3x).
+//
+// Limits: a vertex that moves farther than its predicted path plus the search radius within one frame
+// (a hard hit sending it back the way it came) can miss a triangle; edges crossing edges with no vertex
+// near a face are stopped only by the thickness.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -29,35 +50,41 @@ namespace sb {
 class SoftBody;
 
 struct BodyContactSettings {
-  float thickness = 0.005f;      // m, the gap bodies keep
+  float thickness = 0.005f;      // m, the gap bodies keep (a body's self thickness is its own)
   float search_radius = 0.02f;   // m, how far past the thickness (inside) a vertex is still found
 };
 
 class BodyContact {
  public:
-  // Solves contacts among `count` bodies (in this fixed order: deterministic). Bodies that are not
-  // position-based, have diverged or have an empty mask take no part. Reports each body's contacts
-  // through SoftBody::add_contacts. Returns the number of vertex contacts solved.
+  // Gathers this frame's candidate pairs among `count` bodies (in this fixed order: deterministic)
+  // from their positions and velocities at the frame start, for a frame of dt seconds. Bodies that
+  // are not position-based, or have neither a collision mask nor self-collision, take no part.
+  void begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
+  // Solves the candidates' contacts at the current positions (one substep). Reports each body's
+  // contacts through SoftBody::add_contacts. Returns the number of vertex contacts solved.
   uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
+  // Candidate pairs of the current frame (for the benchmark's per-contact costs).
+  uint32_t candidate_count() const { return uint32_t(cand_tri_.size()); }
 
  private:
-  struct Bounds {
+  struct Box {
     float lo[3], hi[3];
   };
-  std::vector<Bounds> bounds_;
+  std::vector<Box> bounds_;              // per body: its surface's swept bounds, widened by the reach
   std::vector<uint32_t> cell_start_;     // hash table: entries of cell k are entries_[cell_start_[k] .. cell_start_[k + 1])
   std::vector<uint32_t> entries_;        // hashed-triangle indices, grouped by cell
   std::vector<uint32_t> entry_cell_;     // scratch: the cell of each (triangle, cell) pair before sorting
   std::vector<uint32_t> entry_item_;
-  struct TriBox {
-    float lo[3], hi[3];  // m, the triangle's box widened by the reach
-  };
   std::vector<uint32_t> tri_body_, tri_id_;  // per hashed triangle: its body and its index there
-  std::vector<TriBox> tri_box_;
+  std::vector<Box> tri_box_;             // per hashed triangle: its swept box widened by the reach, m
+  std::vector<uint32_t> seen_;           // per hashed triangle: the last vertex query that took it
   std::vector<uint32_t> fill_;           // scratch: next free slot per cell while sorting
-  std::vector<uint8_t> near_;            // per body: its bounds meet another body's
+  std::vector<uint8_t> near_;            // per body: its bounds meet another body's (or its own)
   std::vector<uint32_t> pair_start_;     // broad phase: body i's neighbours are pairs_[pair_start_[i] ..]
   std::vector<uint32_t> pairs_;
+  // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
+  // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
+  std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
 };
 
 }  // namespace sb

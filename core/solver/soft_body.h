@@ -100,6 +100,14 @@ class SoftBody {
     collision_mask_ = mask;
   }
   uint32_t collision_group() const { return collision_group_; }
+  // Self-collision (contact/body_contact.h): off by default (it costs a hash of the body's own
+  // surface every frame). thickness_m: the gap the surface keeps from itself, m.
+  void set_self_collision(bool on, float thickness_m) {
+    self_collision_ = on;
+    self_thickness_ = thickness_m;
+  }
+  bool self_collision() const { return self_collision_; }
+  float self_thickness() const { return self_thickness_; }
   uint32_t collision_mask() const { return collision_mask_; }
   const uint32_t* surface_vertices() const { return surface_vertices_.data(); }  // sorted, unique
   uint32_t surface_vertex_count() const { return uint32_t(surface_vertices_.size()); }
@@ -204,6 +212,8 @@ class SoftBody {
   size_t edge_colors_ = 0, tet_colors_ = 0;
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
+  bool self_collision_ = false;
+  float self_thickness_ = 0.005f;  // m
   uint32_t substep_contacts_ = 0, last_contacts_ = 0;  // particles in contact: this substep, the last one
   float max_penetration_ = 0.0f;             // m, over the current step
   double rest_volume_ = 0.0;  // m^3

@@ -105,19 +105,22 @@ int World::step(float dt, BodyHandle* first_diverged) {
   step_settings.colliders = active_colliders_.data();
   step_settings.collider_count = uint32_t(active_colliders_.size());
   int diverged = 0;
-  // Bodies that could touch each other (position-based, with a collision mask): with two or more,
-  // the world runs their substeps side by side and solves contacts between them in each one.
+  // Bodies that could touch each other (position-based, with a collision mask): with two or more, or
+  // any body touching itself, the world runs their substeps side by side and solves contacts between
+  // them in each one.
   stepping_.clear();
   stepping_handles_.clear();
   uint32_t touching = 0;
+  bool self_touching = false;
   for (uint32_t i = 0; i < slots_.size(); ++i) {
     SoftBody* b = slots_[i].body.get();
     if (!b) continue;
     stepping_.push_back(b);
     stepping_handles_.push_back({i, slots_[i].generation});
     touching += b->position_based() && b->collision_mask() != 0 ? 1 : 0;
+    self_touching |= b->position_based() && b->self_collision();
   }
-  if (touching < 2) {
+  if (touching < 2 && !self_touching) {
     // Each body on its own (identical to the interleaved loop when nothing can touch).
     for (size_t k = 0; k < stepping_.size(); ++k) {
       if (stepping_[k]->step(dt, step_settings)) continue;
@@ -126,6 +129,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
   } else {
     const float h = dt / float(step_settings.substeps);
     for (SoftBody* b : stepping_) b->frame_begin();
+    contact_.begin_frame(stepping_.data(), uint32_t(stepping_.size()), dt, body_contact);
     for (int sub = 0; sub < step_settings.substeps; ++sub) {
       for (SoftBody* b : stepping_) b->substep_solve(h, step_settings, sub);
       if (contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact) > 0)

@@ -66,6 +66,7 @@ class World {
   Collider* collider(ColliderHandle h);  // null for a stale or unknown handle
   bool set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport);
   size_t collider_count() const;
+  uint32_t contact_candidates() const { return contact_.candidate_count(); }  // body-contact candidate pairs this frame
 
   // For tests only: the generation the next body made in free slot `index` gets.
   void set_slot_generation_for_test(uint32_t index, uint32_t generation);
