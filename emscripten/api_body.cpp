@@ -356,6 +356,26 @@ int32_t sb_body_get_collision_filter(sb_world world, sb_body body, uint32_t* gro
   return SB_OK;
 }
 
+int32_t sb_body_set_self_collision(sb_world world, sb_body body, int32_t enabled, float thickness) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (enabled != 0 && enabled != 1) return fail(SB_ERR_OUT_OF_RANGE, "enabled must be 0 or 1, got %d", enabled);
+  if (!check_range(thickness, 0.0005f, 0.5f, "self-collision thickness (m)")) return sb_last_error_code();
+  b->set_self_collision(enabled == 1, thickness);
+  return SB_OK;
+}
+
+int32_t sb_body_get_self_collision(sb_world world, sb_body body, int32_t* enabled, float* thickness) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!enabled || !thickness) return fail(SB_ERR_NULL_POINTER, "%s is NULL", !enabled ? "enabled" : "thickness");
+  *enabled = b->self_collision() ? 1 : 0;
+  *thickness = b->self_thickness();
+  return SB_OK;
+}
+
 int32_t sb_body_nearest_vertex(sb_world world, sb_body body, float x, float y, float z) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);

@@ -283,6 +283,13 @@ int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned
  * mask 0xffffffff (everything touches); mask 0 turns body contact off for this body. Any bits are valid. */
 int32_t sb_body_set_collision_filter(sb_world world, sb_body body, uint32_t group, uint32_t mask);
 int32_t sb_body_get_collision_filter(sb_world world, sb_body body, uint32_t* group, uint32_t* mask);
+/* Self-collision (XPBD/PBD; off by default): the body's surface vertices against its own surface
+ * triangles that were farther than 2 x thickness from them in the rest shape, keeping `thickness` m
+ * apart. enabled: 0 or 1; thickness in [0.0005, 0.5] m, best about 0.4-1 x the surface's vertex
+ * spacing (smaller lets two edges pass between each other's vertices). Costs a hash of the body's
+ * surface per frame. */
+int32_t sb_body_set_self_collision(sb_world world, sb_body body, int32_t enabled, float thickness);
+int32_t sb_body_get_self_collision(sb_world world, sb_body body, int32_t* enabled, float* thickness);
 /* Switches the solver, keeping positions and velocities. Force-based solvers need edge (and, with
  * tets, volume) compliance > 0: SB_ERR_NEEDS_COMPLIANCE otherwise, and setting a compliance to 0
  * while one is active fails the same way. */

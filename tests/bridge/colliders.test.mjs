@@ -157,3 +157,54 @@ test('bodies collide with each other through the bridge; stats report contacts; 
     world.destroy();
   }
 });
+
+test('self-collision through the bridge: switched and read back, bad values refused, a hairpin arm rests on the other', () => {
+  // A 1.0 x 0.3 x 0.1 m lattice with a 0.1 m slot cut between two arms (x > 0.1 m): the soft upper arm
+  // sags onto the lower one. With self-collision its tip rests on the lower arm's top (0.1 m, minus the
+  // lower arm's compression); without, it falls through to the ground.
+  for (const self of [false, true]) {
+    const world = sb.createWorld();
+    const lattice = world.addBox({ cells: [20, 6, 2], size: [1, 0.3, 0.1], center: [0.5, 0.15, 0] });
+    const pos = Array.from(lattice.positions);
+    const tets = [];
+    const src = lattice.tets;
+    for (let t = 0; t < src.length; t += 4) {
+      let cx = 0, cy = 0;
+      for (let k = 0; k < 4; k++) {
+        cx += pos[3 * src[t + k]] / 4;
+        cy += pos[3 * src[t + k] + 1] / 4;
+      }
+      if (cx > 0.1 && cy > 0.1 && cy < 0.2) continue;
+      tets.push(src[t], src[t + 1], src[t + 2], src[t + 3]);
+    }
+    lattice.destroy();
+    // Drop the vertices the slot left unused (a body's every vertex needs a tet, for its mass).
+    const remap = new Map();
+    const vertices = [];
+    const used = tets.map((v) => {
+      if (!remap.has(v)) {
+        remap.set(v, vertices.length / 3);
+        vertices.push(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+      }
+      return remap.get(v);
+    });
+    const body = world.addTets(new Float32Array(vertices), new Uint32Array(used));
+    body.setParams({ edgeCompliance: 2e-3, damping: 2 });
+    assert.deepEqual(body.selfCollision, { enabled: false, thickness: 0.004999999888241291 });
+    if (self) {
+      body.setSelfCollision(true, 0.01);
+      assert.equal(body.selfCollision.enabled, true);
+      assert.ok(Math.abs(body.selfCollision.thickness - 0.01) < 1e-9);
+      assert.throws(() => body.setSelfCollision(true, -1), (e) => e.code === ErrorCode.OUT_OF_RANGE && /thickness/.test(e.message));
+      assert.throws(() => body.setSelfCollision(true, NaN), (e) => e.code === ErrorCode.NOT_FINITE);
+      assert.ok(Math.abs(body.selfCollision.thickness - 0.01) < 1e-9, 'a refused call changes nothing');
+    }
+    for (let i = 0; i < 180; i++) world.step(1 / 60);
+    let tip = Infinity;
+    const x = body.positions;
+    for (let v = 0; v < vertices.length / 3; v++) if (vertices[3 * v] > 0.99 && vertices[3 * v + 1] > 0.19) tip = Math.min(tip, x[3 * v + 1]);
+    if (self) assert.ok(tip > 0.09 && tip < 0.15, `the upper arm's tip rests on the lower arm (${tip} m)`);
+    else assert.ok(tip < 0.07, `without self-collision the arm sinks through (${tip} m)`);
+    world.destroy();
+  }
+});

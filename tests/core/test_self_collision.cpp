@@ -330,3 +330,40 @@ TEST_CASE("self-collision does nothing to a body that does not meet itself: a ba
   }
   CHECK(std::memcmp(positions[0].data(), positions[1].data(), positions[0].size() * sizeof(float)) == 0);
 }
+
+TEST_CASE("C API: self-collision is switched, read back and validated; a refused call changes nothing") {
+  sb_world w = sb_world_create();
+  sb_body b = sb_body_create_box(w, 4, 4, 4, 0.4f, 0.4f, 0.4f, 0.0f, 0.5f, 0.0f);
+  REQUIRE(b > 0);
+  int32_t enabled = -1;
+  float thickness = -1.0f;
+  REQUIRE(sb_body_get_self_collision(w, b, &enabled, &thickness) == SB_OK);
+  CHECK(enabled == 0);  // off by default
+  CHECK(thickness == doctest::Approx(0.005f));
+  CHECK(sb_body_set_self_collision(w, b, 1, 0.02f) == SB_OK);
+  REQUIRE(sb_body_get_self_collision(w, b, &enabled, &thickness) == SB_OK);
+  CHECK(enabled == 1);
+  CHECK(thickness == 0.02f);
+  // Each refusal names its cause and leaves the setting as it was.
+  CHECK(sb_body_set_self_collision(w, b, 2, 0.01f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(std::string(sb_last_error()).find("enabled") != std::string::npos);
+  CHECK(sb_body_set_self_collision(w, b, 0, NAN) == SB_ERR_NOT_FINITE);
+  CHECK(sb_body_set_self_collision(w, b, 0, -0.01f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_body_set_self_collision(w, b, 0, 0.0f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_body_set_self_collision(w, b, 0, 2.0f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(std::string(sb_last_error()).find("thickness") != std::string::npos);
+  CHECK(sb_body_set_self_collision(w, 99999, 1, 0.01f) == SB_ERR_INVALID_BODY);
+  CHECK(sb_body_set_self_collision(w + 1000, b, 1, 0.01f) == SB_ERR_INVALID_WORLD);
+  CHECK(sb_body_get_self_collision(w, b, nullptr, &thickness) == SB_ERR_NULL_POINTER);
+  CHECK(sb_body_get_self_collision(w, b, &enabled, nullptr) == SB_ERR_NULL_POINTER);
+  REQUIRE(sb_body_get_self_collision(w, b, &enabled, &thickness) == SB_OK);
+  CHECK(enabled == 1);
+  CHECK(thickness == 0.02f);
+  // A world stepping a self-colliding body stays finite and at rest on the ground.
+  for (int f = 0; f < 120; ++f) REQUIRE(sb_world_step(w, kFrame) == SB_OK);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.finite == 1);
+  CHECK(std::fabs(st.min_y) < 1e-3f);  // resting on the ground (within the ground's millimetre)
+  sb_world_destroy(w);
+}

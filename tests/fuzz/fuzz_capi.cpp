@@ -84,6 +84,12 @@ std::vector<uint32_t> snapshot(const State& s) {
       out.push_back(group);
       out.push_back(mask);
     }
+    int32_t self_on = 0;
+    float self_thickness = 0.0f;
+    if (sb_body_get_self_collision(b.world, b.body, &self_on, &self_thickness) == SB_OK) {
+      out.push_back(uint32_t(self_on));
+      put_float(self_thickness);
+    }
   }
   for (const ColliderRef& c : s.colliders)
     for (int32_t k = 0; k < SB_COLLIDER_PARAM_COUNT; ++k) put_float(sb_collider_get_param(c.world, c.collider, k));
@@ -108,7 +114,7 @@ const char* const kOpNames[] = {"world_create", "world_destroy", "set_gravity", 
                                 "squash", "press", "get_stats", "nearest_vertex", "grab_begin", "grab_move", "grab_end",
                                 "write_position", "set_visual", "set_visual_bound", "pointer_getter", "tetra_create",
                                 "tetra_run", "tetra_destroy", "body_from_tetra", "tetra_stats", "collider_create",
-                                "collider_set_pose", "collider_param", "collider_destroy", "collision_filter"};
+                                "collider_set_pose", "collider_param", "collider_destroy", "collision_filter / self_collision"};
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool verbose = std::getenv("SOFTBODY_FUZZ_VERBOSE") != nullptr;
@@ -435,8 +441,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         break;
       default: {
-        if (in.byte() < 160) {
+        const uint8_t which = in.byte();
+        if (which < 120) {
           r = sb_body_set_collision_filter(w, b, in.u32(), in.byte() < 128 ? 0xffffffffu : in.u32());
+        } else if (which < 150) {
+          r = sb_body_set_self_collision(w, b, in.byte() < 200 ? 1 : int32_t(in.byte()) - 1, in.byte() < 200 ? 0.002f * float(in.byte()) : in.real(0.1f));
+        } else if (which < 160) {
+          int32_t on = 0;
+          float thickness = 0.0f;
+          r = sb_body_get_self_collision(w, b, in.byte() < 250 ? &on : nullptr, &thickness);
         } else {
           uint32_t group = 0, mask = 0;
           r = sb_body_get_collision_filter(w, b, in.byte() < 250 ? &group : nullptr, &mask);

@@ -606,6 +606,18 @@ export class Body {
     this._call('_sb_body_set_collision_filter', group >>> 0, mask >>> 0);
   }
 
+  // Self-collision (off by default): the surface keeps `thickness` m (default 1 cm) from its own parts
+  // that were not its neighbours in the rest shape. Best about 0.4-1 x the surface's vertex spacing.
+  setSelfCollision(enabled, thickness = 0.01) {
+    this._call('_sb_body_set_self_collision', enabled ? 1 : 0, thickness);
+  }
+
+  get selfCollision() {
+    const at = this.sb._stats; // scratch: int32 enabled, float32 thickness
+    this._call('_sb_body_get_self_collision', at, at + 4);
+    return { enabled: new Int32Array(this.sb.buffer, at, 1)[0] === 1, thickness: new Float32Array(this.sb.buffer, at + 4, 1)[0] };
+  }
+
   destroy() {
     this._call('_sb_body_destroy');
     this.world.bodies.delete(this);

@@ -254,6 +254,9 @@ export declare class Body {
   readonly solver: SolverName;
   /** Contact with other bodies: they touch when (groupA & maskB) and (groupB & maskA) are nonzero. Defaults 1 and 0xffffffff; mask 0 = no body contact. */
   setCollisionFilter(group?: number, mask?: number): void;
+  /** Self-collision (XPBD/PBD; off by default): the surface keeps `thickness` m (default 0.01, in [0.0005, 0.5]) from its own parts that were not its neighbours at rest. */
+  setSelfCollision(enabled: boolean, thickness?: number): void;
+  readonly selfCollision: { enabled: boolean; thickness: number };
   pin(vertex: number, pinned?: boolean): void;
   /** Presses to factor in [0.05, 1] of the height at once, volume kept. */
   squash(factor: number): void;
