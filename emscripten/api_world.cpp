@@ -116,6 +116,19 @@ int32_t sb_world_step(sb_world world, float dt) {
   return SB_OK;
 }
 
+int32_t sb_world_get_contact_stats(sb_world world, sb_world_contact_stats* out) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
+  const sb::World::ContactReport& r = w->contact_report();
+  out->candidates = r.candidates;
+  out->contacts = r.contacts;
+  out->gather_ms = float(r.gather_ms);
+  out->solve_ms = float(r.solve_ms);
+  return SB_OK;
+}
+
 double sb_world_time(sb_world world) {
   clear_error();
   sb::World* w = find_world(world);

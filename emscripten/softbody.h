@@ -250,6 +250,16 @@ float sb_collider_get_param(sb_world world, sb_collider collider, int32_t param)
 int32_t sb_collider_destroy(sb_world world, sb_collider collider);
 int32_t sb_world_collider_count(sb_world world);
 double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle */
+/* Contact between bodies (and of bodies with themselves) over the last sb_world_step: what the
+ * per-frame gathering found and what the substeps solved, and the wall time of each (for the
+ * benchmark and the page's readout; 0 when no body could touch another or itself). 16 bytes. */
+typedef struct sb_world_contact_stats {
+  uint32_t candidates; /* vertex-triangle pairs gathered for the frame (broad phase, hash, swept boxes) */
+  uint32_t contacts;   /* vertex contacts solved, summed over the frame's substeps */
+  float gather_ms;     /* ms of wall time gathering the candidates, once per frame */
+  float solve_ms;      /* ms of wall time solving them, over all substeps */
+} sb_world_contact_stats;
+int32_t sb_world_get_contact_stats(sb_world world, sb_world_contact_stats* out);
 
 /* Bodies. Creation copies the input; tets must be positively oriented:
  * ((x1-x0) x (x2-x0)) . (x3-x0) > 0. */

@@ -1,5 +1,6 @@
 #include "solver/world.h"
 
+#include <chrono>
 #include <utility>
 
 namespace sb {
@@ -120,6 +121,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
     touching += b->position_based() && b->collision_mask() != 0 ? 1 : 0;
     self_touching |= b->position_based() && b->self_collision();
   }
+  contact_report_ = ContactReport{};
   if (touching < 2 && !self_touching) {
     // Each body on its own (identical to the interleaved loop when nothing can touch).
     for (size_t k = 0; k < stepping_.size(); ++k) {
@@ -127,12 +129,21 @@ int World::step(float dt, BodyHandle* first_diverged) {
       if (diverged++ == 0 && first_diverged) *first_diverged = stepping_handles_[k];
     }
   } else {
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
     const float h = dt / float(step_settings.substeps);
     for (SoftBody* b : stepping_) b->frame_begin();
+    const Clock::time_point gather = Clock::now();
     contact_.begin_frame(stepping_.data(), uint32_t(stepping_.size()), dt, body_contact);
+    contact_report_.gather_ms = ms_since(gather);
+    contact_report_.candidates = contact_.candidate_count();
     for (int sub = 0; sub < step_settings.substeps; ++sub) {
       for (SoftBody* b : stepping_) b->substep_solve(h, step_settings, sub);
-      if (contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact) > 0)
+      const Clock::time_point solve = Clock::now();
+      const uint32_t solved = contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact);
+      contact_report_.solve_ms += ms_since(solve);
+      contact_report_.contacts += solved;
+      if (solved > 0)
         for (SoftBody* b : stepping_) b->resolve_ground(step_settings);
       for (SoftBody* b : stepping_) b->substep_finish(h, step_settings);
     }

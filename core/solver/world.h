@@ -67,6 +67,13 @@ class World {
   bool set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport);
   size_t collider_count() const;
   uint32_t contact_candidates() const { return contact_.candidate_count(); }  // body-contact candidate pairs this frame
+  // Body (and self) contact over the last step: candidates gathered, contacts solved over its
+  // substeps, and the wall time of both phases (ms; measured, so not part of the deterministic state).
+  struct ContactReport {
+    uint32_t candidates = 0, contacts = 0;
+    double gather_ms = 0.0, solve_ms = 0.0;
+  };
+  const ContactReport& contact_report() const { return contact_report_; }
 
   // For tests only: the generation the next body made in free slot `index` gets.
   void set_slot_generation_for_test(uint32_t index, uint32_t generation);
@@ -90,6 +97,7 @@ class World {
   std::vector<SoftBody*> stepping_;          // live bodies in slot order, for the interleaved step
   std::vector<BodyHandle> stepping_handles_;
   BodyContact contact_;
+  ContactReport contact_report_;
   double time_ = 0.0;
 };
 

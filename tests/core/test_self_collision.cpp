@@ -359,8 +359,17 @@ TEST_CASE("C API: self-collision is switched, read back and validated; a refused
   REQUIRE(sb_body_get_self_collision(w, b, &enabled, &thickness) == SB_OK);
   CHECK(enabled == 1);
   CHECK(thickness == 0.02f);
-  // A world stepping a self-colliding body stays finite and at rest on the ground.
+  // A world stepping a self-colliding body stays finite and at rest on the ground, and reports what
+  // its contact phases found (a resting box has candidates, its neighbours beyond the exclusion,
+  // and no self contact).
   for (int f = 0; f < 120; ++f) REQUIRE(sb_world_step(w, kFrame) == SB_OK);
+  sb_world_contact_stats cs;
+  REQUIRE(sb_world_get_contact_stats(w, &cs) == SB_OK);
+  CHECK(cs.contacts == 0);
+  CHECK(cs.gather_ms >= 0.0f);
+  CHECK(cs.solve_ms >= 0.0f);
+  CHECK(sb_world_get_contact_stats(w, nullptr) == SB_ERR_NULL_POINTER);
+  CHECK(sb_world_get_contact_stats(w + 1000, &cs) == SB_ERR_INVALID_WORLD);
   sb_body_stats st;
   REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
   CHECK(st.finite == 1);

@@ -6,6 +6,7 @@
 //
 // window.app (see test_hook.js) exposes frames, ready, errors, stats() and helpers for the tests.
 import './style.css';
+import * as THREE from 'three';
 import { sharedSoftbody } from './wasm_module.js';
 import { Alerts } from './alerts.js';
 import { BodyMesh } from './body_mesh.js';
@@ -19,6 +20,9 @@ import { ProgressView } from './import/progress_view.js';
 import { serializeTets } from './import/tet_files.js';
 import { createPanel } from './panel.js';
 import { Readout } from './readout.js';
+import { ColliderView } from './scenes/collider_view.js';
+import { PinView } from './scenes/pin_view.js';
+import { ScenePointer } from './scenes/scene_pointer.js';
 import { DT, LATTICE_SHAPES, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
@@ -37,14 +41,53 @@ async function init() {
   const readout = new Readout(document.getElementById('readout'));
   let grabber = null;
   let panel = null;
-  const sim = new Simulation(softbody, {
+  let scenePointer = null;
+  const colliderView = new ColliderView(stage.scene);
+  const pins = new PinView(stage.scene);
+  const extraMeshes = new Map(); // extra body -> its BodyMesh
+  // Meshes follow the simulation's extra bodies and obstacles after "add body", "clear bodies" or a scene.
+  function syncExtras() {
+    for (const [body, mesh] of extraMeshes) {
+      if (sim.extras.includes(body)) continue;
+      if (grabber?.body === body) grabber.cancel();
+      mesh.dispose();
+      extraMeshes.delete(body);
+    }
+    for (const body of sim.extras) {
+      if (extraMeshes.has(body)) continue;
+      const mesh = new BodyMesh(stage.scene);
+      mesh.bind(body);
+      extraMeshes.set(body, mesh);
+    }
+    scenePointer?.cancel();
+    colliderView.bind(sim.colliders);
+    pins.keepOnly(sim.bodies);
+  }
+  let sim = null; // assigned below; the first body arrives while the constructor runs
+  sim = new Simulation(softbody, {
     onBodyChange: (body, source) => {
       grabber?.cancel(); // the held particle belonged to the old body
       bodyMesh.bind(body);
+      if (sim) pins.keepOnly(sim.bodies);
       if (source.kind === 'lattice') readout.setMeshInfo(null); // the summary was the import's
       panel?.sync();
     },
+    onBodiesChange: () => syncExtras(),
   });
+  // Every body the pointer can pick: the page's and the extras.
+  const pickable = () => [{ mesh: bodyMesh.mesh, body: sim.body }, ...[...extraMeshes].map(([body, mesh]) => ({ mesh: mesh.mesh, body }))];
+  // Registered before the grabber: Shift+click pins, and obstacles are dragged, ahead of a grab.
+  scenePointer = new ScenePointer({
+    canvas: stage.canvas,
+    camera: stage.camera,
+    controls: stage.controls,
+    getBodies: pickable,
+    colliders: colliderView,
+    pins,
+    sim,
+    onError: (error) => alerts.error(error),
+  });
+  const raycaster = new THREE.Raycaster();
   grabber = new Grabber({
     canvas: stage.canvas,
     camera: stage.camera,
@@ -54,6 +97,18 @@ async function init() {
     getBody: () => sim.body,
     getTime: () => sim.world.time,
     onError: (error) => alerts.error(error),
+    // The nearest body under the pointer, of all of them.
+    pick: (event) => {
+      const rect = stage.canvas.getBoundingClientRect();
+      const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
+      raycaster.setFromCamera(ndc, stage.camera);
+      let best = null;
+      for (const item of pickable()) {
+        const hit = raycaster.intersectObject(item.mesh, false)[0];
+        if (hit && (!best || hit.distance < best.distance)) best = { distance: hit.distance, item };
+      }
+      return { rect, object: (best?.item ?? pickable()[0]).mesh, body: (best?.item ?? pickable()[0]).body };
+    },
   });
   const importer = new Importer({
     sim,
@@ -84,6 +139,13 @@ async function init() {
         sim.reset();
       },
       squash: () => sim.squash(),
+      addBody: () => sim.addBody(),
+      clearBodies: () => sim.clearBodies(),
+      scene: (name) => {
+        grabber.cancel();
+        sim.setScene(name);
+        panel.sync();
+      },
       // The current setup as a <soft-body> tag and an iframe of embed.html (embed_code.js).
       copyEmbed: () => {
         const s = sim.settings;
@@ -111,8 +173,10 @@ async function init() {
       },
       restoreDefaults: () => {
         grabber.cancel();
+        scenePointer.cancel();
         importer.cancel(); // an import in flight would replace the default box when it lands
         sim.restoreDefaults();
+        panel.sync();
       },
       // A lattice replaces the body at once (and ends any import in flight); a sample goes
       // through the importer like a file.
@@ -131,7 +195,7 @@ async function init() {
     },
   });
   panel.sync();
-  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer });
+  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins });
 
   function frame(now) {
     requestAnimationFrame(frame);
@@ -139,17 +203,21 @@ async function init() {
     let stepMs = null;
     guard(() => {
       grabber.update();
+      scenePointer.update();
       if (sim.advance()) stepMs = sim.stepMs;
     });
     guard(() => {
       const stats = sim.body.stats();
       alerts.exploded = !stats.finite;
       bodyMesh.update();
+      for (const mesh of extraMeshes.values()) mesh.update();
+      colliderView.update();
+      pins.update();
       grabber.updateBead();
       stage.follow(stats.center);
       stage.keepInView(stats.center, { dt: stepMs === null ? 0 : DT, holding: grabber.dragging });
       stage.render();
-      readout.frame(now, { stepMs, body: sim.body, stats });
+      readout.frame(now, { stepMs, body: sim.body, stats, world: { bodies: sim.bodies.length, contacts: () => sim.contactSummary() } });
     });
     app.frames += 1;
   }

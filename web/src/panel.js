@@ -4,6 +4,7 @@
 import GUI from 'lil-gui';
 import { addLogSlider } from './log_slider.js';
 import { addMeshFolder } from './mesh_panel.js';
+import { SCENES } from './scenes/scene_presets.js';
 import { LATTICE_SHAPES, RANGES, SAMPLE_SHAPES } from './settings.js';
 
 // 2 significant digits in scientific form for the compliance read-outs, "0" for exactly zero.
@@ -13,16 +14,16 @@ function formatScientific(value) {
 
 // guard(fn) runs fn and returns true, or shows the error and returns false.
 // actions: { togglePause(paused), step(), reset(), squash(), restoreDefaults(), copyEmbed(), shape(name),
-// chooseFile(), remesh(), downloadTets() }: shape(name) builds a lattice or starts loading a sample
+// chooseFile(), remesh(), downloadTets(), scene(name), addBody(), clearBodies() }: shape(name) builds a lattice or starts loading a sample
 // (the importer), and the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
 export function createPanel({ sim, guard, actions, view }) {
   const gui = new GUI({ title: 'softbody controls', width: 270 });
   gui.domElement.classList.add('panel');
-  const model = { ...sim.settings, paused: false, wireframe: false };
+  const model = { ...sim.settings, paused: false, wireframe: false, scene: sim.scene };
   const controllers = new Map(); // key -> { controller, set(value), update() }
 
   function revert(key, controller) {
-    model[key] = sim.settings[key];
+    model[key] = key === 'scene' ? sim.scene : sim.settings[key];
     controller.updateDisplay();
   }
 
@@ -101,6 +102,18 @@ export function createPanel({ sim, guard, actions, view }) {
   addLinear(body, 'damping', 'damping');
   addLinear(body, 'grabRadius', 'grab radius');
 
+  // Scenes and more bodies: obstacles to fall on and drag (scene_presets.js), another of the current
+  // shape dropped from above, and contact of each body with itself.
+  const sceneFolder = gui.addFolder('Scene & bodies');
+  const scene = sceneFolder.add(model, 'scene', SCENES).name('scene');
+  scene.onChange((value) => {
+    if (!guard(() => actions.scene(value))) revert('scene', scene);
+  });
+  controllers.set('scene', { controller: scene, set: (value) => scene.setValue(value), update: () => scene.updateDisplay() });
+  sceneFolder.add({ addBody: () => guard(actions.addBody) }, 'addBody').name('add body');
+  sceneFolder.add({ clearBodies: () => guard(actions.clearBodies) }, 'clearBodies').name('clear bodies');
+  addSetting(sceneFolder, 'selfCollision', 'self-collision');
+
   const world = gui.addFolder('Ground & world');
   addLinear(world, 'restitution', 'restitution');
   addLinear(world, 'friction', 'friction');
@@ -154,6 +167,8 @@ export function createPanel({ sim, guard, actions, view }) {
       pause.updateDisplay();
       model.shape = pendingShape ?? sim.settings.shape;
       shape.updateDisplay();
+      model.scene = sim.scene;
+      scene.updateDisplay();
       latticeResolution.enable(LATTICE_SHAPES.includes(sim.settings.shape));
     },
   };

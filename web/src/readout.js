@@ -15,6 +15,7 @@ export class Readout {
       ['particles', 'particles'],
       ['tets', 'tets'],
       ['volume', 'volume'],
+      ['bodies', 'bodies'],
       ['contacts', 'contacts'],
     ]) {
       const row = document.createElement('div');
@@ -46,7 +47,9 @@ export class Readout {
   }
 
   // now: rAF timestamp (ms); stepMs: world.step wall time this frame, or null when paused.
-  frame(now, { stepMs, body, stats }) {
+  // world: optional { bodies: count, contacts(): { contacts, deepest } | null } over every body of the
+  // page (asked only when the numbers refresh); without it the one body's stats are shown.
+  frame(now, { stepMs, body, stats, world = null }) {
     this.frames += 1;
     if (stepMs !== null) {
       this.steps += 1;
@@ -65,9 +68,14 @@ export class Readout {
     f.particles.textContent = body.vertexCount.toLocaleString('en-US');
     f.tets.textContent = body.tetCount.toLocaleString('en-US');
     f.volume.textContent = `${(100 * stats.volumeRatio).toFixed(1)} %`;
+    f.bodies.parentElement.hidden = !world;
+    if (world) f.bodies.textContent = String(world.bodies);
     // Force-based solvers count no contacts (their contact is at velocity level): show a dash.
-    f.contacts.textContent = stats.solver === 'xpbd' || stats.solver === 'pbd'
-      ? `${stats.contacts.toLocaleString('en-US')} · ${(1000 * stats.maxPenetration).toFixed(1)} mm`
-      : '–';
+    const summary = world
+      ? world.contacts()
+      : stats.solver === 'xpbd' || stats.solver === 'pbd'
+        ? { contacts: stats.contacts, deepest: stats.maxPenetration }
+        : null;
+    f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm` : '–';
   }
 }

@@ -21,7 +21,10 @@ export const DEFAULTS = Object.freeze({
   friction: 0.5,
   substeps: 10,
   gravity: -9.81, // m/s^2 along y
+  selfCollision: false, // every body's surface against itself (sb_body_set_self_collision)
 });
+
+export const MAX_EXTRA_BODIES = 40; // "add body" and scenes; the pile uses 20
 
 // Parameters that map one-to-one onto Body.setParam names.
 export const BODY_PARAMS = ['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'grabRadius'];

@@ -1,14 +1,37 @@
-// The physics side of the page: one world with one body, built from the settings, stepped with a
-// fixed dt. Every change the panel or the test hook makes goes through set(), so both take the
-// same path. Methods throw the bridge's SoftbodyError; callers decide how to show it.
-import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S } from './settings.js';
+// The physics side of the page: one world with the page's body (built from the settings), the bodies
+// "add body" and the scenes drop beside it, and the scene's obstacles, stepped with a fixed dt. Every
+// change the panel or the test hook makes goes through set(), so both take the same path. Methods
+// throw the bridge's SoftbodyError; callers decide how to show it.
+import { addDropBody, placedCopy } from './scenes/scene_bodies.js';
+import { addSceneColliders, scenePreset, spinPose } from './scenes/scene_presets.js';
+import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S } from './settings.js';
+
+// The gap a body's surface keeps from itself under self-collision: half its mean surface edge (m),
+// within the C API's [0.0005, 0.5] (a gap of ~0.4-1 spacing keeps edges from passing between vertices).
+export function selfThickness(body) {
+  const p = body.positions;
+  const t = body.triangles;
+  let sum = 0;
+  for (let i = 0; i < t.length; i += 3) {
+    const a = 3 * t[i], b = 3 * t[i + 1];
+    sum += Math.hypot(p[a] - p[b], p[a + 1] - p[b + 1], p[a + 2] - p[b + 2]);
+  }
+  const mean = t.length ? sum / (t.length / 3) : 0.02;
+  return Math.min(0.5, Math.max(0.0005, 0.5 * mean));
+}
 
 export class Simulation {
   // onBodyChange(body, source) runs after a new body replaced the old one (the mesh must rebind);
   // source is what it was made from (see this.source).
-  constructor(softbody, { onBodyChange = () => {} } = {}) {
+  // onBodiesChange() runs after extra bodies or colliders came or went (their meshes must follow).
+  constructor(softbody, { onBodyChange = () => {}, onBodiesChange = () => {} } = {}) {
     this.softbody = softbody;
     this.onBodyChange = onBodyChange;
+    this.onBodiesChange = onBodiesChange;
+    this.extras = []; // bodies dropped by "add body" and by scenes, beside this.body
+    this.colliders = []; // the scene's obstacles: { collider, spec, position, rotation } (scene_presets.js)
+    this.scene = 'single';
+    this.heldCollider = null; // the obstacle the pointer is dragging (its scripted motion pauses)
     this.settings = { ...DEFAULTS }; // the values the C side currently holds
     this.paused = false;
     this._stepRequested = false;
@@ -59,9 +82,19 @@ export class Simulation {
     return outside;
   }
 
+  // Every body takes the panel's parameters, and self-collision when it is on.
+  _applyParams(body, settings) {
+    for (const name of BODY_PARAMS) body.setParam(name, settings[name]);
+    body.setSelfCollision(settings.selfCollision, selfThickness(body));
+  }
+
+  get bodies() {
+    return [this.body, ...this.extras];
+  }
+
   _install(body, settings, source, prepare = () => {}) {
     try {
-      for (const name of BODY_PARAMS) body.setParam(name, settings[name]);
+      this._applyParams(body, settings);
       prepare();
     } catch (error) {
       body.destroy();
@@ -86,10 +119,68 @@ export class Simulation {
       this.world.setSubsteps(value);
     } else if (key === 'gravity') {
       this.world.setGravity(0, value, 0);
+    } else if (key === 'selfCollision') {
+      for (const body of this.bodies) body.setSelfCollision(value, selfThickness(body));
     } else {
-      this.body.setParam(key, value);
+      // The page's body first: a refused value stops here, before any other body changed.
+      for (const body of this.bodies) body.setParam(key, value);
     }
     this.settings[key] = value;
+  }
+
+  // Drops one more of the current shape from above (at most MAX_EXTRA_BODIES), beside the last.
+  addBody() {
+    if (this.extras.length >= MAX_EXTRA_BODIES) throw new Error(`at most ${MAX_EXTRA_BODIES} extra bodies; "clear bodies" removes them`);
+    const n = this.extras.length;
+    const angle = 2.4 * n; // golden-angle-like spread, so drops do not stack in a column
+    const at = [0.35 * Math.cos(angle), 2.6 + 0.25 * (n % 6), 0.35 * Math.sin(angle)];
+    const p = this.source.positions;
+    let extent = 0;
+    for (let c = 0; c < 3; c++) {
+      let lo = Infinity, hi = -Infinity;
+      for (let i = c; i < p.length; i += 3) (lo = Math.min(lo, p[i])), (hi = Math.max(hi, p[i]));
+      extent = Math.max(extent, hi - lo);
+    }
+    this._addExtra(() => this.world.addTets(placedCopy(this.source, extent, at), this.source.tets));
+    this.onBodiesChange();
+  }
+
+  _addExtra(make) {
+    const body = make();
+    try {
+      this._applyParams(body, this.settings);
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    this.extras.push(body);
+    return body;
+  }
+
+  // Removes every body but the page's own.
+  clearBodies() {
+    for (const body of this.extras) body.destroy();
+    this.extras = [];
+    this.onBodiesChange();
+  }
+
+  // Replaces the obstacles and extra bodies with a preset's (scene_presets.js); the page's body is
+  // reset to its start. An unknown name changes nothing.
+  setScene(name) {
+    const preset = scenePreset(name);
+    for (const body of this.extras) body.destroy();
+    this.extras = [];
+    for (const { collider } of this.colliders) collider.destroy();
+    this.colliders = [];
+    this.heldCollider = null;
+    this.scene = name;
+    try {
+      this.colliders = addSceneColliders(this.world, preset);
+      for (const drop of preset.drops) this._addExtra(() => addDropBody(this.world, drop, this.source));
+    } finally {
+      this.body.reset();
+      this.onBodiesChange();
+    }
   }
 
   // Once per rendered frame: one step unless paused; a requested single step runs while paused.
@@ -110,6 +201,8 @@ export class Simulation {
   step() {
     const start = performance.now();
     try {
+      // Scripted obstacles move to where they are at the end of this frame (the step sweeps them).
+      for (const entry of this.colliders) if (entry.spec.spin && entry !== this.heldCollider) spinPose(entry, this.world.time + DT);
       this.world.step(DT);
     } finally {
       this.stepMs = performance.now() - start;
@@ -120,19 +213,37 @@ export class Simulation {
   // first so that a failure changes nothing, then the world settings. Defaults are in range, so the
   // world calls cannot fail halfway.
   restoreDefaults() {
+    this.setScene('single');
     this._build({ ...DEFAULTS });
     this.world.setSubsteps(DEFAULTS.substeps);
     this.world.setGravity(0, DEFAULTS.gravity, 0);
     this.settings = { ...DEFAULTS };
   }
 
+  // The page's body and every extra body back to where they started.
   reset() {
-    this.body.reset();
+    for (const body of this.bodies) body.reset();
   }
 
   // Squashes at once, then a plate lets the body rise back over SQUASH_RELEASE_S instead of letting go
   // at once (which throws it out of the picture).
   squash() {
     this.body.press(SQUASH_FACTOR, SQUASH_RELEASE_S);
+  }
+
+  // Contacts over every body (particles touching ground, obstacles or bodies in the last substep)
+  // and the deepest penetration (m); null when no body is position-based.
+  contactSummary() {
+    let contacts = 0;
+    let deepest = 0;
+    let any = false;
+    for (const body of this.bodies) {
+      const s = body.stats();
+      if (s.solver !== 'xpbd' && s.solver !== 'pbd') continue;
+      any = true;
+      contacts += s.contacts;
+      deepest = Math.max(deepest, s.maxPenetration);
+    }
+    return any ? { contacts, deepest } : null;
   }
 }

@@ -176,6 +176,15 @@ export class World {
   get time() {
     return this.sb.M._sb_world_time(this.handle);
   }
+  // Contact between bodies (and of bodies with themselves) in the last step: candidate pairs
+  // gathered, vertex contacts solved over the substeps, and the wall time of both phases (ms).
+  contactStats() {
+    const at = this.sb._stats;
+    this.sb.check(this.sb.M._sb_world_get_contact_stats(this.handle, at));
+    const counts = new Uint32Array(this.sb.buffer, at, 2);
+    const times = new Float32Array(this.sb.buffer, at + 8, 2);
+    return { candidates: counts[0], contacts: counts[1], gatherMs: times[0], solveMs: times[1] };
+  }
   get bodyCount() {
     return this.sb.check(this.sb.M._sb_world_body_count(this.handle));
   }

@@ -9,7 +9,7 @@ function isBodyColour(r, g, b) {
   return r >= 50 && r > 1.4 * g && r > 1.4 * b;
 }
 
-export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer }) {
+export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins }) {
   // CSS pixel position (viewport coordinates) of a world point, for page.mouse.
   function project([x, y, z]) {
     const ndc = new THREE.Vector3(x, y, z).project(stage.camera);
@@ -66,6 +66,21 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, impo
     // Screen point of the body's centre of mass: a ray through it meets the body's near side.
     bodyScreenPoint: () => project(sim.body.stats().center),
     grab: () => ({ dragging: grabber.dragging, vertex: grabber.vertex, lastRelease: grabber.lastRelease ?? null }),
+    // Scenes: the preset, the bodies (the page's first) and the obstacles with their poses.
+    sceneInfo: () => ({
+      scene: sim.scene,
+      bodies: sim.bodies.map((b) => ({ vertices: b.vertexCount, center: b.stats().center, minY: b.stats().minY, finite: b.stats().finite, self: b.selfCollision.enabled })),
+      colliders: sim.colliders.map((c) => ({ shape: c.spec.shape, position: [...c.position], rotation: [...c.rotation] })),
+      draggingCollider: scenePointer.dragging,
+      pins: pins.count,
+      lastPin: scenePointer.lastPin,
+    }),
+    // Screen point of an obstacle's top centre (a press there picks it when no body is in front).
+    colliderScreenPoint: (index) => {
+      const c = sim.colliders[index];
+      const top = c.spec.shape === 'box' ? c.spec.halfExtents[1] : c.spec.radius ?? 0;
+      return project([c.position[0], c.position[1] + top, c.position[2]]);
+    },
     // Renders and reads the frame back in the same task (no preserveDrawingBuffer needed) and
     // counts body-coloured pixels; the box is in CSS pixels from the top left.
     bodyPixels() {

@@ -179,6 +179,8 @@ export declare class World {
   setGround(enabled: boolean): void;
   /** Simulated seconds. */
   readonly time: number;
+  /** Contact between bodies (and self-contact) in the last step: candidates gathered, contacts solved over the substeps, wall ms of each phase. */
+  contactStats(): { candidates: number; contacts: number; gatherMs: number; solveMs: number };
   readonly bodyCount: number;
   /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite. */
   step(dt: number): void;

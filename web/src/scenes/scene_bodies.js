@@ -1,0 +1,31 @@
+// The bodies a scene drops (scene_presets.js): small boxes, balls, thin sheets, and copies of the
+// page's current shape (its rest tets, scaled and moved), made through the bridge.
+
+// The current shape's rest tets scaled so its largest side is `size` m and centred at `at`.
+export function placedCopy(source, size, at) {
+  const p = source.positions;
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 3) {
+    for (let c = 0; c < 3; c++) {
+      lo[c] = Math.min(lo[c], p[i + c]);
+      hi[c] = Math.max(hi[c], p[i + c]);
+    }
+  }
+  const scale = size / Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const out = new Float32Array(p.length);
+  for (let i = 0; i < p.length; i += 3) {
+    for (let c = 0; c < 3; c++) out[i + c] = at[c] + scale * (p[i + c] - 0.5 * (lo[c] + hi[c]));
+  }
+  return out;
+}
+
+// One dropped body; source: { positions, tets } of the page's current shape (for 'copy').
+export function addDropBody(world, drop, source) {
+  const { kind, at, size } = drop;
+  if (kind === 'box') return world.addBox({ cells: [drop.cells, drop.cells, drop.cells], size: [size, size, size], center: at });
+  if (kind === 'ball') return world.addBall({ radius: size / 2, cells: drop.cells, center: at });
+  if (kind === 'sheet') return world.addBox({ cells: [drop.cells, 1, drop.cells], size: [size, size / drop.cells, size], center: at });
+  if (kind === 'copy') return world.addTets(placedCopy(source, size, at), source.tets);
+  throw new Error(`unknown body kind "${kind}"`);
+}

@@ -1,0 +1,106 @@
+// Scene presets: the obstacles of a scene and where its extra bodies are dropped. Plain data and one
+// builder that makes the colliders through the bridge, shared by the demo page and <soft-body>.
+// The page's own body stays where it is (its shape at (0, 1, 0)); a scene is laid out around it.
+import { bowl, funnel } from './obstacle_shapes.js';
+
+export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle']);
+
+// A small body of the mix: a box of `cells`^3 cells or a ball, `size` m across, centred at `at`.
+const box = (at, size = 0.35, cells = 4) => ({ kind: 'box', at, size, cells });
+const ball = (at, size = 0.35, cells = 6) => ({ kind: 'ball', at, size, cells });
+const copy = (at, size = 0.4) => ({ kind: 'copy', at, size }); // the page's current shape, scaled
+
+// The 20 bodies of the pile, in layers above the bowl: boxes, balls and copies of the current shape
+// (the bunny, when that is what the page shows).
+function pileDrops() {
+  const drops = [];
+  for (let k = 0; k < 20; k++) {
+    const layer = Math.floor(k / 5);
+    const angle = (2 * Math.PI * (k % 5)) / 5 + 0.6 * layer;
+    const at = [0.55 * Math.cos(angle), 2.3 + 0.5 * layer, 0.55 * Math.sin(angle)];
+    drops.push(k % 3 === 0 ? box(at) : k % 3 === 1 ? ball(at) : copy(at));
+  }
+  return drops;
+}
+
+// name -> { colliders: [spec], drops: [body spec], animate?(t, colliders) }. Collider specs are
+// World.addCollider options plus a rotation quaternion; every collider can be dragged in the page.
+export function scenePreset(name) {
+  switch (name) {
+    case 'single':
+      return { colliders: [], drops: [] };
+    case 'pile': {
+      const shell = bowl(1.4);
+      return {
+        colliders: [{ shape: 'mesh', ...shell, thickness: 0.06, center: [0, 0, 0] }],
+        drops: pileDrops(),
+      };
+    }
+    case 'stairs': {
+      // Five steps going down along +x; the page's body starts on the top one.
+      const colliders = [];
+      for (let k = 0; k < 5; k++) {
+        const top = 0.45 - 0.1 * k;
+        colliders.push({ shape: 'box', halfExtents: [k === 0 ? 0.7 : 0.25, top / 2, 0.9], center: [k === 0 ? 0 : 0.45 + 0.5 * k, top / 2, 0] });
+      }
+      return { colliders, drops: [box([-0.3, 1.9, 0.3]), ball([0.3, 2.4, -0.3])] };
+    }
+    case 'obstacles':
+      // Spheres and capsules to drape bodies over; a soft sheet comes down on them.
+      return {
+        colliders: [
+          { shape: 'sphere', radius: 0.3, center: [-1.1, 0.3, -0.6] },
+          { shape: 'sphere', radius: 0.22, center: [1.2, 0.22, 0.5] },
+          { shape: 'capsule', radius: 0.12, halfLength: 0.6, center: [1.1, 0.6, -0.8], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] },
+          { shape: 'capsule', radius: 0.1, halfLength: 0.5, center: [-1.0, 0.5, 0.9], rotation: [Math.SQRT1_2, 0, 0, Math.SQRT1_2] },
+        ],
+        drops: [
+          { kind: 'sheet', at: [-1.1, 1.4, -0.6], size: 1.1, cells: 10 },
+          { kind: 'sheet', at: [1.1, 1.6, -0.8], size: 0.9, cells: 8 },
+          ball([1.2, 1.3, 0.5], 0.4),
+          box([-1.0, 1.4, 0.9], 0.35),
+        ],
+      };
+    case 'funnel': {
+      const shell = funnel(0.9, 0.22, 1.0);
+      return {
+        colliders: [{ shape: 'mesh', ...shell, thickness: 0.05, center: [1.6, 0.9, 0] }],
+        drops: [ball([1.6, 2.5, 0], 0.5, 8), ball([1.5, 3.3, 0.1], 0.4, 6), box([1.7, 4.0, -0.1], 0.3)],
+      };
+    }
+    case 'paddle':
+      // A paddle turning about a vertical axis beside the body, sweeping what comes near.
+      return {
+        colliders: [{ shape: 'box', halfExtents: [0.6, 0.25, 0.03], center: [1.3, 0.27, 0], spin: 1.5 }],
+        drops: [box([1.3, 1.2, 0.8]), ball([1.9, 1.0, -0.4]), box([0.9, 1.5, -0.9])],
+      };
+    default:
+      throw new Error(`unknown scene "${name}" (${SCENES.join(', ')})`);
+  }
+}
+
+// Makes the colliders of a preset in `world`; returns [{ collider, spec, position, rotation }], the
+// pose kept here (the bridge does not read it back) for drawing and dragging.
+export function addSceneColliders(world, preset) {
+  const made = [];
+  try {
+    for (const spec of preset.colliders) {
+      const collider = world.addCollider(spec);
+      const entry = { collider, spec, position: [...(spec.center ?? [0, 0, 0])], rotation: [...(spec.rotation ?? [0, 0, 0, 1])] };
+      if (spec.rotation) collider.setPose(entry.position, entry.rotation, { teleport: true });
+      made.push(entry);
+    }
+  } catch (error) {
+    for (const { collider } of made) collider.destroy();
+    throw error;
+  }
+  return made;
+}
+
+// Kinematic motion (the paddle's spin, rad/s about y), applied before each step unless the collider
+// is held by the pointer: a quaternion about y for the angle at time t.
+export function spinPose(entry, t) {
+  const half = 0.5 * entry.spec.spin * t;
+  entry.rotation = [0, Math.sin(half), 0, Math.cos(half)];
+  entry.collider.setPose(entry.position, entry.rotation);
+}
