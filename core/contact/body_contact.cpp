@@ -199,6 +199,18 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   // most ~10 cells per axis.
   float cell = std::max(reach, float(extent_sum / triangles));
   cell = std::max(cell, extent_max / 8.0f);
+  // A few fast bodies among many slow ones (a throw into a pile) sweep long boxes through small
+  // cells: coarser cells until the hash holds at most ~64 entries per triangle, so its memory and
+  // time stay bounded by the surface whatever the velocities.
+  for (int coarser = 0; coarser < 32; ++coarser, cell *= 2.0f) {
+    double entries = 0.0;
+    for (const Box& box : tri_box_) {
+      double cells = 1.0;
+      for (int c = 0; c < 3; ++c) cells *= std::min(17.0, std::floor(double(box.hi[c] - box.lo[c]) / cell) + 2.0);
+      entries += cells;
+    }
+    if (!(entries > 64.0 * triangles)) break;
+  }
   const float inv_cell = 1.0f / cell;
   uint32_t table_size = 1024;
   while (table_size < 2 * triangles) table_size *= 2;
