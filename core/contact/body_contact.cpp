@@ -5,52 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "math/closest_points.h"
 #include "math/vec3.h"
 #include "solver/soft_body.h"
 
 namespace sb {
 
 namespace {
-
-// Closest point to p on triangle abc with its barycentric weights (wa, wb, wc) and whether it lies
-// inside the face (not on an edge or a vertex): the Voronoi-region case analysis (Ericson,
-// "Real-Time Collision Detection", sec. 5.1.5).
-Vec3 closest_on_triangle(Vec3 p, Vec3 a, Vec3 b, Vec3 c, float w[3], bool* in_face) {
-  *in_face = false;
-  const Vec3 ab = b - a, ac = c - a, ap = p - a;
-  const float d1 = dot(ab, ap), d2 = dot(ac, ap);
-  if (d1 <= 0.0f && d2 <= 0.0f) { w[0] = 1; w[1] = 0; w[2] = 0; return a; }
-  const Vec3 bp = p - b;
-  const float d3 = dot(ab, bp), d4 = dot(ac, bp);
-  if (d3 >= 0.0f && d4 <= d3) { w[0] = 0; w[1] = 1; w[2] = 0; return b; }
-  const float vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
-    const float t = d1 / (d1 - d3);
-    w[0] = 1 - t; w[1] = t; w[2] = 0;
-    return a + ab * t;
-  }
-  const Vec3 cp = p - c;
-  const float d5 = dot(ab, cp), d6 = dot(ac, cp);
-  if (d6 >= 0.0f && d5 <= d6) { w[0] = 0; w[1] = 0; w[2] = 1; return c; }
-  const float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
-    const float t = d2 / (d2 - d6);
-    w[0] = 1 - t; w[1] = 0; w[2] = t;
-    return a + ac * t;
-  }
-  const float va = d3 * d6 - d5 * d4;
-  if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
-    const float t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    w[0] = 0; w[1] = 1 - t; w[2] = t;
-    return b + (c - b) * t;
-  }
-  const float denom = 1.0f / (va + vb + vc);
-  w[1] = vb * denom;
-  w[2] = vc * denom;
-  w[0] = 1.0f - w[1] - w[2];
-  *in_face = true;
-  return a + ab * w[1] + ac * w[2];
-}
 
 bool filter_allows(const SoftBody& a, const SoftBody& b) {
   return (a.collision_group() & b.collision_mask()) != 0 && (b.collision_group() & a.collision_mask()) != 0;

@@ -2,6 +2,7 @@
 #include "contact/collider.h"
 
 #include "contact/mesh_shape.h"
+#include "math/closest_points.h"
 
 #include <algorithm>
 #include <cmath>
@@ -258,6 +259,59 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
     }
   }
   return contacts;
+}
+
+uint32_t solve_collider_faces(float* pos, const float* prev, const float* inv_mass, const uint32_t* triangles,
+                              uint32_t triangle_count, const Collider& c, float t0, float t1, float* max_depth) {
+  if (c.kind != ShapeKind::kSphere && c.kind != ShapeKind::kCapsule) return 0;
+  const Pose before = interpolate(c.previous, c.pose, t0);
+  const Pose after = interpolate(c.previous, c.pose, t1);
+  const float r = c.size[0];             // m
+  const float reach = r + std::max(0.02f, r);  // m: triangles this near at the substep's start are tested
+  const float half = c.kind == ShapeKind::kCapsule ? c.size[1] : 0.0f;
+  const Vec3 a0 = to_world(before, {0.0f, -half, 0.0f}), a1 = to_world(before, {0.0f, half, 0.0f});
+  Vec3 lo{std::min(a0.x, a1.x), std::min(a0.y, a1.y), std::min(a0.z, a1.z)};
+  Vec3 hi{std::max(a0.x, a1.x), std::max(a0.y, a1.y), std::max(a0.z, a1.z)};
+  lo = lo - Vec3{reach, reach, reach};
+  hi = hi + Vec3{reach, reach, reach};
+  uint32_t touching = 0;
+  for (uint32_t t = 0; t < triangle_count; ++t) {
+    const uint32_t* f = triangles + 3 * t;
+    // Where the triangle was at the substep's start (outside, before this substep's motion): the
+    // side it is pushed back to and the point that is pushed, as for contact between bodies.
+    const Vec3 s0 = load3(prev, f[0]), s1 = load3(prev, f[1]), s2 = load3(prev, f[2]);
+    if (std::max({s0.x, s1.x, s2.x}) < lo.x || std::min({s0.x, s1.x, s2.x}) > hi.x || std::max({s0.y, s1.y, s2.y}) < lo.y ||
+        std::min({s0.y, s1.y, s2.y}) > hi.y || std::max({s0.z, s1.z, s2.z}) < lo.z || std::min({s0.z, s1.z, s2.z}) > hi.z)
+      continue;  // most triangles of a scene end here
+    Vec3 on_axis;
+    float w[3];
+    const float d2 = closest_segment_triangle(a0, a1, s0, s1, s2, &on_axis, w);
+    // Pierced already (no side to push to), far, NaN, or nearest at a vertex (the particle pass's).
+    if (!(d2 > 0.0f && d2 < reach * reach) || w[0] == 1.0f || w[1] == 1.0f || w[2] == 1.0f) continue;
+    const Vec3 n = (s0 * w[0] + s1 * w[1] + s2 * w[2] - on_axis) * (1.0f / std::sqrt(d2));  // axis -> triangle
+    // Now: that point of the triangle against that point of the axis, carried with the collider.
+    const Vec3 axis_now = to_world(after, to_local(before, on_axis));
+    const Vec3 q = load3(pos, f[0]) * w[0] + load3(pos, f[1]) * w[1] + load3(pos, f[2]) * w[2];
+    const float C = dot(q - axis_now, n) - r;  // m, < 0: inside the shape
+    if (!(C < 0.0f)) continue;
+    const float wsum = w[0] * w[0] * inv_mass[f[0]] + w[1] * w[1] * inv_mass[f[1]] + w[2] * w[2] * inv_mass[f[2]];
+    if (wsum == 0.0f) continue;  // pinned or held: left alone
+    const float lambda = -C / wsum;
+    for (int i = 0; i < 3; ++i) store3(pos, f[i], load3(pos, f[i]) + n * (lambda * w[i] * inv_mass[f[i]]));
+    // Coulomb friction on the point's substep motion relative to the collider's surface, up to
+    // friction x the correction (as for particles): a sheet draped over a rod does not slide off.
+    const Vec3 moved = load3(pos, f[0]) * w[0] + load3(pos, f[1]) * w[1] + load3(pos, f[2]) * w[2] - (s0 * w[0] + s1 * w[1] + s2 * w[2]);
+    const Vec3 rel = moved - (axis_now - on_axis);
+    const Vec3 tangential = rel - n * dot(rel, n);
+    const float slide = length(tangential);
+    if (slide > 0.0f) {
+      const float k = std::min(1.0f, c.friction * (-C) / slide) / wsum;
+      for (int i = 0; i < 3; ++i) store3(pos, f[i], load3(pos, f[i]) - tangential * (k * w[i] * inv_mass[f[i]]));
+    }
+    *max_depth = std::max(*max_depth, -C);
+    ++touching;
+  }
+  return touching;
 }
 
 Vec3 restitution_velocity(Vec3 v, Vec3 v_before, Vec3 normal, Vec3 surface_velocity, float restitution,

@@ -87,6 +87,20 @@ struct ContactRecord {
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
                         float t0, float t1, float h, ContactRecord* record);
 
+// Thin obstacles between particles: a sphere or capsule thinner than the particle spacing can pass
+// between the vertices of a surface triangle, where solve_collider, which tests particles, cannot see
+// it. This pass takes each surface triangle whose nearest point to the shape's centre (sphere) or axis
+// (capsule) lay on one of its edges or inside its face at the substep's start (prev, the collider at
+// fraction t0 of the frame), and if that point of the triangle is now (pos, the collider at t1)
+// within the radius along that offset, moves the triangle's vertices by their inverse masses,
+// weighted by its barycentric coordinates, until it is on the surface (the collider does not move:
+// C = (q - a) . n - r >= 0, q the triangle's point, a the axis point, n the offset's direction at
+// the start). Taking point and direction at the start keeps a face that the axis has just crossed on
+// its side. Nearest points at a vertex are solve_collider's. Coulomb friction as for particles.
+// Returns the triangles in contact; raises *max_depth (m). Other shapes: 0.
+uint32_t solve_collider_faces(float* pos, const float* prev, const float* inv_mass, const uint32_t* triangles,
+                              uint32_t triangle_count, const Collider& c, float t0, float t1, float* max_depth);
+
 // The post-substep velocity rule for particles a collider touched (Mueller et al. 2020, sec. 3.6,
 // as for the ground): relative to the surface, an approach faster than rest_speed (m/s) is
 // reflected by the restitution, a slower one comes to rest in the normal direction; the tangential

@@ -371,8 +371,12 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     record.surface_velocity = contact_surface_velocity_.data();
     record.restitution = contact_restitution_.data();
     uint32_t touching = 0;
-    for (uint32_t c = 0; c < s.collider_count; ++c)
+    for (uint32_t c = 0; c < s.collider_count; ++c) {
       touching += solve_collider(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c], t0, t1, h, &record);
+      // Spheres and capsules thinner than the particle spacing, between a triangle's vertices.
+      solve_collider_faces(pos_.data(), prev_.data(), inv_mass_.data(), surface_.data(), surface_triangle_count(),
+                           s.colliders[c], t0, t1, &record.max_depth);
+    }
     add_contacts(touching, record.max_depth);
   }
 }

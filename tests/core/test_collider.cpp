@@ -504,3 +504,44 @@ TEST_CASE("C API: collider parameters are set, read back, and refused with a mes
   CHECK(sb_collider_get_param(w, box, SB_COLLIDER_PARAM_FRICTION) == doctest::Approx(0.1));
   CHECK(sb_world_destroy(w) == SB_OK);
 }
+
+TEST_CASE("thin obstacles between particles: a sheet rests on a capsule or on balls thinner than its particle spacing") {
+  // A 1 x 0.05 x 0.4 m sheet of 10 cm cells dropped across a 5 cm thick rod (a capsule along z), or
+  // onto four 6 cm balls, each placed midway between columns of particles: no particle ever meets an
+  // obstacle, so before the surface's triangles were tested the sheet fell straight through to the
+  // ground. Now its faces rest on them: after 4 s its top is above the obstacles' tops and its centre
+  // of mass well off the ground (on the rod it drapes and its ends reach the floor). The face
+  // contact's friction keeps the rod's off-centre drape (0.55 m on one side, 0.45 m on the other)
+  // from sliding off.
+  for (ShapeKind kind : {ShapeKind::kCapsule, ShapeKind::kSphere}) {
+    CAPTURE(int(kind));
+    World w;
+    BodyParams p;
+    p.edge_compliance = 1e-5f;
+    p.damping = 1.0f;
+    SoftBody* b = w.body(w.add_body(make_box(10, 1, 4, 1.0f, 0.05f, 0.4f, 0.0f, 0.7f, 0.0f), p));
+    float obstacle_top = 0.0f;
+    if (kind == ShapeKind::kCapsule) {
+      Collider rod = make(kind, 0.025f, 0.5f);
+      rod.pose.position = {0.05f, 0.5f, 0.0f};
+      rod.pose.rotation = axis_angle({1, 0, 0}, float(M_PI / 2));  // axis along z
+      w.add_collider(rod);
+      obstacle_top = 0.525f;
+    } else {
+      for (float x : {-0.25f, 0.25f})
+        for (float z : {-0.15f, 0.15f}) {
+          Collider ball = make(kind, 0.03f);
+          ball.pose.position = {x, 0.5f, z};
+          w.add_collider(ball);
+        }
+      obstacle_top = 0.53f;
+    }
+    for (int f = 0; f < 240; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);
+    float top = -INFINITY;
+    for (uint32_t i = 0; i < b->vertex_count(); ++i) top = std::max(top, b->positions()[3 * i + 1]);
+    MESSAGE("sheet on " << std::string(kind == ShapeKind::kCapsule ? "a 5 cm rod" : "four 6 cm balls") << ": top " << top
+                        << " m, centre " << centre_of(*b).y << " m");
+    CHECK(top > obstacle_top);
+    CHECK(centre_of(*b).y > 0.15f);
+  }
+}
