@@ -277,42 +277,55 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const float* pa = A.previous_positions();
     const float* wa = A.inverse_masses();
     const Vec3 x = load3(xa, v);
-    // The contact is chosen, and its normal and barycentric point fixed, at the substep's start
-    // (previous positions), where the vertex was still outside: a vertex that has just crossed a face
-    // near a corner is nearer the corner's other face by now, and pushing it out through that face
-    // would carry it along the body instead of back out.
+    // The nearest candidate triangle now. Within one body (self-collision), unless the vertex went
+    // through the plane of one of its own candidates in this substep: then the one it went through
+    // furthest. A vertex that has just crossed a face near a corner is nearer the corner's other face
+    // by now (a hairpin's tip beside its lower arm's end face), and pushing it out through that face
+    // carries it along the body, not back out. (Between bodies the nearest is kept: choosing there
+    // by the substep's start made piles of small bunnies explode, the triangle nearest then being
+    // often not the one pressing on the vertex now; and a crossing rule broke resting stacks, whose
+    // aligned side faces are crossed by rounding.)
     const Vec3 x0 = load3(pa, v);
-    float best = INFINITY;     // m^2, squared distance of the chosen triangle
-    float best_align = -1.0f;  // how squarely the vertex faces it, |cos| between its normal and the offset
-    uint32_t best_index = ~0u;
+    float best = INFINITY;      // m^2, squared distance of the nearest
+    float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
+    uint32_t best_index = ~0u, crossed_index = ~0u;
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
       const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
-      const float* pb = B.previous_positions();
+      const float* xb = B.positions();
       const float r = gap_between(A, B, settings) + settings.search_radius;
       float w[3];
       bool in_face;
-      const Vec3 p0 = load3(pb, tri[0]), p1 = load3(pb, tri[1]), p2 = load3(pb, tri[2]);
-      const Vec3 q = closest_on_triangle(x0, p0, p1, p2, w, &in_face);
-      const Vec3 away = x0 - q;
-      const float d2 = length_sq(away);
-      if (!(d2 < r * r && d2 <= best * 1.0001f)) continue;  // (a NaN distance, from a body diverging now, is never taken)
+      const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
+      const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+      const float d2 = length_sq(x - q);
+      if (!(d2 < r * r)) continue;  // (a NaN distance, from a body diverging now, is never taken)
       const Vec3 face = cross(p1 - p0, p2 - p0);
-      const float face_len = length(face);
-      if (face_len == 0.0f) continue;
-      const float facing = dot(away, face) / face_len;  // m, signed distance to the face's plane
+      const float facing = dot(x - q, face);  // its sign: which side of the plane
       // Within its own surface, a vertex behind a triangle's plane but beside it is where the surface
       // bends (at a convex edge the next face is the one that counts), not a penetration.
       if (&B == &A && !in_face && facing < 0.0f) continue;
-      // Several triangles share the nearest edge or corner: the one the vertex faces most squarely
-      // decides, so the side is never read off a plane the offset lies in (where rounding picks it).
-      const float align = in_face || d2 == 0.0f ? 1.0f : std::fabs(facing) / std::sqrt(d2);
-      if (d2 >= best * 0.9999f && align <= best_align) continue;
-      best = std::min(best, d2);
-      best_align = align;
-      best_index = index;
+      if (d2 < best) {
+        best = d2;
+        best_index = index;
+      }
+      if (facing < 0.0f && &B == &A) {
+        // Behind the plane of its own triangle now: was it in front at the substep's start? By how
+        // much, through it?
+        const float* pb = B.previous_positions();
+        const Vec3 s0 = load3(pb, tri[0]), s1 = load3(pb, tri[1]), s2 = load3(pb, tri[2]);
+        const Vec3 face0 = cross(s1 - s0, s2 - s0);
+        const float len0 = length(face0), len = length(face);
+        if (len0 == 0.0f || len == 0.0f) continue;
+        const float before = dot(x0 - s0, face0) / len0, after = dot(x - p0, face) / len;  // m
+        if (before >= 0.0f && before - after > best_cross) {
+          best_cross = before - after;
+          crossed_index = index;
+        }
+      }
     }
+    if (crossed_index != ~0u) best_index = crossed_index;
     if (best_index == ~0u) continue;
     const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
     SoftBody& B = *bodies[b];
@@ -323,23 +336,25 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
     const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
                          B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
-    Vec3 n;
+    const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
     float w[3];
-    {
-      const Vec3 p0 = load3(pb, tri[0]), p1 = load3(pb, tri[1]), p2 = load3(pb, tri[2]);
-      bool in_face;
-      const Vec3 q = closest_on_triangle(x0, p0, p1, p2, w, &in_face);
-      const Vec3 face = cross(p1 - p0, p2 - p0);
-      const float face_len = length(face);
-      if (face_len == 0.0f) continue;
-      n = face * (1.0f / face_len);  // outward: surface triangles are wound counter-clockwise from outside
-      const Vec3 away = x0 - q;
+    bool in_face;
+    const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+    const Vec3 face = cross(p1 - p0, p2 - p0);
+    const float face_len = length(face);
+    if (face_len == 0.0f) continue;
+    Vec3 n = face * (1.0f / face_len);  // outward: surface triangles are wound counter-clockwise from outside
+    const Vec3 away = x - q;
+    float s = dot(away, n);  // signed distance, m: negative inside B
+    if (!in_face) {
+      // Beside the face (nearest an edge or a corner): the true distance along the true direction.
       const float len = length(away);
-      if (!in_face && len > 1e-7f) n = away * ((dot(away, n) >= 0.0f ? 1.0f : -1.0f) / len);  // beside the face: the true direction
+      if (len > 1e-7f) {
+        const float side = s >= 0.0f ? 1.0f : -1.0f;
+        n = away * (side / len);
+        s = side * len;
+      }
     }
-    // Signed distance now, along that normal from that point of the triangle (moved with it), m.
-    const Vec3 q = load3(xb, tri[0]) * w[0] + load3(xb, tri[1]) * w[1] + load3(xb, tri[2]) * w[2];
-    const float s = dot(x - q, n);
     if (!(s < gap)) continue;  // apart (or NaN: the other body is diverging in this substep)
     const float C = s - gap;  // < 0: how far inside the gap, m
     const float w_v = wa[v];

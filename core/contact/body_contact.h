@@ -23,11 +23,10 @@
 // spatial hash is built once per frame, not once per substep (Ten Minute Physics, lesson 15), and a
 // fast body's candidates are found because its predicted path is.
 //
-// Where: each vertex's contact (its triangle, the point on it and the normal) is chosen at the
-// substep's start, where the vertex was still outside; a vertex that has just crossed a face near a
-// corner is nearer the corner's other face by the end of the substep, and pushing it out through that
-// face would carry it along the body. Triangles sharing the nearest edge or corner are told apart by
-// how squarely the vertex faces them, so the side is never read off a plane the offset lies in.
+// Which triangle: the nearest candidate now. Within one body, a vertex that went through the plane of
+// one of its own candidates in this substep takes the one it went through furthest instead (near a
+// corner, the face it just crossed is no longer the nearest). Between bodies the nearest is kept
+// (see body_contact.cpp for what else was tried and why it was dropped).
 //
 // Self-collision rules (why they are safe on a volumetric body): a triangle within twice the
 // thickness of the vertex in the rest shape is never its candidate (its own neighbourhood on the

@@ -1,13 +1,14 @@
 // The page's scene presets (web/src/scenes/) through the bridge in node: every preset builds and
-// stays finite; the pile of 20 bodies in its bowl is deterministic to the byte and keeps its bodies
-// out of each other and out of the bowl; the paddle's scripted spin moves what it meets.
+// stays finite; the pile of 20 bodies (boxes, balls, bunnies) in its bowl is deterministic to the
+// byte and stays in the bowl with no deep contact; the paddle's scripted spin moves what it meets.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { addDropBody } from '../../web/src/scenes/scene_bodies.js';
+import { addDropBody, bunnyTets } from '../../web/src/scenes/scene_bodies.js';
 import { SCENES, addSceneColliders, scenePreset, spinPose } from '../../web/src/scenes/scene_presets.js';
 import { load } from './load.mjs';
 
 const sb = await load();
+const bunny = await bunnyTets(sb);
 const DT = 1 / 60;
 
 // The page's default body (an 8-cell, 1 m box at (0, 1, 0)) plus a preset, with the page's defaults.
@@ -17,7 +18,7 @@ function buildScene(name) {
   const source = { positions: main.positions.slice(), tets: main.tets.slice() };
   const preset = scenePreset(name);
   const colliders = addSceneColliders(world, preset);
-  const bodies = [main, ...preset.drops.map((drop) => addDropBody(world, drop, source))];
+  const bodies = [main, ...preset.drops.map((drop) => addDropBody(world, drop, { current: source, bunny }))];
   for (const b of bodies) b.setParams({ edgeCompliance: 1e-4, damping: 1, friction: 0.5, restitution: 0.2 });
   return { world, bodies, colliders };
 }
@@ -52,6 +53,7 @@ test('the pile: two runs give identical bytes; the bodies end in the bowl, no co
   }
   const bytes = (scene) => Buffer.concat(scene.bodies.map((b) => Buffer.from(b.positions.buffer, b.positions.byteOffset, b.positions.byteLength)));
   assert.equal(runs[0].bodies.length, 21);
+  assert.equal(scenePreset('pile').drops.filter((d) => d.kind === 'bunny').length, 6, 'six bunnies among the 20');
   assert.ok(bytes(runs[0]).equals(bytes(runs[1])), 'identical bytes');
   let deepest = 0;
   for (const b of runs[0].bodies) {

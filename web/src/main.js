@@ -23,6 +23,8 @@ import { Readout } from './readout.js';
 import { ColliderView } from './scenes/collider_view.js';
 import { PinView } from './scenes/pin_view.js';
 import { ScenePointer } from './scenes/scene_pointer.js';
+import { bunnyTets } from './scenes/scene_bodies.js';
+import { scenePreset } from './scenes/scene_presets.js';
 import { DT, LATTICE_SHAPES, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
@@ -42,6 +44,7 @@ async function init() {
   let grabber = null;
   let panel = null;
   let scenePointer = null;
+  let sceneLoading = Promise.resolve(); // a scene waiting for the bunny's tets
   const colliderView = new ColliderView(stage.scene);
   const pins = new PinView(stage.scene);
   const extraMeshes = new Map(); // extra body -> its BodyMesh
@@ -141,10 +144,19 @@ async function init() {
       squash: () => sim.squash(),
       addBody: () => sim.addBody(),
       clearBodies: () => sim.clearBodies(),
+      // Scenes with bunnies wait for its tets (tetrahedralized once, ~30 ms); the menu shows the
+      // new scene once it is built.
       scene: (name) => {
-        grabber.cancel();
-        sim.setScene(name);
-        panel.sync();
+        const build = (bunny) => {
+          grabber.cancel();
+          sim.setScene(name, { bunny });
+          panel.sync();
+        };
+        if (!scenePreset(name).needsBunny) return build(null);
+        sceneLoading = bunnyTets(softbody)
+          .then((bunny) => guard(() => build(bunny)))
+          .catch((error) => alerts.error(error))
+          .finally(() => panel.sync());
       },
       // The current setup as a <soft-body> tag and an iframe of embed.html (embed_code.js).
       copyEmbed: () => {
@@ -195,7 +207,7 @@ async function init() {
     },
   });
   panel.sync();
-  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins });
+  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, whenSceneBuilt: () => sceneLoading });
 
   function frame(now) {
     requestAnimationFrame(frame);

@@ -165,9 +165,11 @@ export class Simulation {
   }
 
   // Replaces the obstacles and extra bodies with a preset's (scene_presets.js); the page's body is
-  // reset to its start. An unknown name changes nothing.
-  setScene(name) {
+  // reset to its start. An unknown name changes nothing. bunny: the bunny's rest tets, for presets
+  // that drop bunnies (scene_bodies.js bunnyTets; preset.needsBunny).
+  setScene(name, { bunny = null } = {}) {
     const preset = scenePreset(name);
+    if (preset.needsBunny && !bunny) throw new Error(`scene "${name}" needs the bunny's tets`);
     for (const body of this.extras) body.destroy();
     this.extras = [];
     for (const { collider } of this.colliders) collider.destroy();
@@ -176,7 +178,7 @@ export class Simulation {
     this.scene = name;
     try {
       this.colliders = addSceneColliders(this.world, preset);
-      for (const drop of preset.drops) this._addExtra(() => addDropBody(this.world, drop, this.source));
+      for (const drop of preset.drops) this._addExtra(() => addDropBody(this.world, drop, { current: this.source, bunny }));
     } finally {
       this.body.reset();
       this.onBodiesChange();

@@ -9,7 +9,7 @@ function isBodyColour(r, g, b) {
   return r >= 50 && r > 1.4 * g && r > 1.4 * b;
 }
 
-export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins }) {
+export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, whenSceneBuilt }) {
   // CSS pixel position (viewport coordinates) of a world point, for page.mouse.
   function project([x, y, z]) {
     const ndc = new THREE.Vector3(x, y, z).project(stage.camera);
@@ -75,6 +75,7 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, impo
       pins: pins.count,
       lastPin: scenePointer.lastPin,
     }),
+    whenSceneBuilt, // resolves once a scene waiting for the bunny's tets is built
     // Screen point of an obstacle's top centre (a press there picks it when no body is in front).
     colliderScreenPoint: (index) => {
       const c = sim.colliders[index];

@@ -1,5 +1,25 @@
-// The bodies a scene drops (scene_presets.js): small boxes, balls, thin sheets, and copies of the
-// page's current shape (its rest tets, scaled and moved), made through the bridge.
+// The bodies a scene drops (scene_presets.js): small boxes, balls, thin sheets, bunnies and copies of
+// the page's current shape (rest tets, scaled and moved), made through the bridge.
+import { sampleSurface } from '../import/samples.js';
+
+export const BUNNY_RESOLUTION = 6; // tetrahedralizer cells along the bunny's longest side: ~1k tets
+
+let bunnyPromise = null;
+
+// The Stanford bunny's rest tets ({ positions, tets }), tetrahedralized once per page (about 30 ms)
+// and kept; the scenes drop scaled copies of them.
+export function bunnyTets(softbody) {
+  bunnyPromise ??= sampleSurface('bunny').then((surface) => {
+    const job = softbody.createTetra(surface.positions, surface.triangles, { resolution: BUNNY_RESOLUTION });
+    try {
+      job.runAll();
+      return job.result();
+    } finally {
+      job.destroy();
+    }
+  });
+  return bunnyPromise;
+}
 
 // The current shape's rest tets scaled so its largest side is `size` m and centred at `at`.
 export function placedCopy(source, size, at) {
@@ -20,12 +40,17 @@ export function placedCopy(source, size, at) {
   return out;
 }
 
-// One dropped body; source: { positions, tets } of the page's current shape (for 'copy').
-export function addDropBody(world, drop, source) {
+// One dropped body. shapes: { current, bunny }, each { positions, tets } at rest: the page's current
+// shape (for 'copy') and the bunny (for 'bunny', see bunnyTets).
+export function addDropBody(world, drop, shapes) {
   const { kind, at, size } = drop;
   if (kind === 'box') return world.addBox({ cells: [drop.cells, drop.cells, drop.cells], size: [size, size, size], center: at });
   if (kind === 'ball') return world.addBall({ radius: size / 2, cells: drop.cells, center: at });
   if (kind === 'sheet') return world.addBox({ cells: [drop.cells, 1, drop.cells], size: [size, size / drop.cells, size], center: at });
-  if (kind === 'copy') return world.addTets(placedCopy(source, size, at), source.tets);
+  if (kind === 'copy' || kind === 'bunny') {
+    const source = kind === 'copy' ? shapes.current : shapes.bunny;
+    if (!source) throw new Error(`a "${kind}" body needs its shape's tets`);
+    return world.addTets(placedCopy(source, size, at), source.tets);
+  }
   throw new Error(`unknown body kind "${kind}"`);
 }

@@ -8,24 +8,31 @@ export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'f
 // A small body of the mix: a box of `cells`^3 cells or a ball, `size` m across, centred at `at`.
 const box = (at, size = 0.35, cells = 4) => ({ kind: 'box', at, size, cells });
 const ball = (at, size = 0.35, cells = 6) => ({ kind: 'ball', at, size, cells });
-const copy = (at, size = 0.4) => ({ kind: 'copy', at, size }); // the page's current shape, scaled
+const bunny = (at, size = 0.55) => ({ kind: 'bunny', at, size }); // the Stanford bunny, scaled
 
-// The 20 bodies of the pile, in layers above the bowl: boxes, balls and copies of the current shape
-// (the bunny, when that is what the page shows).
+// The 20 bodies of the pile, in layers above the bowl: boxes, balls and bunnies.
 function pileDrops() {
   const drops = [];
   for (let k = 0; k < 20; k++) {
     const layer = Math.floor(k / 5);
     const angle = (2 * Math.PI * (k % 5)) / 5 + 0.6 * layer;
     const at = [0.55 * Math.cos(angle), 2.3 + 0.5 * layer, 0.55 * Math.sin(angle)];
-    drops.push(k % 3 === 0 ? box(at) : k % 3 === 1 ? ball(at) : copy(at));
+    drops.push(k % 3 === 0 ? box(at) : k % 3 === 1 ? ball(at) : bunny(at));
   }
   return drops;
 }
 
-// name -> { colliders: [spec], drops: [body spec], animate?(t, colliders) }. Collider specs are
-// World.addCollider options plus a rotation quaternion; every collider can be dragged in the page.
+// name -> { colliders: [spec], drops: [body spec] }. Collider specs are World.addCollider options
+// plus a rotation quaternion (and a spin, rad/s about y, for scripted motion); every collider can be
+// dragged in the page. Body specs: { kind: 'box' | 'ball' | 'sheet' | 'bunny' | 'copy', at, size,
+// cells } (scene_bodies.js); needsBunny says whether the bunny's tets must be ready first.
 export function scenePreset(name) {
+  const preset = presetFor(name);
+  preset.needsBunny = preset.drops.some((d) => d.kind === 'bunny');
+  return preset;
+}
+
+function presetFor(name) {
   switch (name) {
     case 'single':
       return { colliders: [], drops: [] };
