@@ -248,6 +248,13 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 const Vec3 nf = cross(p1 - p0, p2 - p0);
                 const float nf_len = length(nf);
                 if (nf_len == 0.0f || dot(x - q, nf) < 0.0f) continue;
+                // And near enough that this frame's motion can bring it within the reach (a box test
+                // alone takes most of a fine surface's neighbourhood).
+                const float* vel = A.velocities();
+                const float motion = dt * (length(load3(vel, v)) + std::max({length(load3(vel, tri[0])), length(load3(vel, tri[1])),
+                                                                              length(load3(vel, tri[2]))}));
+                const float reach_now = A.self_thickness() + settings.search_radius + motion;
+                if (length_sq(x - q) > reach_now * reach_now) continue;
               } else if (!filter_allows(A, *bodies[b])) {
                 continue;
               }
