@@ -66,7 +66,6 @@ class World {
   Collider* collider(ColliderHandle h);  // null for a stale or unknown handle
   bool set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport);
   size_t collider_count() const;
-  uint32_t contact_candidates() const { return contact_.candidate_count(); }  // body-contact candidate pairs this frame
   // Body (and self) contact over the last step: candidates gathered, contacts solved over its
   // substeps, and the wall time of both phases (ms; measured, so not part of the deterministic state).
   struct ContactReport {

@@ -127,33 +127,13 @@ export async function runContactPart(sb, { rounds = 5, log = () => {} } = {}) {
   const selfTets = { box: selfScenes.boxOn.tets, hairpin: selfScenes.hairpin.tets };
   for (const { world } of Object.values(selfScenes)) world.destroy();
   const scenes = { contact: buildPile(sb, true), none: buildPile(sb, false) };
-  const samples = { contact: [], none: [] };
-  const phases = { candidates: 0, contacts: 0, gatherMs: 0, solveMs: 0, frames: 0 };
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? ['none', 'contact'] : ['contact', 'none'];
-    for (const name of order) {
-      const { world } = scenes[name];
-      for (let f = 0; f < BATCH; f++) {
-        const t0 = performance.now();
-        world.step(DT);
-        samples[name].push(performance.now() - t0);
-        if (name !== 'contact') continue;
-        const c = world.contactStats();
-        phases.candidates += c.candidates;
-        phases.contacts += c.contacts;
-        phases.gatherMs += c.gatherMs;
-        phases.solveMs += c.solveMs;
-        phases.frames += 1;
-      }
-    }
-    log(`contact round ${r + 1}/${rounds}`);
-  }
-  const contactMs = median(samples.contact);
-  const noneMs = median(samples.none);
+  const pile = timeInterleaved(scenes, rounds, log, 'contact');
+  const contactMs = pile.contact.ms;
+  const noneMs = pile.none.ms;
   let contacts = 0;
   for (const body of scenes.contact.world.bodies) contacts += body.stats().contacts;
   for (const { world } of Object.values(scenes)) world.destroy();
-  const perFrame = Object.fromEntries(['candidates', 'contacts', 'gatherMs', 'solveMs'].map((k) => [k, phases[k] / phases.frames]));
+  const perFrame = pile.contact.phases;
   return {
     tets: scenes.contact.tets,
     contactMs,

@@ -15,6 +15,14 @@ const VELOCITY_WINDOW = 0.08; // s of simulated time (~5 frames) averaged into t
 const MAX_RELEASE_SPEED = 100; // m/s per component; the C API allows 1000, this keeps throws sane
 const MAX_COORDINATE = 1000; // m; a ray almost parallel to the drag plane meets it very far away
 
+// Points the raycaster through the pointer's position in `rect` (the client rectangle the camera
+// projects into); returns its ray.
+export function aimRay(raycaster, camera, event, rect) {
+  const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
+  raycaster.setFromCamera(ndc, camera);
+  return raycaster.ray;
+}
+
 export class Grabber {
   // getBody() returns the current body, getTime() the simulated time (s); onError(error) shows a
   // failed C call. pick(event) returns { rect, object, body } for the view under the pointer (rect:
@@ -74,12 +82,7 @@ export class Grabber {
   }
 
   _ray(event, rect) {
-    const ndc = new THREE.Vector2(
-      ((event.clientX - rect.left) / rect.width) * 2 - 1,
-      -((event.clientY - rect.top) / rect.height) * 2 + 1,
-    );
-    this.raycaster.setFromCamera(ndc, this.camera);
-    return this.raycaster.ray;
+    return aimRay(this.raycaster, this.camera, event, rect);
   }
 
   // { view, hit } for a pointer over a body, else null.

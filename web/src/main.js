@@ -13,7 +13,7 @@ import { BodyMesh } from './body_mesh.js';
 import { downloadText } from './download.js';
 import { embedSnippets } from './embed/embed_code.js';
 import { showEmbedDialog } from './embed_dialog.js';
-import { Grabber } from './grabber.js';
+import { Grabber, aimRay } from './grabber.js';
 import { createFilePicker } from './import/file_picker.js';
 import { Importer } from './import/importer.js';
 import { ProgressView } from './import/progress_view.js';
@@ -22,7 +22,7 @@ import { createPanel } from './panel.js';
 import { Readout } from './readout.js';
 import { ColliderView } from './scenes/collider_view.js';
 import { PinView } from './scenes/pin_view.js';
-import { ScenePointer } from './scenes/scene_pointer.js';
+import { ScenePointer, nearestBodyHit } from './scenes/scene_pointer.js';
 import { bunnyTets } from './scenes/scene_bodies.js';
 import { scenePreset } from './scenes/scene_presets.js';
 import { DT, LATTICE_SHAPES, SAMPLE_SHAPES } from './settings.js';
@@ -103,14 +103,9 @@ async function init() {
     // The nearest body under the pointer, of all of them.
     pick: (event) => {
       const rect = stage.canvas.getBoundingClientRect();
-      const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
-      raycaster.setFromCamera(ndc, stage.camera);
-      let best = null;
-      for (const item of pickable()) {
-        const hit = raycaster.intersectObject(item.mesh, false)[0];
-        if (hit && (!best || hit.distance < best.distance)) best = { distance: hit.distance, item };
-      }
-      return { rect, object: (best?.item ?? pickable()[0]).mesh, body: (best?.item ?? pickable()[0]).body };
+      aimRay(raycaster, stage.camera, event, rect);
+      const { mesh, body } = nearestBodyHit(raycaster, pickable())?.item ?? pickable()[0];
+      return { rect, object: mesh, body };
     },
   });
   const importer = new Importer({

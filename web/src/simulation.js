@@ -134,14 +134,7 @@ export class Simulation {
     const n = this.extras.length;
     const angle = 2.4 * n; // golden-angle-like spread, so drops do not stack in a column
     const at = [0.35 * Math.cos(angle), 2.6 + 0.25 * (n % 6), 0.35 * Math.sin(angle)];
-    const p = this.source.positions;
-    let extent = 0;
-    for (let c = 0; c < 3; c++) {
-      let lo = Infinity, hi = -Infinity;
-      for (let i = c; i < p.length; i += 3) (lo = Math.min(lo, p[i])), (hi = Math.max(hi, p[i]));
-      extent = Math.max(extent, hi - lo);
-    }
-    this._addExtra(() => this.world.addTets(placedCopy(this.source, extent, at), this.source.tets));
+    this._addExtra(() => this.world.addTets(placedCopy(this.source, null, at), this.source.tets));
     this.onBodiesChange();
   }
 

@@ -21,7 +21,7 @@ export function bunnyTets(softbody) {
   return bunnyPromise;
 }
 
-// The current shape's rest tets scaled so its largest side is `size` m and centred at `at`.
+// The current shape's rest tets scaled so its largest side is `size` m (null: as it is) and centred at `at`.
 export function placedCopy(source, size, at) {
   const p = source.positions;
   const lo = [Infinity, Infinity, Infinity];
@@ -32,7 +32,7 @@ export function placedCopy(source, size, at) {
       hi[c] = Math.max(hi[c], p[i + c]);
     }
   }
-  const scale = size / Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const scale = size === null ? 1 : size / Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
   const out = new Float32Array(p.length);
   for (let i = 0; i < p.length; i += 3) {
     for (let c = 0; c < 3; c++) out[i + c] = at[c] + scale * (p[i + c] - 0.5 * (lo[c] + hi[c]));

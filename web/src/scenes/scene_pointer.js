@@ -4,8 +4,19 @@
 // obstacle is posed once per frame without teleporting, so the step sweeps it there and it pushes
 // and carries the bodies it meets.
 import * as THREE from 'three';
+import { aimRay } from '../grabber.js';
 
 const MAX_COORDINATE = 100; // m: a ray almost parallel to the drag plane meets it very far away
+
+// The nearest of `items` ([{ mesh, body }]) the raycaster's ray hits: { item, hit }, or null.
+export function nearestBodyHit(raycaster, items) {
+  let best = null;
+  for (const item of items) {
+    const hit = raycaster.intersectObject(item.mesh, false)[0];
+    if (hit && (!best || hit.distance < best.hit.distance)) best = { item, hit };
+  }
+  return best;
+}
 
 export class ScenePointer {
   // getBodies(): [{ mesh, body }] to pick from; colliders: the ColliderView; sim: for heldCollider.
@@ -37,20 +48,14 @@ export class ScenePointer {
   }
 
   _ray(event) {
-    const rect = this.canvas.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
-    this.raycaster.setFromCamera(ndc, this.camera);
-    return this.raycaster.ray;
+    return aimRay(this.raycaster, this.camera, event, this.canvas.getBoundingClientRect());
   }
 
   // The nearest body hit { body, point, distance } and collider hit { entry, point, distance }.
   _hits(event) {
     this._ray(event);
-    let body = null;
-    for (const item of this.getBodies()) {
-      const hit = this.raycaster.intersectObject(item.mesh, false)[0];
-      if (hit && (!body || hit.distance < body.distance)) body = { body: item.body, point: hit.point, distance: hit.distance };
-    }
+    const nearest = nearestBodyHit(this.raycaster, this.getBodies());
+    const body = nearest ? { body: nearest.item.body, point: nearest.hit.point, distance: nearest.hit.distance } : null;
     const c = this.raycaster.intersectObjects(this.colliders.meshes, false)[0];
     const collider = c ? { entry: c.object.userData.collider, point: c.point, distance: c.distance } : null;
     return { body, collider };
