@@ -19,6 +19,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Two faces whose unit normals' dot product exceeds 1 - this are coplanar (about 1e-4 rad apart:
+// float rounding of a flat face's vertices, not a modelled crease).
+constexpr double kFlatEdgeCosine = 1e-8;
+
 double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
 }
@@ -151,25 +155,37 @@ void Tetrahedralizer::place_surface_points() {
     std::array<uint32_t, 2> v;
     uint8_t level;  // the finer of its faces'
     uint32_t face;  // that face
+    uint8_t flat;   // between two coplanar faces (a diagonal of a triangulated flat face), not a feature
   };
   std::vector<Edge> edges;
   edges.reserve(t.size());
   for (size_t f = 0; f < t.size(); f += 3)
     for (int k = 0; k < 3; ++k) {
       const uint32_t a = t[f + size_t(k)], b = t[f + size_t((k + 1) % 3)];
-      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3)});
+      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3), 0});
     }
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
     return x.v != y.v ? x.v < y.v : x.level != y.level ? x.level > y.level : x.face < y.face;
   });
+  // An edge with exactly two faces whose normals agree lies inside a flat face of the model.
+  for (size_t i = 0; i + 1 < edges.size(); ++i) {
+    if (edges[i].v != edges[i + 1].v || (i + 2 < edges.size() && edges[i + 2].v == edges[i].v)) continue;
+    const double* m = &spacing.face_normal[3 * size_t(edges[i].face)];
+    const double* n = &spacing.face_normal[3 * size_t(edges[i + 1].face)];
+    edges[i].flat = m[0] * n[0] + m[1] * n[1] + m[2] * n[2] > 1 - kFlatEdgeCosine;
+  }
   edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.v == y.v; }), edges.end());
+  // Feature edges first: a flat face's long diagonal runs close to the model's edges at its ends,
+  // and its samples offered first would crowd out the samples on those edges (a thin rod lost
+  // stretches of its corners, hence volume and slivers across them).
+  std::stable_partition(edges.begin(), edges.end(), [](const Edge& e) { return !e.flat; });
   // Samples on faces thinner than kMedialReach, with their face, for the medial points below.
   std::vector<std::pair<int64_t, uint32_t>> thin_samples;
   auto offer_on_face = [&](const double* x, int level, uint32_t face) {
     if (thinner.offer(x, level, points_) && spacing.face_thickness[face] > 0 && spacing.face_thickness[face] < kMedialReach)
       thin_samples.push_back({int64_t(points_.size() / 3) - 1, face});
   };
-  for (const auto& [e, level, face] : edges) {
+  for (const auto& [e, level, face, flat] : edges) {
     const double* a = &p[3 * size_t(e[0])];
     const double* b = &p[3 * size_t(e[1])];
     const double len = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
