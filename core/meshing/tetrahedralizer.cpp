@@ -22,6 +22,9 @@ using Clock = std::chrono::steady_clock;
 // Two faces whose unit normals' dot product exceeds 1 - this are coplanar (about 1e-4 rad apart:
 // float rounding of a flat face's vertices, not a modelled crease).
 constexpr double kFlatEdgeCosine = 1e-8;
+// A medial point halfway along a thickness ray h long is kept only if the surface is at least this
+// times h away (a true one is h / 2 from the faces the ray joins).
+constexpr double kMedialClearance = 0.25;
 
 double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
@@ -242,6 +245,9 @@ void Tetrahedralizer::place_surface_points() {
   auto add_medial = [&](const double* o, uint32_t face, double hit) {
     const double* n = &spacing.face_normal[3 * size_t(face)];
     const double m[3] = {o[0] - 0.5 * hit * n[0], o[1] - 0.5 * hit * n[1], o[2] - 0.5 * hit * n[2]};
+    // A ray from a sample on a feature edge runs along the face beyond it: its "medial" point would
+    // lie on that face, a hair from its samples (slivers a surface point cannot be moved out of).
+    if (query_->any_within(m, kMedialClearance * hit)) return;
     if (medial.offer(m, std::min(kMaxSpacingLevel, level_of_spacing(0.5 * hit)), medial_points_)) ++stats_.medial_points;
   };
   // Where the point budget coarsened a face's samples below its thickness, medial points between
