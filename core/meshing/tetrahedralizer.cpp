@@ -155,8 +155,8 @@ void Tetrahedralizer::place_surface_points() {
     return;
   }
   // Samples about half a cell apart, closer where the surface is thin or curved (surface_spacing.h):
-  // vertices, then points along edges, then inside faces, each accepted only if no accepted point
-  // is nearer than the spacing.
+  // vertices, then points along the model's edges, along edges between coplanar faces, and inside
+  // faces, each accepted only if no accepted point is nearer than the spacing.
   const SurfaceSpacing spacing = surface_spacing(p, t, *query_);
   stats_.thin_samples_needed = spacing.samples_needed;
   stats_.sample_budget = spacing.budget;
