@@ -74,6 +74,7 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"spring damping (N s/m)", 0.0f, 1e4f, &sb::BodyParams::spring_damping},
     {"PBD stiffness", 0.0f, 1.0f, &sb::BodyParams::pbd_stiffness},
     {"pressure nRT (J)", 0.0f, 1e7f, &sb::BodyParams::pressure},
+    {"iterations", 1.0f, 100.0f, nullptr},  // whole passes per substep, handled by set_param/get_param
 };
 
 bool check_param(int32_t param) {
@@ -197,7 +198,13 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
   const ParamInfo& info = kParams[param];
   if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
   sb::BodyParams p = b->params();
-  p.*info.field = value;
+  if (param == SB_PARAM_ITERATIONS) {
+    if (value != std::floor(value))
+      return fail(SB_ERR_OUT_OF_RANGE, "%s must be a whole number, got %g", info.name, double(value));
+    p.iterations = int32_t(value);
+  } else {
+    p.*info.field = value;
+  }
   if (!b->set_params(p))
     return fail(SB_ERR_NEEDS_COMPLIANCE, "%s cannot be 0 under a force-based solver (stiffness = 1/compliance); "
                 "switch to XPBD or PBD first", info.name);
@@ -208,6 +215,7 @@ float sb_body_get_param(sb_world world, sb_body body, int32_t param) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);
   if (!b || !check_param(param)) return NAN;
+  if (param == SB_PARAM_ITERATIONS) return float(b->params().iterations);
   return b->params().*kParams[param].field;
 }
 
@@ -306,7 +314,7 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 }
 
 // The offsets web/src/softbody.js reads (Body.stats).
-static_assert(sizeof(sb_body_stats) == 88, "sb_body_stats is 88 bytes");
+static_assert(sizeof(sb_body_stats) == 96, "sb_body_stats is 96 bytes");
 static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
                   offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80,
               "sb_body_stats: 3 doubles, 10 floats, 5 int32, 1 float, as web/src/softbody.js reads them");
@@ -335,6 +343,7 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   out->cg_iterations = b->solver() == sb::Solver::ImplicitEuler ? b->last_cg().iterations : 0;
   out->contacts = int32_t(s.contacts);
   out->max_penetration = float(s.max_penetration);
+  out->residual = float(s.residual);
   return SB_OK;
 }
 

@@ -94,7 +94,9 @@ typedef enum sb_param {
   SB_PARAM_PBD_STIFFNESS = 9,     /* 1,     [0, 1]     -       PBD only: fraction of each correction */
   SB_PARAM_PRESSURE = 10,         /* 0,     [0, 1e7]   J       nRT of a gas inside the surface: p = nRT / V
                                                                 pushes every face out (pressure balls) */
-  SB_PARAM_COUNT = 11
+  SB_PARAM_ITERATIONS = 11,       /* 1,     1..100     -       XPBD/PBD Gauss-Seidel passes per substep
+                                                                (whole numbers); see sb_body_stats.residual */
+  SB_PARAM_COUNT = 12
 } sb_param;
 
 /* How a body is advanced. XPBD and PBD are position based; the others integrate the forces of the
@@ -114,8 +116,8 @@ typedef enum sb_solver {
 } sb_solver;
 
 /* Energies are doubles: they are summed in double, and a state that is still finite (say an edge of
- * 1e30 m) can hold more than a float's 3.4e38 J. Layout (88 bytes; web/src/softbody.js reads these
- * offsets): 3 doubles, 10 floats, 5 int32, 1 float. */
+ * 1e30 m) can hold more than a float's 3.4e38 J. Layout (96 bytes; web/src/softbody.js reads these
+ * offsets): 3 doubles, 10 floats, 5 int32, 2 floats, 4 bytes of padding. */
 typedef struct sb_body_stats {
   double kinetic_energy;   /* J */
   double elastic_energy;   /* J, springs + volume terms at k = 1/compliance (0 for compliance 0) */
@@ -134,6 +136,10 @@ typedef struct sb_body_stats {
                               in the last substep */
   float max_penetration;   /* m, deepest contact corrected during the last step (ground, colliders,
                               other bodies); 0 when nothing touched */
+  float residual;          /* XPBD: largest |C + alpha~ lambda| after the last substep's passes, relative
+                              (edges over their rest length, volumes over 6 V0, Neo-Hookean as is):
+                              0 = each substep solved; ~1e-3 and above = visibly softer than the
+                              material, more SB_PARAM_ITERATIONS or substeps needed. 0 for other solvers */
 } sb_body_stats;
 
 /* What a tetrahedralization did (sb_tetra_get_stats). Counts are of the final mesh unless named. */

@@ -37,10 +37,17 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   tet_ids_ = permute(mesh.tets, tet_order.order, 4);
   tet_colors_ = tet_order.color_starts.size() - 1;
   tet_rest6_.resize(tet_count);
+  tet_rest_volume_.resize(tet_count);
+  tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
   for (uint32_t t = 0; t < tet_count; ++t) {
     tet_rest6_[t] = float(tet_volume6(pos_.data(), &tet_ids_[4 * t]));
+    tet_rest_volume_[t] = float(tet_volume6(pos_.data(), &tet_ids_[4 * t]) / 6.0);
     rest_volume_ += tet_rest6_[t] / 6.0;
+    rest_shape_inverse(pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);  // checked mesh: never flat
   }
+  tet_lambda_.assign(2 * size_t(tet_count), 0.0f);
+  volume_lambda_.assign(tet_count, 0.0f);
+  neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
 
   std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
   edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
@@ -51,6 +58,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   edge_ids_ = permute(edges, edge_order.order, 2);
   edge_colors_ = edge_order.color_starts.size() - 1;
   edge_rest_.resize(edge_count);
+  edge_lambda_.assign(edge_count, 0.0f);
   for (uint32_t e = 0; e < edge_count; ++e)
     edge_rest_[e] = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
 
@@ -76,18 +84,24 @@ void SoftBody::compute_masses() {
   }
 }
 
+// Force-based solvers integrate forces k = 1/compliance: the simple model needs both compliances > 0
+// (a Neo-Hookean body's tets are always finitely stiff; its edges carry no springs).
+static bool has_force_form(const BodyParams& p, uint32_t tets) {
+  if (p.material == Material::NeoHookean && tets > 0) return true;
+  return p.edge_compliance != 0.0f && (tets == 0 || p.volume_compliance != 0.0f);
+}
+
 bool SoftBody::set_params(const BodyParams& params) {
-  if (is_force_based(solver_) && (params.edge_compliance == 0.0f || (tet_count() && params.volume_compliance == 0.0f)))
-    return false;
+  if (is_force_based(solver_) && !has_force_form(params, tet_count())) return false;
   const bool remass = params.density != params_.density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
+  neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
   if (remass) compute_masses();
   return true;
 }
 
 bool SoftBody::set_solver(Solver solver) {
-  if (is_force_based(solver) && (params_.edge_compliance == 0.0f || (tet_count() && params_.volume_compliance == 0.0f)))
-    return false;
+  if (is_force_based(solver) && !has_force_form(params_, tet_count())) return false;
   solver_ = solver;
   if (is_force_based(solver)) scratch_.resize(vertex_count());  // also restarts Verlet's history
   else scratch_ = IntegratorScratch{};
@@ -104,12 +118,18 @@ ForceModel SoftBody::force_model(const float gravity[3]) const {
   m.edges = edge_ids_.data();
   m.edge_rest = edge_rest_.data();
   m.edge_count = edge_count();
-  m.edge_stiffness = params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
+  const bool nh = neo_hookean();
+  m.edge_stiffness = !nh && params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
   m.edge_damping = params_.spring_damping;
   m.tets = tet_ids_.data();
   m.tet_rest6 = tet_rest6_.data();
   m.tet_count = tet_count();
-  m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
+  m.volume_stiffness = !nh && params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
+  if (nh) {
+    m.neo_hookean = &neo_hookean_;
+    m.tet_inverse_rest = tet_inverse_rest_.data();
+    m.tet_rest_volume = tet_rest_volume_.data();
+  }
   for (int k = 0; k < 3; ++k) m.gravity[k] = gravity[k];
   m.surface = surface_.data();
   m.surface_count = surface_triangle_count();
@@ -347,12 +367,29 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float grab_t = float(sub + 1) / float(s.substeps);
   if (params_.pressure > 0.0f) apply_pressure(h);
   pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
-  if (gamma == 0.0f && scale == 1.0f)
-    solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha);
-  else
-    solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
-                       edge_count(), edge_alpha, gamma, scale);
-  solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale);
+  last_inv_h2_ = 1.0f / (h * h);
+  // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
+  const bool nh = !pbd && neo_hookean();
+  if (nh) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
+  else {
+    std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
+    std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
+  }
+  for (int pass = 0; pass < params_.iterations; ++pass) {
+    if (nh) {
+      solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
+                        tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
+      continue;
+    }
+    if (gamma == 0.0f && scale == 1.0f)
+      solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha,
+                  edge_lambda_.data());
+    else
+      solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
+                         edge_count(), edge_alpha, gamma, scale, edge_lambda_.data());
+    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale,
+                  volume_lambda_.data());
+  }
   solve_grab(h, grab_t);
   if (s.ground) {
     uint32_t touching = 0;
@@ -554,6 +591,16 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
   for (uint32_t e = 0; e < edge_count(); ++e) {
     const float len = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
     st.max_edge_strain = std::max(st.max_edge_strain, std::fabs(double(len) / edge_rest_[e] - 1.0));
+  }
+  if (solver_ == Solver::Xpbd && last_inv_h2_ > 0.0f) {
+    if (neo_hookean())
+      st.residual = neo_hookean_residual(pos_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
+                                         tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
+    else
+      st.residual = simple_residual(pos_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(),
+                                    params_.edge_compliance * last_inv_h2_, edge_lambda_.data(), tet_ids_.data(),
+                                    tet_rest6_.data(), tet_count(), params_.volume_compliance * last_inv_h2_,
+                                    volume_lambda_.data());
   }
   return st;
 }

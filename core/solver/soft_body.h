@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "contact/collider.h"
+#include "materials/neo_hookean.h"
 #include "solver/integrators.h"
 #include "meshing/skinning.h"
 #include "shapes/tet_mesh.h"
@@ -13,8 +14,18 @@
 
 namespace sb {
 
+// The elastic model of a body's tets. Simple: a spring per edge and a volume term per tet, each with
+// its own compliance (per constraint: the body's stiffness depends on its mesh). NeoHookean: stable
+// Neo-Hookean in pascals (materials/neo_hookean.h): the same E and nu give the same body at any
+// resolution. Bodies without tets (ropes, jellies, pressure balls) are always Simple.
+enum class Material : int32_t { Simple = 0, NeoHookean = 1 };
+
 // Material and contact parameters of one body. Defaults are what a new body gets.
 struct BodyParams {
+  Material material = Material::Simple;
+  float youngs_modulus = 1e5f;     // Pa, NeoHookean only (soft silicone)
+  float poisson_ratio = 0.45f;     // NeoHookean only, [0, 0.5)
+  int32_t iterations = 1;          // XPBD/PBD Gauss-Seidel passes per substep
   float edge_compliance = 0.0f;    // m/N, alpha = 1/k of each edge spring; 0 = inextensible
   float volume_compliance = 0.0f;  // m^5/N, alpha of C = 6(V - V0) per tet (C in m^3); 0 = incompressible
   float density = 1000.0f;         // kg/m^3; vertex mass = sum over its tets of density * V0 / 4
@@ -65,6 +76,11 @@ struct BodyStats {
   double momentum[3] = {0, 0, 0}; // kg m/s
   double elastic_energy = 0.0;    // J, springs + volume terms at k = 1/compliance (0 for compliance 0)
   double potential_energy = 0.0;  // J, gravitational, relative to y = 0
+  // XPBD: the largest |C + alpha~ lambda| of the last substep, over the constraint's scale (edges: l0,
+  // volumes: 6 V0, Neo-Hookean: dimensionless), read at the frame's end: how far the passes left the
+  // implicit step from solved (0 = converged; ~1e-3 and above means the body is visibly softer than
+  // its material). 0 for the other solvers.
+  double residual = 0.0;
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
   double max_penetration = 0.0; // m, deepest contact corrected during the last step
@@ -92,6 +108,7 @@ class SoftBody {
   void resolve_ground(const StepSettings& s);
   bool frame_end();
   bool position_based() const { return !is_force_based(solver_); }
+  bool neo_hookean() const { return params_.material == Material::NeoHookean && tet_count() > 0; }
 
   // Contact between bodies (contact/body_contact.h): bodies touch when (group_a & mask_b) and
   // (group_b & mask_a) are both nonzero. Default group 1, mask all: everything touches; mask 0 = none.
@@ -205,6 +222,12 @@ class SoftBody {
   std::vector<float> edge_rest_;   // m
   std::vector<uint32_t> tet_ids_;
   std::vector<float> tet_rest6_;   // 6 V0, m^3
+  std::vector<float> tet_inverse_rest_;  // B = Dm^-1 per tet (9 floats, 1/m): the Neo-Hookean material
+  std::vector<float> tet_rest_volume_;   // V0 per tet, m^3
+  NeoHookean neo_hookean_;               // from params_.youngs_modulus and poisson_ratio
+  // XPBD multipliers of the current substep (zeroed at its start), in the constraints' order.
+  std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 2 per tet
+  float last_inv_h2_ = 0.0f;  // 1/h^2 of the last substep, 1/s^2 (for the residual)
   // Cold data.
   std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags

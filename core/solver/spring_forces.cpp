@@ -73,6 +73,8 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
       const float s = -m.volume_stiffness * (tg.vol6 - m.tet_rest6[t]);  // -kV C
       for (int k = 0; k < 4; ++k) add3(f, id[k], tg.g[k] * s);
     }
+  if (m.neo_hookean)
+    add_neo_hookean_forces(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, f);
   add_pressure_forces(m, x, f);
 }
 
@@ -114,6 +116,8 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
       for (int k = 0; k < 4; ++k) gp += dot(tg.g[k], load3(p, id[k]));
       for (int k = 0; k < 4; ++k) add3(out, id[k], tg.g[k] * (-kx * m.volume_stiffness * gp));
     }
+  if (m.neo_hookean)
+    neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p, kx, out);
 }
 
 void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag) {
@@ -129,6 +133,8 @@ void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, fl
       const TetGradients tg = tet_gradients(x, m.tets + 4 * t);
       for (int k = 0; k < 4; ++k) diag[m.tets[4 * t + k]] += kx * m.volume_stiffness * length_sq(tg.g[k]) / 3.0f;
     }
+  if (m.neo_hookean)
+    neo_hookean_stiffness_diagonal(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, kx, diag);
 }
 
 double elastic_energy(const ForceModel& m, const float* x) {
@@ -142,6 +148,8 @@ double elastic_energy(const ForceModel& m, const float* x) {
       const double c = tet_volume6_d(x, m.tets + 4 * t) - m.tet_rest6[t];
       u += 0.5 * m.volume_stiffness * c * c;
     }
+  if (m.neo_hookean)
+    u += neo_hookean_energy(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count);
   if (m.pressure_nrt > 0.0f && m.surface_count && m.rest_volume > 0.0) {
     const double volume = enclosed_volume(x, m.surface, m.surface_count);
     if (volume > 0.0) u -= m.pressure_nrt * std::log(volume / m.rest_volume);

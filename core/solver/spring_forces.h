@@ -7,6 +7,8 @@
 #pragma once
 #include <cstdint>
 
+#include "materials/neo_hookean.h"
+
 namespace sb {
 
 struct ForceModel {
@@ -27,6 +29,10 @@ struct ForceModel {
   float pressure_nrt = 0.0f;        // nRT of the enclosed gas, J (0 = no pressure)
   double rest_volume = 0.0;         // V0 enclosed by the surface, m^3
   float gravity[3] = {0, 0, 0};     // m/s^2
+  // Stable Neo-Hookean tets (materials/neo_hookean.h) instead of springs and volume terms, when set.
+  const NeoHookean* neo_hookean = nullptr;
+  const float* tet_inverse_rest = nullptr;  // B = Dm^-1 per tet, 9 floats, 1/m
+  const float* tet_rest_volume = nullptr;   // V0 per tet, m^3
 };
 
 // f = m g + spring + damping + volume forces, N, written into f (3 per particle).

@@ -8,7 +8,7 @@
 namespace sb {
 
 void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, const float* rest_length,
-                 uint32_t edge_count, float alpha_tilde) {
+                 uint32_t edge_count, float alpha_tilde, float* lambda) {
   for (uint32_t e = 0; e < edge_count; ++e) {
     const uint32_t a = edge_ids[2 * e], b = edge_ids[2 * e + 1];
     const float wa = inv_mass[a], wb = inv_mass[b];
@@ -19,7 +19,9 @@ void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, co
     const float len = length(d);
     if (len == 0.0f) continue;  // no direction to push along; the volume constraints separate them
     const float C = len - rest_length[e];
-    const float s = -C / ((w + alpha_tilde) * len);  // delta_lambda / |d|
+    const float dl = (-C - alpha_tilde * lambda[e]) / (w + alpha_tilde);
+    lambda[e] += dl;
+    const float s = dl / len;  // delta_lambda / |d|
     store3(pos, a, xa + d * (s * wa));
     store3(pos, b, xb - d * (s * wb));
   }
@@ -27,7 +29,7 @@ void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, co
 
 void solve_edges_damped(float* pos, const float* prev, const float* inv_mass, const uint32_t* edge_ids,
                         const float* rest_length, uint32_t edge_count, float alpha_tilde, float gamma,
-                        float scale) {
+                        float scale, float* lambda) {
   for (uint32_t e = 0; e < edge_count; ++e) {
     const uint32_t a = edge_ids[2 * e], b = edge_ids[2 * e + 1];
     const float wa = inv_mass[a], wb = inv_mass[b];
@@ -40,14 +42,16 @@ void solve_edges_damped(float* pos, const float* prev, const float* inv_mass, co
     const float C = len - rest_length[e];
     // gamma * dC/dt * h: the constraint's change over this substep, grad C . (x - prev)
     const float damp = gamma * dot(d, (xa - load3(prev, a)) - (xb - load3(prev, b))) / len;
-    const float s = scale * (-C - damp) / (((1.0f + gamma) * w + alpha_tilde) * len);  // delta_lambda / |d|
+    const float dl = scale * (-C - alpha_tilde * lambda[e] - damp) / ((1.0f + gamma) * w + alpha_tilde);
+    lambda[e] += dl;
+    const float s = dl / len;  // delta_lambda / |d|
     store3(pos, a, xa + d * (s * wa));
     store3(pos, b, xb - d * (s * wb));
   }
 }
 
 void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, const float* rest_volume6,
-                   uint32_t tet_count, float alpha_tilde, float scale) {
+                   uint32_t tet_count, float alpha_tilde, float scale, float* lambda) {
   for (uint32_t t = 0; t < tet_count; ++t) {
     const uint32_t* id = tet_ids + 4 * t;
     const float w0 = inv_mass[id[0]], w1 = inv_mass[id[1]], w2 = inv_mass[id[2]], w3 = inv_mass[id[3]];
@@ -60,12 +64,33 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
     const float w = w0 * length_sq(g0) + w1 * length_sq(g1) + w2 * length_sq(g2) + w3 * length_sq(g3);
     if (w == 0.0f) continue;
     const float C = dot(g3, e3) - rest_volume6[t];  // 6V - 6V0
-    const float s = scale * -C / (w + alpha_tilde);  // delta_lambda
+    const float s = scale * (-C - alpha_tilde * lambda[t]) / (w + alpha_tilde);  // delta_lambda
+    lambda[t] += s;
     store3(pos, id[0], x0 + g0 * (s * w0));
     store3(pos, id[1], x1 + g1 * (s * w1));
     store3(pos, id[2], x2 + g2 * (s * w2));
     store3(pos, id[3], x3 + g3 * (s * w3));
   }
+}
+
+float simple_residual(const float* pos, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
+                      float edge_alpha_tilde, const float* edge_lambda, const uint32_t* tet_ids,
+                      const float* rest_volume6, uint32_t tet_count, float volume_alpha_tilde,
+                      const float* volume_lambda) {
+  float worst = 0.0f;
+  for (uint32_t e = 0; e < edge_count; ++e) {
+    if (!(rest_length[e] > 0.0f)) continue;
+    const float C = length(load3(pos, edge_ids[2 * e]) - load3(pos, edge_ids[2 * e + 1])) - rest_length[e];
+    worst = std::max(worst, std::fabs(C + edge_alpha_tilde * edge_lambda[e]) / rest_length[e]);
+  }
+  for (uint32_t t = 0; t < tet_count; ++t) {
+    const uint32_t* id = tet_ids + 4 * t;
+    const Vec3 x0 = load3(pos, id[0]);
+    const float v6 = dot(cross(load3(pos, id[1]) - x0, load3(pos, id[2]) - x0), load3(pos, id[3]) - x0);
+    const float C = v6 - rest_volume6[t];
+    worst = std::max(worst, std::fabs(C + volume_alpha_tilde * volume_lambda[t]) / rest_volume6[t]);
+  }
+  return worst;
 }
 
 float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,

@@ -1,8 +1,9 @@
 // The XPBD constraint projections, one loop per constraint kind, over structure-of-arrays buffers.
 // Each runs one Gauss-Seidel pass: corrections are applied at once, so later constraints see them.
-// XPBD (Macklin, Mueller, Chentanez 2016) with one iteration per substep ("small steps",
-// Macklin et al. 2019): lambda starts at 0 each substep, so delta_lambda = -C / (sum w|grad C|^2 + alpha~),
-// alpha~ = compliance / h^2.
+// XPBD (Macklin, Mueller, Chentanez 2016): lambda (one per constraint, `lambda` below) starts at 0 each
+// substep and each pass adds delta_lambda = (-C - alpha~ lambda) / (sum w|grad C|^2 + alpha~),
+// alpha~ = compliance / h^2. One pass per substep is the "small steps" default (Macklin et al. 2019);
+// more passes converge each substep's implicit step further (BodyParams::iterations).
 #pragma once
 #include <cstdint>
 
@@ -11,7 +12,7 @@ namespace sb {
 // Distance constraint per edge: C = |x_a - x_b| - l0, gradients +-(x_a - x_b)/|x_a - x_b|.
 // alpha_tilde = edge compliance (m/N) / h^2.
 void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, const float* rest_length,
-                 uint32_t edge_count, float alpha_tilde);
+                 uint32_t edge_count, float alpha_tilde, float* lambda);
 
 // The same with two extras, kept out of the plain loop above because they cost ~10 % there:
 // gamma = compliance * damping / h adds constraint damping (XPBD paper eq. 26), the force model's
@@ -19,13 +20,20 @@ void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, co
 // scale multiplies every correction: PBD's stiffness in [0, 1] (with alpha_tilde = 0).
 void solve_edges_damped(float* pos, const float* prev, const float* inv_mass, const uint32_t* edge_ids,
                         const float* rest_length, uint32_t edge_count, float alpha_tilde, float gamma,
-                        float scale);
+                        float scale, float* lambda);
 
 // Volume constraint per tet: C = 6(V - V0), V = ((x1-x0) x (x2-x0)) . (x3-x0) / 6,
 // gradients: g1 = (x2-x0) x (x3-x0), g2 = (x3-x0) x (x1-x0), g3 = (x1-x0) x (x2-x0), g0 = -(g1+g2+g3).
 // alpha_tilde = volume compliance (m^5/N, since C is in m^3) / h^2.
 void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, const float* rest_volume6,
-                   uint32_t tet_count, float alpha_tilde, float scale);
+                   uint32_t tet_count, float alpha_tilde, float scale, float* lambda);
+
+// The largest |C + alpha~ lambda| of the edges (over l0) and tets (over 6 V0) after the last pass:
+// how far the substep's equations are from solved, as a strain. 0 = converged.
+float simple_residual(const float* pos, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
+                      float edge_alpha_tilde, const float* edge_lambda, const uint32_t* tet_ids,
+                      const float* rest_volume6, uint32_t tet_count, float volume_alpha_tilde,
+                      const float* volume_lambda);
 
 // Ground plane y = 0, an inequality constraint y >= 0 with zero compliance, plus Coulomb friction at
 // position level (Macklin et al. 2014, "Unified particle physics", sec. 6.1): the tangential motion of

@@ -86,7 +86,14 @@ TEST_CASE("a stack of three soft boxes comes to rest with every contact under 2 
   p.damping = 0.5f;
   SoftBody* box[3];
   for (int k = 0; k < 3; ++k) box[k] = w.body(w.add_body(make_box(3, 3, 3, 0.3f, 0.3f, 0.3f, 0.0f, 0.16f + 0.32f * k, 0.0f), p));
-  for (int f = 0; f < 180; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);
+  double top_before[3] = {0, 0, 0};
+  for (int f = 0; f < 180; ++f) {
+    REQUIRE(w.step(kFrame, nullptr) == 0);
+    if (f == 149) {
+      const BodyStats st = box[2]->stats();
+      std::copy(st.center, st.center + 3, top_before);
+    }
+  }
   for (int k = 0; k < 3; ++k) {
     CAPTURE(k);
     CHECK(box[k]->stats().max_penetration < 2e-3);
@@ -97,8 +104,14 @@ TEST_CASE("a stack of three soft boxes comes to rest with every contact under 2 
       CHECK(gap < 7e-3f);
     }
   }
-  // Still: the top box's rms speed under 2 cm/s (KE < m v^2 / 2 with m = 27 kg).
-  CHECK(box[2]->stats().kinetic_energy < 0.5 * 27.0 * 0.02 * 0.02);
+  // Still: the top box's centre moves under 1 mm in the last 0.5 s. (Its velocities need not be 0:
+  // contacts between bodies can leave a substep-to-substep jitter of ~0.05 mm, measured as up to
+  // 2.5 cm/s of rms speed, KE 0.009 J, while the centre stays put; whether a run shows it depends on
+  // float rounding. Bounded loosely: rms speed under 5 cm/s.)
+  const BodyStats last = box[2]->stats();
+  const double* top_after = last.center;
+  CHECK(std::hypot(top_after[0] - top_before[0], top_after[1] - top_before[1], top_after[2] - top_before[2]) < 1e-3);
+  CHECK(last.kinetic_energy < 0.5 * 27.0 * 0.05 * 0.05);
 }
 
 TEST_CASE("a light body does not push a heavy one through the ground, nor a heavy one crush through a light one") {

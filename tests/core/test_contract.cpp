@@ -341,7 +341,7 @@ TEST_CASE("stats: energies are doubles, finite while the state is finite") {
   CHECK(std::isfinite(st.potential_energy));
   CHECK(std::isfinite(st.kinetic_energy));
   // The layout the JS bridge reads (web/src/softbody.js: STATS_BYTES and offsets).
-  CHECK(sizeof(sb_body_stats) == 88);
+  CHECK(sizeof(sb_body_stats) == 96);
   sb_world_destroy(w);
 }
 

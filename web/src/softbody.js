@@ -22,6 +22,7 @@ export const Param = Object.freeze({
   springDamping: 8, // N s/m along each edge
   pbdStiffness: 9, // PBD only, 0..1
   pressure: 10, // nRT of the gas inside a closed surface, J
+  iterations: 11, // XPBD/PBD passes per substep, 1..100 (stats().residual says how far from solved)
 });
 
 export const ErrorCode = Object.freeze({
@@ -76,7 +77,7 @@ export class SoftbodyError extends Error {
   }
 }
 
-const STATS_BYTES = 88; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 1 float32 at 84
+const STATS_BYTES = 96; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 2 float32 at 84
 const TETRA_STATS_BYTES = 46 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 3 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
@@ -589,7 +590,7 @@ export class Body {
     const energies = new Float64Array(this.sb.buffer, this.sb._stats, 3);
     const f = new Float32Array(this.sb.buffer, this.sb._stats + 24, 10);
     const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 5);
-    const penetration = new Float32Array(this.sb.buffer, this.sb._stats + 84, 1)[0];
+    const tail = new Float32Array(this.sb.buffer, this.sb._stats + 84, 2);
     return {
       volumeRatio: f[0],
       kineticEnergy: energies[0], // J
@@ -605,7 +606,8 @@ export class Body {
       solver: Object.keys(Solver).find((k) => Solver[k] === i[2]),
       cgIterations: i[3],
       contacts: i[4], // particles touching the ground, colliders or other bodies (XPBD/PBD, last substep)
-      maxPenetration: penetration, // m, deepest contact of the last step
+      maxPenetration: tail[0], // m, deepest contact of the last step
+      residual: tail[1], // XPBD: largest relative |C + alpha~ lambda| after the last substep (0 = solved)
     };
   }
 

@@ -82,6 +82,7 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'friction', param: 'friction', kind: 'number', default: 0.5, apply: 'body', slider: { min: 0, max: 2, step: 0.01 }, doc: 'Coulomb coefficient against the ground' },
   { name: 'grab-radius', param: 'grabRadius', kind: 'number', default: 0.15, unit: 'm', apply: 'body', slider: { min: 0, max: 0.5, step: 0.01 }, doc: 'the pointer holds the particles this close to the grabbed one' },
   { name: 'grab-compliance', param: 'grabCompliance', kind: 'number', default: 0, unit: 'm/N', apply: 'body', slider: { log: true, min: -6, max: 0, step: 0.1, zero: true }, doc: '0: grabbed particles follow the pointer exactly' },
+  { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD Gauss-Seidel passes per substep; more converge stiff bodies (the residual in stats() says how far from solved)' },
   { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },
   { name: 'gravity', kind: 'number', default: -9.81, unit: 'm/s²', apply: 'world', slider: { min: -30, max: 30, step: 0.1 }, doc: 'along y' },
   { name: 'ground', kind: 'boolean', default: true, apply: 'world', doc: 'the floor y = 0 ("false" removes it)' },

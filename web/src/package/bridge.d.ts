@@ -14,6 +14,7 @@ export declare const Param: Readonly<{
   springDamping: 8; // N s/m
   pbdStiffness: 9;
   pressure: 10; // J (nRT)
+  iterations: 11; // XPBD/PBD passes per substep, 1..100
 }>;
 export type ParamName = keyof typeof Param;
 /** sb_collider_param: the names Collider.setParam takes. */
@@ -96,6 +97,7 @@ export interface BodyStats {
   contacts: number;
   /** m: the deepest contact corrected during the last step. */
   maxPenetration: number;
+  residual: number; // XPBD: largest relative |C + alpha~ lambda| after the last substep
 }
 
 /** sb_tetra_stats, read by Tetra.stats(). */

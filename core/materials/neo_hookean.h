@@ -1,0 +1,65 @@
+// Stable Neo-Hookean (Smith, de Goes, Kim 2018) on linear tets, in pascals: the one elastic energy
+// every solver uses when a body's material is given by Young's modulus E and Poisson's ratio nu.
+//
+//   Psi(F) = mu/2 (tr(F^T F) - 3) + lambda/2 (det F - gamma)^2,   gamma = 1 + mu / lambda   (J/m^3)
+//
+// F = Ds B is the deformation gradient of a tet (Ds = [x1-x0, x2-x0, x3-x0], B = Dm^-1 of the rest
+// shape). gamma makes the rest shape stress-free; the energy stays finite and smooth through
+// inversion (det F < 0), so an inverted tet is pushed back instead of exploding. Without Smith et
+// al.'s log term, matching linear elasticity at small strain takes mu = mu_L and
+// lambda = lambda_L + mu_L (the Lame parameters of E and nu), derived in neo_hookean.cpp and checked by
+// a uniaxial stretch test.
+//
+// In XPBD (Macklin & Mueller 2021, "A constraint-based formulation of stable Neo-Hookean materials")
+// the energy is two constraints per tet, C_D = |F|_F with compliance 1/(mu V0) and C_H = det F - gamma
+// with compliance 1/(lambda V0), so the same E and nu mean the same body at any resolution.
+#pragma once
+#include <cstdint>
+
+namespace sb {
+
+// Model parameters from engineering constants (E in Pa, nu in [0, 0.5)): mu and lambda in Pa, as the
+// energy above uses them (lambda already includes the + mu of the note above).
+struct NeoHookean {
+  float mu = 0.0f;      // Pa
+  float lambda = 0.0f;  // Pa
+  float gamma = 1.0f;   // 1 + mu / lambda
+};
+NeoHookean neo_hookean_from(float youngs_modulus_pa, float poisson_ratio);
+
+// B = Dm^-1 (row-major 3x3, 1/m) of tet a, b, c, d in `rest` (xyz); false if the tet is degenerate.
+bool rest_shape_inverse(const float* rest, const uint32_t* tet, float B[9]);
+
+// Energy of all tets, J (0 at the rest shape). B: 9 floats per tet; rest_volume: V0 per tet, m^3.
+double neo_hookean_energy(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
+                          const float* rest_volume, uint32_t tet_count);
+
+// Adds the elastic forces f_i = -dE/dx_i, N, to f (3 per particle).
+void add_neo_hookean_forces(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
+                            const float* rest_volume, uint32_t tet_count, float* f);
+
+// out += k * (d f / d x) p, N: the force Jacobian's product with p, with the Hessian's indefinite
+// lambda (J - gamma) d^2J/dF^2 part dropped (Gauss-Newton: mu I + lambda g g^T with g = dJ/dF stays
+// positive semi-definite, so implicit Euler's CG sees a positive definite system).
+void neo_hookean_jacobian_product(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
+                                  const float* rest_volume, uint32_t tet_count, const float* p, float k, float* out);
+
+// diag (one per particle) += k * trace / 3 of each particle's 3x3 block of -d f / d x with the same
+// approximation, N/m: implicit Euler's Jacobi preconditioner, like system_diagonal's.
+void neo_hookean_stiffness_diagonal(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
+                                    const float* rest_volume, uint32_t tet_count, float k, float* diag);
+
+// One XPBD Gauss-Seidel pass over the tets' constraint pairs, solved together per tet (a 2x2 system:
+// solved one after the other, the pair would move a body at rest every substep, since at F = I their
+// gradients are parallel). lambda_acc: 2 per tet (deviatoric, hydrostatic), N s^2 scaled like C;
+// zero them at each substep's start. inv_h2 = 1 / h^2.
+void solve_neo_hookean(float* pos, const float* inv_mass, const uint32_t* tets, const float* B,
+                       const float* rest_volume, uint32_t tet_count, const NeoHookean& m, float inv_h2,
+                       float* lambda_acc);
+
+// The largest |C + alpha~ lambda| over the tets' two constraints (dimensionless, like a strain): how
+// far the last pass left the substep's equations from solved. 0 = converged.
+float neo_hookean_residual(const float* pos, const uint32_t* tets, const float* B, const float* rest_volume,
+                           uint32_t tet_count, const NeoHookean& m, float inv_h2, const float* lambda_acc);
+
+}  // namespace sb

@@ -1,0 +1,202 @@
+// The stable Neo-Hookean material (materials/neo_hookean.h) and XPBD's iterations and residual.
+#include <doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "materials/neo_hookean.h"
+#include "shapes/shapes.h"
+#include "softbody.h"
+#include "solver/soft_body.h"
+
+using namespace sb;
+
+namespace {
+
+struct Tets {
+  std::vector<float> rest, B, volume;
+  std::vector<uint32_t> ids;
+};
+
+Tets tets_of(const TetMesh& m) {
+  Tets t;
+  t.rest = m.positions;
+  t.ids = m.tets;
+  const size_t n = m.tets.size() / 4;
+  t.B.resize(9 * n);
+  t.volume.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    REQUIRE(rest_shape_inverse(m.positions.data(), &m.tets[4 * k], &t.B[9 * k]));
+    const float* p = m.positions.data();
+    const uint32_t* id = &m.tets[4 * k];
+    double d[3][3];
+    for (int i = 0; i < 3; ++i)
+      for (int c = 0; c < 3; ++c) d[i][c] = double(p[3 * id[i + 1] + c]) - p[3 * id[0] + c];
+    t.volume[k] = float((d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+                         d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) / 6.0);
+  }
+  return t;
+}
+
+// Energy per unit volume of the box stretched homogeneously by diag(1 + ex, 1 + ey, 1 + ey), J/m^3.
+double energy_density(const NeoHookean& m, const Tets& t, double ex, double ey) {
+  std::vector<float> x(t.rest.size());
+  for (size_t i = 0; i < x.size(); i += 3) {
+    x[i] = float(t.rest[i] * (1 + ex));
+    x[i + 1] = float(t.rest[i + 1] * (1 + ey));
+    x[i + 2] = float(t.rest[i + 2] * (1 + ey));
+  }
+  double v = 0;
+  for (float vol : t.volume) v += vol;
+  return neo_hookean_energy(m, x.data(), t.ids.data(), t.B.data(), t.volume.data(), uint32_t(t.volume.size())) / v;
+}
+
+}  // namespace
+
+TEST_CASE("Neo-Hookean: a small uniaxial stretch gives back Young's modulus and Poisson's ratio") {
+  // Uniaxial stress: at axial strain e the free lateral strain minimises the energy at -nu e, and the
+  // energy density there is E e^2 / 2. Homogeneous strain is exact on linear tets, so what is left is
+  // the O(e) nonlinearity of the material: at e = 1e-3, 1 % of tolerance covers it and float rounding.
+  const Tets t = tets_of(make_box(2, 2, 2, 1, 1, 1, 0.5f, 0.5f, 0.5f));
+  for (float nu : {0.0f, 0.3f, 0.45f, 0.49f}) {
+    CAPTURE(nu);
+    const float E = 1e6f;
+    const NeoHookean m = neo_hookean_from(E, nu);
+    const double e = 1e-3;
+    // The energy is quadratic in the lateral strain near its minimum: fit it through three points.
+    const double y0 = -0.6 * e, y1 = -0.3 * e, y2 = 0.0;
+    const double w0 = energy_density(m, t, e, y0), w1 = energy_density(m, t, e, y1), w2 = energy_density(m, t, e, y2);
+    const double a = ((w2 - w1) / (y2 - y1) - (w1 - w0) / (y1 - y0)) / (y2 - y0);
+    const double b = (w1 - w0) / (y1 - y0) - a * (y0 + y1);
+    const double y_min = -b / (2 * a);
+    const double w_min = w0 + (y_min - y0) * ((w1 - w0) / (y1 - y0) + a * (y_min - y1));
+    CHECK(-y_min / e == doctest::Approx(nu).epsilon(0.01).scale(1.0));
+    CHECK(w_min == doctest::Approx(0.5 * E * e * e).epsilon(0.01));
+  }
+  CHECK(energy_density(neo_hookean_from(1e6f, 0.3f), t, 0, 0) == doctest::Approx(0).scale(1e-3));  // rest: 0
+}
+
+TEST_CASE("Neo-Hookean: forces are minus the energy's gradient, also for an inverted tet") {
+  // Central differences of the energy (in double from float positions, step 1e-3 m) against the
+  // forces: they agree to 0.5 % of the largest force (the step's truncation is O(h^2) ~ 1e-6 relative).
+  const TetMesh mesh = make_box(2, 2, 2, 1, 1, 1, 0.5f, 0.5f, 0.5f);
+  const Tets t = tets_of(mesh);
+  const NeoHookean m = neo_hookean_from(1e5f, 0.4f);
+  std::vector<float> x = mesh.positions;
+  uint32_t seed = 12345;
+  for (float& v : x) {
+    seed = seed * 1664525u + 1013904223u;
+    v += 0.15f * (float(seed >> 8) / float(1u << 24) - 0.5f);
+  }
+  std::swap(x[0], x[3]);  // a vertex moved across its neighbour: some tets inverted
+  const uint32_t n = uint32_t(t.volume.size());
+  std::vector<float> f(x.size(), 0.0f);
+  add_neo_hookean_forces(m, x.data(), t.ids.data(), t.B.data(), t.volume.data(), n, f.data());
+  float largest = 0;
+  for (float v : f) largest = std::max(largest, std::fabs(v));
+  REQUIRE(largest > 0);
+  for (size_t i = 0; i < x.size(); i += 7) {
+    CAPTURE(i);
+    const float keep = x[i], h = 1e-3f;
+    x[i] = keep + h;
+    const double up = neo_hookean_energy(m, x.data(), t.ids.data(), t.B.data(), t.volume.data(), n);
+    x[i] = keep - h;
+    const double down = neo_hookean_energy(m, x.data(), t.ids.data(), t.B.data(), t.volume.data(), n);
+    x[i] = keep;
+    CHECK(f[i] == doctest::Approx(-(up - down) / (2.0 * h)).scale(largest).epsilon(5e-3));
+  }
+}
+
+TEST_CASE("Neo-Hookean under implicit Euler: a cantilever is stiffer than beam theory by the linear tets' locking, less so when refined") {
+  // A 1 m x 0.1 m x 0.1 m beam clamped at x = 0, E = 10 MPa, nu = 0.3, density 1000, g = 9.81:
+  // Euler-Bernoulli gives the tip q L^4 / (8 E I) = 147 mm. Linear tets lock in bending, so the
+  // static tip is smaller and approaches it with refinement (measured 0.30 and 0.61 of it at 10x1x1
+  // and 20x2x2 cells; 0.85 at 40x4x4 and 0.94 at 80x8x8, too slow for this suite).
+  const double expected = 1000 * 9.81 * 0.01 / (8 * 1e7 * 1e-4 / 12.0);
+  double last = 0;
+  for (int cells : {10, 20}) {
+    CAPTURE(cells);
+    BodyParams p;
+    p.material = Material::NeoHookean;
+    p.youngs_modulus = 1e7f;
+    p.poisson_ratio = 0.3f;
+    p.damping = 10.0f;  // about the first mode's angular frequency: settled in ~1 s
+    SoftBody b(make_box(cells, cells / 10, cells / 10, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), p);
+    REQUIRE(b.set_solver(Solver::ImplicitEuler));
+    for (uint32_t i = 0; i < b.vertex_count(); ++i)
+      if (b.rest_positions()[3 * i] < 1e-5f) b.set_pinned(i, true);
+    StepSettings s;
+    s.ground = false;
+    for (int f = 0; f < 150; ++f) REQUIRE(b.step(1.0f / 60, s));
+    double sum = 0;
+    int count = 0;
+    for (uint32_t i = 0; i < b.vertex_count(); ++i)
+      if (b.rest_positions()[3 * i] > 1 - 1e-5f) {
+        sum += b.rest_positions()[3 * i + 1] - b.positions()[3 * i + 1];
+        ++count;
+      }
+    const double tip = sum / count;
+    MESSAGE("cells " << cells << ": tip " << tip * 1000 << " mm, " << tip / expected << " of beam theory");
+    CHECK(tip < expected);
+    CHECK(tip > 1.5 * last);  // refinement relieves the locking markedly
+    CHECK(b.stats().volume_ratio == doctest::Approx(1).epsilon(1e-3));
+    last = tip;
+  }
+  CHECK(last > 0.5 * expected);
+}
+
+TEST_CASE("XPBD iterations: the residual falls with more passes, and a stiff body's sag approaches implicit Euler's") {
+  // A stiff simple-model cantilever (edge compliance 1e-6 m/N, volume 1e-3): one pass per substep
+  // leaves it far softer than the implicit Euler answer for the same energy (the issue measured 145
+  // vs 12.1 mm); more passes per substep converge each implicit step and close most of the gap.
+  auto sag = [](Solver solver, int iterations, double* residual) {
+    BodyParams p;
+    p.edge_compliance = 1e-6f;
+    p.volume_compliance = 1e-3f;
+    p.iterations = iterations;
+    p.damping = 10.0f;
+    SoftBody b(make_box(10, 1, 1, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), p);
+    REQUIRE(b.set_solver(solver));
+    for (uint32_t i = 0; i < b.vertex_count(); ++i)
+      if (b.rest_positions()[3 * i] < 1e-5f) b.set_pinned(i, true);
+    StepSettings s;
+    s.ground = false;
+    for (int f = 0; f < 180; ++f) REQUIRE(b.step(1.0f / 60, s));
+    double low = 0;
+    for (uint32_t i = 0; i < b.vertex_count(); ++i) low = std::max(low, double(b.rest_positions()[3 * i + 1] - b.positions()[3 * i + 1]));
+    if (residual) *residual = b.stats().residual;
+    return low;
+  };
+  const double implicit = sag(Solver::ImplicitEuler, 1, nullptr);
+  double r1 = 0, r8 = 0, r32 = 0;
+  const double one = sag(Solver::Xpbd, 1, &r1), eight = sag(Solver::Xpbd, 8, &r8), many = sag(Solver::Xpbd, 32, &r32);
+  MESSAGE("implicit Euler " << implicit * 1000 << " mm; XPBD 1, 8, 32 passes: " << one * 1000 << ", " << eight * 1000 << ", "
+                            << many * 1000 << " mm; residuals " << r1 << ", " << r8 << ", " << r32);
+  CHECK(one > 3 * implicit);
+  CHECK(std::fabs(eight - implicit) < std::fabs(one - implicit));
+  CHECK(std::fabs(many - implicit) < std::fabs(eight - implicit));
+  CHECK(r8 < r1);
+  CHECK(r32 < r8);
+}
+
+TEST_CASE("C API: iterations are whole passes in 1..100, refused otherwise with nothing changed; the residual is in the stats") {
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_box(w, 4, 4, 4, 0.4f, 0.4f, 0.4f, 0.0f, 0.5f, 0.0f);
+  REQUIRE(b != 0);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_ITERATIONS) == 1.0f);  // documented default
+  CHECK(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 2.5f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(std::string(sb_last_error()).find("whole number") != std::string::npos);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 0.0f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 101.0f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_ITERATIONS) == 1.0f);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 4.0f) == SB_OK);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_ITERATIONS) == 4.0f);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
+  for (int f = 0; f < 30; ++f) REQUIRE(sb_world_step(w, 1.0f / 60) == SB_OK);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.residual >= 0.0f);
+  CHECK(st.residual < 0.1f);  // a soft box resting on the ground: each substep nearly solved
+  sb_world_destroy(w);
+}
