@@ -206,7 +206,7 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
     p.*info.field = value;
   }
   if (!b->set_params(p))
-    return fail(SB_ERR_NEEDS_COMPLIANCE, "%s cannot be 0 under a force-based solver (stiffness = 1/compliance); "
+    return fail(SB_ERR_NEEDS_COMPLIANCE, "%s cannot be 0 under a force-based solver or VBD (stiffness = 1/compliance); "
                 "switch to XPBD or PBD first", info.name);
   return SB_OK;
 }
@@ -236,7 +236,7 @@ int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
     return fail(SB_ERR_UNKNOWN_SOLVER, "solver %d is not an sb_solver (0..%d)", solver, sb::kSolverCount - 1);
   if (!b->set_solver(sb::Solver(solver)))
     return fail(SB_ERR_NEEDS_COMPLIANCE,
-                "force-based solvers need edge and volume compliance > 0 (stiffness = 1/compliance); set them first");
+                "force-based solvers and VBD need edge and volume compliance > 0 (stiffness = 1/compliance); set them first");
   return SB_OK;
 }
 

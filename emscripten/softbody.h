@@ -112,7 +112,10 @@ typedef enum sb_solver {
   SB_SOLVER_HEUN = 6,
   SB_SOLVER_RK4 = 7,
   SB_SOLVER_IMPLICIT_EULER = 8,      /* one Newton step, matrix-free CG: tol 1e-5, at most 200 iterations */
-  SB_SOLVER_COUNT = 9
+  SB_SOLVER_VBD = 9,                 /* Vertex Block Descent: implicit Euler's energy minimised vertex by vertex,
+                                        SB_PARAM_ITERATIONS sweeps per substep; position based (contacts and
+                                        grab as XPBD), needs compliance > 0 like the force-based solvers */
+  SB_SOLVER_COUNT = 10
 } sb_solver;
 
 /* Energies are doubles: they are summed in double, and a state that is still finite (say an edge of

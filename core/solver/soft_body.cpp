@@ -59,8 +59,12 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   edge_colors_ = edge_order.color_starts.size() - 1;
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
-  for (uint32_t e = 0; e < edge_count; ++e)
+  double edge_sum = 0.0;
+  for (uint32_t e = 0; e < edge_count; ++e) {
     edge_rest_[e] = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
+    edge_sum += edge_rest_[e];
+  }
+  mean_edge_ = edge_count ? float(edge_sum / edge_count) : 0.0f;
 
   surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
   // Bodies without tets measure their volume through the closed surface (ropes have neither).
@@ -92,7 +96,7 @@ static bool has_force_form(const BodyParams& p, uint32_t tets) {
 }
 
 bool SoftBody::set_params(const BodyParams& params) {
-  if (is_force_based(solver_) && !has_force_form(params, tet_count())) return false;
+  if (needs_force_form(solver_) && !has_force_form(params, tet_count())) return false;
   const bool remass = params.density != params_.density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
@@ -101,7 +105,13 @@ bool SoftBody::set_params(const BodyParams& params) {
 }
 
 bool SoftBody::set_solver(Solver solver) {
-  if (is_force_based(solver) && !has_force_form(params_, tet_count())) return false;
+  if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
+  if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
+    adjacency_ = vertex_adjacency(tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count(), vertex_count());
+    vbd_target_.assign(pos_.size(), 0.0f);
+    vbd_old_.assign(pos_.size(), 0.0f);
+    vbd_older_.assign(pos_.size(), 0.0f);
+  }
   solver_ = solver;
   if (is_force_based(solver)) scratch_.resize(vertex_count());  // also restarts Verlet's history
   else scratch_ = IntegratorScratch{};
@@ -368,27 +378,10 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   if (params_.pressure > 0.0f) apply_pressure(h);
   pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
-  // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
-  const bool nh = !pbd && neo_hookean();
-  if (nh) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
-  else {
-    std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
-    std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
-  }
-  for (int pass = 0; pass < params_.iterations; ++pass) {
-    if (nh) {
-      solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
-                        tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
-      continue;
-    }
-    if (gamma == 0.0f && scale == 1.0f)
-      solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha,
-                  edge_lambda_.data());
-    else
-      solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
-                         edge_count(), edge_alpha, gamma, scale, edge_lambda_.data());
-    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale,
-                  volume_lambda_.data());
+  if (solver_ == Solver::Vbd) {
+    vbd_solve(h);
+  } else {
+    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma);
   }
   solve_grab(h, grab_t);
   if (s.ground) {
@@ -415,6 +408,80 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
                            s.colliders[c], t0, t1, &record.max_depth);
     }
     add_contacts(touching, record.max_depth);
+  }
+}
+
+// XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
+void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma) {
+  // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
+  const bool nh = !pbd && neo_hookean();
+  if (nh) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
+  else {
+    std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
+    std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
+  }
+  for (int pass = 0; pass < params_.iterations; ++pass) {
+    if (nh) {
+      solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
+                        tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
+      continue;
+    }
+    if (gamma == 0.0f && scale == 1.0f)
+      solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha,
+                  edge_lambda_.data());
+    else
+      solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
+                         edge_count(), edge_alpha, gamma, scale, edge_lambda_.data());
+    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale,
+                  volume_lambda_.data());
+  }
+}
+
+// VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the
+// prediction pre_solve made (the inertial target y, which is also the first guess).
+void SoftBody::vbd_solve(float h) {
+  std::copy(pos_.begin(), pos_.end(), vbd_target_.begin());
+  VbdModel m;
+  m.vertex_count = vertex_count();
+  m.mass = mass_.data();
+  m.inv_mass = inv_mass_.data();
+  m.target = vbd_target_.data();
+  m.inv_h2 = 1.0f / (h * h);
+  m.tets = tet_ids_.data();
+  m.tet_count = tet_count();
+  if (neo_hookean()) {
+    m.neo_hookean = &neo_hookean_;
+    m.tet_inverse_rest = tet_inverse_rest_.data();
+    m.tet_rest_volume = tet_rest_volume_.data();
+  } else {
+    m.tet_rest6 = tet_rest6_.data();
+    m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
+    m.edges = edge_ids_.data();
+    m.edge_rest = edge_rest_.data();
+    m.edge_stiffness = params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
+  }
+  // Chebyshev semi-iterative acceleration (Wang 2015, as VBD uses it): after sweep n >= S,
+  // x_n = omega_n (x_sweep - x_{n-2}) + x_{n-2}, omega_S = 2 / (2 - rho^2),
+  // omega_n = 4 / (4 - rho^2 omega_{n-1}); rho estimates the sweep's spectral radius. Started at the
+  // third sweep and only with 4 or more: over-relaxing the last of 2 sweeps made a stiff cantilever
+  // explode (measured).
+  const float rho2 = kVbdChebyshevRho * kVbdChebyshevRho;
+  const int start = params_.iterations >= 4 ? 2 : params_.iterations;
+  float omega = 1.0f;
+  std::copy(pos_.begin(), pos_.end(), vbd_older_.begin());  // x_{n-2}
+  for (int pass = 0; pass < params_.iterations; ++pass) {
+    std::copy(pos_.begin(), pos_.end(), vbd_old_.begin());  // x_{n-1}
+    vbd_last_step_ = vbd_sweep(m, adjacency_, pos_.data());
+    omega = pass < start ? 1.0f : pass == start ? 2.0f / (2.0f - rho2) : 4.0f / (4.0f - rho2 * omega);
+    if (pass >= start)
+      for (uint32_t i = 0; i < vertex_count(); ++i) {
+        if (inv_mass_[i] == 0.0f) continue;
+        for (int k = 0; k < 3; ++k) {
+          const size_t j = 3 * size_t(i) + size_t(k);
+          pos_[j] = omega * (pos_[j] - vbd_older_[j]) + vbd_older_[j];
+        }
+      }
+    vbd_older_.swap(vbd_old_);
   }
 }
 
@@ -592,6 +659,7 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
     const float len = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
     st.max_edge_strain = std::max(st.max_edge_strain, std::fabs(double(len) / edge_rest_[e] - 1.0));
   }
+  if (solver_ == Solver::Vbd && mean_edge_ > 0.0f) st.residual = vbd_last_step_ / mean_edge_;
   if (solver_ == Solver::Xpbd && last_inv_h2_ > 0.0f) {
     if (neo_hookean())
       st.residual = neo_hookean_residual(pos_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),

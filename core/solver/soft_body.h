@@ -8,6 +8,7 @@
 #include "contact/collider.h"
 #include "materials/neo_hookean.h"
 #include "solver/integrators.h"
+#include "solver/vbd.h"
 #include "meshing/skinning.h"
 #include "shapes/tet_mesh.h"
 #include "math/vec3.h"
@@ -51,9 +52,16 @@ enum class Solver : int32_t {
   Heun = 6,
   Rk4 = 7,
   ImplicitEuler = 8,
+  // Vertex Block Descent (vbd.h): position based like XPBD (same substep loop, contacts and grab), but
+  // minimising the force model's energy vertex by vertex, `iterations` sweeps per substep.
+  Vbd = 9,
 };
-constexpr int32_t kSolverCount = 9;
-inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::Pbd; }
+constexpr int32_t kSolverCount = 10;
+// VBD's Chebyshev acceleration: the estimated spectral radius of one sweep (0 = no acceleration).
+constexpr float kVbdChebyshevRho = 0.9f;
+inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::Pbd && s != Solver::Vbd; }
+// Solvers that integrate the energy with k = 1/compliance, so the simple model needs compliances > 0.
+inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
 
 // Per-frame settings that come from the world.
 struct StepSettings {
@@ -79,7 +87,8 @@ struct BodyStats {
   // XPBD: the largest |C + alpha~ lambda| of the last substep, over the constraint's scale (edges: l0,
   // volumes: 6 V0, Neo-Hookean: dimensionless), read at the frame's end: how far the passes left the
   // implicit step from solved (0 = converged; ~1e-3 and above means the body is visibly softer than
-  // its material). 0 for the other solvers.
+  // its material). VBD: the largest vertex step of the last sweep over the mean rest edge (0 when a
+  // sweep changes nothing). 0 for the other solvers.
   double residual = 0.0;
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
@@ -204,6 +213,8 @@ class SoftBody {
   void post_solve(float h, bool ground, float rest_threshold);
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
+  void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma);
+  void vbd_solve(float h);
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
   Vec3 grab_target(float t) const;
@@ -228,6 +239,11 @@ class SoftBody {
   // XPBD multipliers of the current substep (zeroed at its start), in the constraints' order.
   std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 2 per tet
   float last_inv_h2_ = 0.0f;  // 1/h^2 of the last substep, 1/s^2 (for the residual)
+  VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
+  std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
+  std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
+  float vbd_last_step_ = 0.0f;     // VBD: largest vertex step of the last sweep, m (for the residual)
+  float mean_edge_ = 0.0f;         // m, mean rest edge length
   // Cold data.
   std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags

@@ -66,6 +66,7 @@ export const Solver = Object.freeze({
   heun: 6,
   rk4: 7,
   implicitEuler: 8,
+  vbd: 9, // Vertex Block Descent: implicit Euler's energy, per-vertex Newton sweeps (Param.iterations)
 });
 
 export class SoftbodyError extends Error {

@@ -16,6 +16,7 @@ export const SOLVER_LABELS = Object.freeze({
   heun: 'Heun',
   rk4: 'RK4',
   implicitEuler: 'implicit Euler',
+  vbd: 'VBD',
 });
 
 export const MIN_VIEWS = 2;

@@ -22,6 +22,7 @@ export const SOLVER_NAMES = Object.freeze({
   heun: 'heun',
   rk4: 'rk4',
   'implicit-euler': 'implicitEuler',
+  vbd: 'vbd',
 });
 export const SOLVER_LABELS = Object.freeze({
   xpbd: 'XPBD',
@@ -33,6 +34,7 @@ export const SOLVER_LABELS = Object.freeze({
   heun: 'Heun',
   rk4: 'RK4',
   implicitEuler: 'implicit Euler',
+  vbd: 'VBD',
 });
 export const MAX_VIEWS = 4; // compare="..." shows 2 to 4 solvers side by side
 
@@ -67,7 +69,7 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
   { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele")' },
   { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10)' },
-  { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler' },
+  { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler, vbd' },
   { name: 'compare', kind: 'solvers', default: null, apply: 'rebuild', doc: '2 to 4 solvers side by side, same body, same start, one fair grab (overrides solver)' },
   { name: 'start', kind: 'enum', values: STARTS, default: 'drop', apply: 'restart', doc: 'drop: released at rest 0.5 m up; squash: pressed to 70 % of its height, released at rest' },
   { name: 'stiffness', kind: 'number', default: null, unit: 'N/m', apply: 'body', slider: { log: true, min: 2, max: 6, step: 0.05 }, doc: 'one stiffness k for all: edge compliance 1/k and volume compliance L⁴/k (L the mean rest edge), as on the comparison page; overrides edge-compliance and volume-compliance' },
@@ -82,7 +84,7 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'friction', param: 'friction', kind: 'number', default: 0.5, apply: 'body', slider: { min: 0, max: 2, step: 0.01 }, doc: 'Coulomb coefficient against the ground' },
   { name: 'grab-radius', param: 'grabRadius', kind: 'number', default: 0.15, unit: 'm', apply: 'body', slider: { min: 0, max: 0.5, step: 0.01 }, doc: 'the pointer holds the particles this close to the grabbed one' },
   { name: 'grab-compliance', param: 'grabCompliance', kind: 'number', default: 0, unit: 'm/N', apply: 'body', slider: { log: true, min: -6, max: 0, step: 0.1, zero: true }, doc: '0: grabbed particles follow the pointer exactly' },
-  { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD Gauss-Seidel passes per substep; more converge stiff bodies (the residual in stats() says how far from solved)' },
+  { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved)' },
   { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },
   { name: 'gravity', kind: 'number', default: -9.81, unit: 'm/s²', apply: 'world', slider: { min: -30, max: 30, step: 0.1 }, doc: 'along y' },
   { name: 'ground', kind: 'boolean', default: true, apply: 'world', doc: 'the floor y = 0 ("false" removes it)' },

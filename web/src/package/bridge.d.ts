@@ -14,7 +14,7 @@ export declare const Param: Readonly<{
   springDamping: 8; // N s/m
   pbdStiffness: 9;
   pressure: 10; // J (nRT)
-  iterations: 11; // XPBD/PBD passes per substep, 1..100
+  iterations: 11; // XPBD/PBD passes or VBD sweeps per substep, 1..100
 }>;
 export type ParamName = keyof typeof Param;
 /** sb_collider_param: the names Collider.setParam takes. */
@@ -62,6 +62,7 @@ export declare const Solver: Readonly<{
   heun: 6;
   rk4: 7;
   implicitEuler: 8;
+  vbd: 9; // Vertex Block Descent
 }>;
 export type SolverName = keyof typeof Solver;
 

@@ -14,7 +14,8 @@ export type SolverAttribute =
   | 'midpoint'
   | 'heun'
   | 'rk4'
-  | 'implicit-euler';
+  | 'implicit-euler'
+  | 'vbd';
 
 /** One row of the attribute table (README "Embed it"). */
 export interface AttributeInfo {

@@ -1,0 +1,137 @@
+#include "solver/vbd.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "math/vec3.h"
+
+namespace sb {
+
+VertexAdjacency vertex_adjacency(const uint32_t* tets, uint32_t tet_count, const uint32_t* edges, uint32_t edge_count,
+                                 uint32_t vertex_count) {
+  VertexAdjacency a;
+  a.tet_start.assign(size_t(vertex_count) + 1, 0);
+  a.edge_start.assign(size_t(vertex_count) + 1, 0);
+  for (size_t k = 0; k < 4 * size_t(tet_count); ++k) ++a.tet_start[tets[k] + 1];
+  for (size_t k = 0; k < 2 * size_t(edge_count); ++k) ++a.edge_start[edges[k] + 1];
+  for (uint32_t v = 0; v < vertex_count; ++v) {
+    a.tet_start[v + 1] += a.tet_start[v];
+    a.edge_start[v + 1] += a.edge_start[v];
+  }
+  a.tet_refs.resize(4 * size_t(tet_count));
+  a.edge_refs.resize(2 * size_t(edge_count));
+  std::vector<uint32_t> fill(a.tet_start.begin(), a.tet_start.end() - 1);
+  for (uint32_t k = 0; k < 4 * tet_count; ++k) a.tet_refs[fill[tets[k]]++] = k;
+  fill.assign(a.edge_start.begin(), a.edge_start.end() - 1);
+  for (uint32_t k = 0; k < 2 * edge_count; ++k) a.edge_refs[fill[edges[k]]++] = k;
+  return a;
+}
+
+namespace {
+
+// A symmetric 3x3 block, in double: the solve divides by its determinant.
+struct Block {
+  double xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0;
+  void add_identity(double s) {
+    xx += s;
+    yy += s;
+    zz += s;
+  }
+  void add_outer(Vec3 q, double s) {  // += s q q^T
+    xx += s * q.x * q.x;
+    yy += s * q.y * q.y;
+    zz += s * q.z * q.z;
+    xy += s * q.x * q.y;
+    xz += s * q.x * q.z;
+    yz += s * q.y * q.z;
+  }
+};
+
+// Solves H d = f by cofactors; false if H is not safely positive definite.
+bool solve_block(const Block& H, const double f[3], double d[3]) {
+  const double c00 = H.yy * H.zz - H.yz * H.yz, c01 = H.xz * H.yz - H.xy * H.zz, c02 = H.xy * H.yz - H.xz * H.yy;
+  const double det = H.xx * c00 + H.xy * c01 + H.xz * c02;
+  if (!(det > 1e-30 * H.xx * H.yy * H.zz) || !(det > 0)) return false;
+  const double c11 = H.xx * H.zz - H.xz * H.xz, c12 = H.xy * H.xz - H.xx * H.yz, c22 = H.xx * H.yy - H.xy * H.xy;
+  d[0] = (c00 * f[0] + c01 * f[1] + c02 * f[2]) / det;
+  d[1] = (c01 * f[0] + c11 * f[1] + c12 * f[2]) / det;
+  d[2] = (c02 * f[0] + c12 * f[1] + c22 * f[2]) / det;
+  return true;
+}
+
+}  // namespace
+
+float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
+  float largest = 0.0f;
+  for (uint32_t i = 0; i < m.vertex_count; ++i) {
+    if (m.inv_mass[i] == 0.0f) continue;
+    const Vec3 xi = load3(x, i);
+    // Inertia: f = -m/h^2 (x - y), H = m/h^2 I.
+    const double inertia = double(m.mass[i]) * m.inv_h2;
+    const Vec3 off = xi - load3(m.target, i);
+    double f[3] = {-inertia * off.x, -inertia * off.y, -inertia * off.z};
+    Block H;
+    H.add_identity(inertia);
+    for (uint32_t r = adj.tet_start[i]; r < adj.tet_start[i + 1]; ++r) {
+      const uint32_t t = adj.tet_refs[r] >> 2, corner = adj.tet_refs[r] & 3u;
+      const uint32_t* id = m.tets + 4 * t;
+      const Vec3 x0 = load3(x, id[0]);
+      const Vec3 e1 = load3(x, id[1]) - x0, e2 = load3(x, id[2]) - x0, e3 = load3(x, id[3]) - x0;
+      if (m.neo_hookean) {
+        const NeoHookean& nh = *m.neo_hookean;
+        const float* B = m.tet_inverse_rest + 9 * size_t(t);
+        Vec3 F[3];  // columns of F = Ds B
+        for (int j = 0; j < 3; ++j) F[j] = e1 * B[j] + e2 * B[3 + j] + e3 * B[6 + j];
+        const Vec3 c[3] = {cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1])};  // cof F
+        const float J = dot(F[0], c[0]);
+        // This corner's row of B (corner 0: minus the sum of the rows).
+        Vec3 b = corner == 0 ? Vec3{-(B[0] + B[3] + B[6]), -(B[1] + B[4] + B[7]), -(B[2] + B[5] + B[8])}
+                             : Vec3{B[3 * (corner - 1)], B[3 * (corner - 1) + 1], B[3 * (corner - 1) + 2]};
+        const float s = nh.lambda * (J - nh.gamma);
+        // dE/dx = V0 P b with P = mu F + lambda (J - gamma) cof F.
+        const Vec3 Fb = F[0] * b.x + F[1] * b.y + F[2] * b.z;
+        const Vec3 q = c[0] * b.x + c[1] * b.y + c[2] * b.z;  // dJ/dx at this corner
+        const double v0 = m.tet_rest_volume[t];
+        const Vec3 grad = Fb * nh.mu + q * s;
+        f[0] -= v0 * grad.x;
+        f[1] -= v0 * grad.y;
+        f[2] -= v0 * grad.z;
+        H.add_identity(v0 * nh.mu * length_sq(b));
+        H.add_outer(q, v0 * nh.lambda);
+      } else if (m.volume_stiffness > 0.0f) {
+        const Vec3 g1 = cross(e2, e3), g2 = cross(e3, e1), g3 = cross(e1, e2);
+        const Vec3 g = corner == 0 ? (g1 + g2 + g3) * -1.0f : corner == 1 ? g1 : corner == 2 ? g2 : g3;
+        const double C = double(dot(g3, e3)) - m.tet_rest6[t];  // 6V - 6V0
+        const double k = m.volume_stiffness;
+        f[0] -= k * C * g.x;
+        f[1] -= k * C * g.y;
+        f[2] -= k * C * g.z;
+        H.add_outer(g, k);
+      }
+    }
+    if (!m.neo_hookean && m.edge_stiffness > 0.0f)
+      for (uint32_t r = adj.edge_start[i]; r < adj.edge_start[i + 1]; ++r) {
+        const uint32_t e = adj.edge_refs[r] >> 1, end = adj.edge_refs[r] & 1u;
+        const Vec3 d = xi - load3(x, m.edges[2 * e + (1 - end)]);
+        const float len = length(d);
+        if (len == 0.0f) continue;
+        const Vec3 n = d * (1.0f / len);
+        const double k = m.edge_stiffness, stretch = double(len) - m.edge_rest[e];
+        f[0] -= k * stretch * n.x;
+        f[1] -= k * stretch * n.y;
+        f[2] -= k * stretch * n.z;
+        // k [n n^T + max(0, 1 - l0/l) (I - n n^T)]: the transverse part only while stretched.
+        const double c = std::max(0.0, 1.0 - double(m.edge_rest[e]) / len);
+        H.add_identity(k * c);
+        H.add_outer(n, k * (1.0 - c));
+      }
+    double d[3];
+    if (!solve_block(H, f, d)) continue;
+    const Vec3 step{float(d[0]), float(d[1]), float(d[2])};
+    store3(x, i, xi + step);
+    largest = std::max(largest, length(step));
+  }
+  return largest;
+}
+
+}  // namespace sb
