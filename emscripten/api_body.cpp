@@ -75,7 +75,13 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"PBD stiffness", 0.0f, 1.0f, &sb::BodyParams::pbd_stiffness},
     {"pressure nRT (J)", 0.0f, 1e7f, &sb::BodyParams::pressure},
     {"iterations", 1.0f, 100.0f, nullptr},  // whole passes per substep, handled by set_param/get_param
+    {"material", 0.0f, 1.0f, nullptr},      // sb_material, handled by set_param/get_param
+    {"Young's modulus (Pa)", 1.0f, 1e12f, &sb::BodyParams::youngs_modulus},
+    {"Poisson's ratio", 0.0f, 0.499f, &sb::BodyParams::poisson_ratio},
 };
+
+// The Neo-Hookean material runs under VBD and the force-based integrators (README: XPBD's pair fails).
+bool material_solver_ok(sb::Solver s) { return s != sb::Solver::Xpbd && s != sb::Solver::Pbd; }
 
 bool check_param(int32_t param) {
   if (param >= 0 && param < SB_PARAM_COUNT) return true;
@@ -196,12 +202,27 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
   sb::SoftBody* b = find_body(world, body);
   if (!b || !check_param(param)) return sb_last_error_code();
   const ParamInfo& info = kParams[param];
+  if (param == SB_PARAM_POISSON_RATIO && value >= 0.5f && std::isfinite(value))
+    return fail(SB_ERR_OUT_OF_RANGE, "Poisson's ratio %g: 0.5 is a perfectly incompressible material (infinite "
+                "bulk stiffness) and above it none exists; use 0.49 for a nearly incompressible one like rubber "
+                "(range [0, 0.499])", double(value));
   if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
   sb::BodyParams p = b->params();
-  if (param == SB_PARAM_ITERATIONS) {
+  if (param == SB_PARAM_ITERATIONS || param == SB_PARAM_MATERIAL) {
     if (value != std::floor(value))
       return fail(SB_ERR_OUT_OF_RANGE, "%s must be a whole number, got %g", info.name, double(value));
-    p.iterations = int32_t(value);
+    if (param == SB_PARAM_ITERATIONS) p.iterations = int32_t(value);
+    else {
+      const bool nh = value == float(SB_MATERIAL_NEO_HOOKEAN);
+      if (nh && b->tet_count() == 0)
+        return fail(SB_ERR_OUT_OF_RANGE, "the Neo-Hookean material acts on tets and this body has none (a rope, "
+                    "jelly or pressure ball is springs only); it keeps SB_MATERIAL_SIMPLE");
+      if (nh && !material_solver_ok(b->solver()))
+        return fail(SB_ERR_MATERIAL_SOLVER, "the Neo-Hookean material needs VBD or a force-based solver, not %s "
+                    "(XPBD's constraint pair for it crushes stiff tets); switch the solver first",
+                    b->solver() == sb::Solver::Pbd ? "PBD" : "XPBD");
+      p.material = nh ? sb::Material::NeoHookean : sb::Material::Simple;
+    }
   } else {
     p.*info.field = value;
   }
@@ -216,6 +237,7 @@ float sb_body_get_param(sb_world world, sb_body body, int32_t param) {
   sb::SoftBody* b = find_body(world, body);
   if (!b || !check_param(param)) return NAN;
   if (param == SB_PARAM_ITERATIONS) return float(b->params().iterations);
+  if (param == SB_PARAM_MATERIAL) return float(b->params().material);
   return b->params().*kParams[param].field;
 }
 
@@ -234,6 +256,10 @@ int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   if (!b) return sb_last_error_code();
   if (solver < 0 || solver >= sb::kSolverCount)
     return fail(SB_ERR_UNKNOWN_SOLVER, "solver %d is not an sb_solver (0..%d)", solver, sb::kSolverCount - 1);
+  if (b->params().material == sb::Material::NeoHookean && !material_solver_ok(sb::Solver(solver)))
+    return fail(SB_ERR_MATERIAL_SOLVER, "%s cannot run the Neo-Hookean material (XPBD's constraint pair for it "
+                "crushes stiff tets): set SB_PARAM_MATERIAL to SB_MATERIAL_SIMPLE first, or use VBD",
+                solver == SB_SOLVER_PBD ? "PBD" : "XPBD");
   if (!b->set_solver(sb::Solver(solver)))
     return fail(SB_ERR_NEEDS_COMPLIANCE,
                 "force-based solvers and VBD need edge and volume compliance > 0 (stiffness = 1/compliance); set them first");

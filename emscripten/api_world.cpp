@@ -36,6 +36,7 @@ const char* sb_error_name(int32_t code) {
     case SB_ERR_INVALID_TETRA: return "SB_ERR_INVALID_TETRA";
     case SB_ERR_NOT_READY: return "SB_ERR_NOT_READY";
     case SB_ERR_INVALID_COLLIDER: return "SB_ERR_INVALID_COLLIDER";
+    case SB_ERR_MATERIAL_SOLVER: return "SB_ERR_MATERIAL_SOLVER";
     default: return "SB_ERR_UNKNOWN_CODE";
   }
 }

@@ -49,7 +49,8 @@ typedef enum sb_error {
   SB_ERR_TOO_LARGE = -20,          /* input above SB_TETRA_MAX_* */
   SB_ERR_INVALID_TETRA = -21,      /* 0, unknown or destroyed tetrahedralization handle */
   SB_ERR_NOT_READY = -22,          /* tetrahedralization results asked for before sb_tetra_run finished */
-  SB_ERR_INVALID_COLLIDER = -23    /* 0, unknown or destroyed collider handle */
+  SB_ERR_INVALID_COLLIDER = -23,   /* 0, unknown or destroyed collider handle */
+  SB_ERR_MATERIAL_SOLVER = -24     /* the Neo-Hookean material under XPBD or PBD (use VBD or an integrator) */
 } sb_error;
 
 /* Limits. */
@@ -94,10 +95,25 @@ typedef enum sb_param {
   SB_PARAM_PBD_STIFFNESS = 9,     /* 1,     [0, 1]     -       PBD only: fraction of each correction */
   SB_PARAM_PRESSURE = 10,         /* 0,     [0, 1e7]   J       nRT of a gas inside the surface: p = nRT / V
                                                                 pushes every face out (pressure balls) */
-  SB_PARAM_ITERATIONS = 11,       /* 1,     1..100     -       XPBD/PBD Gauss-Seidel passes per substep
+  SB_PARAM_ITERATIONS = 11,       /* 1,     1..100     -       XPBD/PBD passes or VBD sweeps per substep
                                                                 (whole numbers); see sb_body_stats.residual */
-  SB_PARAM_COUNT = 12
+  SB_PARAM_MATERIAL = 12,         /* 0,     0 or 1     -       sb_material: what the tets are made of */
+  SB_PARAM_YOUNGS_MODULUS = 13,   /* 1e5,   [1, 1e12]  Pa      E of SB_MATERIAL_NEO_HOOKEAN (gelatin ~1e4,
+                                                                soft silicone ~1e5, rubber 1e6-1e7) */
+  SB_PARAM_POISSON_RATIO = 14,    /* 0.45,  [0, 0.499] -       nu of SB_MATERIAL_NEO_HOOKEAN (0.5, fully
+                                                                incompressible, has no finite stiffness) */
+  SB_PARAM_COUNT = 15
 } sb_param;
+
+/* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per
+ * tet (SB_PARAM_VOLUME_COMPLIANCE): stiffness per constraint, so it depends on the mesh. NEO_HOOKEAN:
+ * stable Neo-Hookean tets from Young's modulus and Poisson's ratio, the same body at any resolution.
+ * It needs tets (not ropes, jellies or pressure balls) and a solver that minimises energy: VBD or a
+ * force-based integrator; under XPBD or PBD it is refused (SB_ERR_MATERIAL_SOLVER), both ways. */
+typedef enum sb_material {
+  SB_MATERIAL_SIMPLE = 0,
+  SB_MATERIAL_NEO_HOOKEAN = 1
+} sb_material;
 
 /* How a body is advanced. XPBD and PBD are position based; the others integrate the forces of the
  * same model (springs k = 1/edge compliance, volume terms kV = 1/volume compliance, spring damping,

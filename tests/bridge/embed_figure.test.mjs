@@ -96,6 +96,27 @@ test('a refused value changes nothing in any view', () => {
   figure.destroy();
 });
 
+test('material="neo-hookean" runs under VBD and implicit Euler side by side, and is refused under XPBD with its reason', () => {
+  const figure = new Figure(sb);
+  const values = { ...defaults(), material: 'neo-hookean', youngsModulus: 2e5, poissonRatio: 0.45, iterations: 8 };
+  figure.build({ scene: 'box', resolution: 3, solvers: ['vbd', 'implicitEuler'], values, start: 'drop' });
+  for (const lane of figure.lanes) {
+    assert.equal(lane.body.getParam('material'), 1);
+    assert.equal(lane.body.getParam('iterations'), 8);
+  }
+  for (let f = 0; f < 90; f++) assert.equal(figure.advance(1 / 60).length, 0, "nothing explodes");
+  for (const lane of figure.lanes) {
+    const s = lane.body.stats();
+    assert.ok(s.finite, lane.solver);
+    assert.ok(Math.abs(s.volumeRatio - 1) < 0.02, `${lane.solver}: nu = 0.45 keeps the volume within 2 % (${s.volumeRatio})`);
+    assert.ok(s.minY > -1e-3 && s.minY < 0.05, `${lane.solver} landed`);
+  }
+  figure.destroy();
+  const refused = new Figure(sb);
+  assert.throws(() => refused.build({ scene: 'box', resolution: 3, solvers: ['xpbd'], values, start: 'drop' }), /SB_ERR_MATERIAL_SOLVER.*VBD/);
+  refused.destroy();
+});
+
 test('explicit Euler explodes on a stiff box while XPBD lands and keeps its volume', () => {
   const figure = new Figure(sb);
   figure.build({ scene: 'box', resolution: 4, solvers: ['explicitEuler', 'xpbd'], values: { ...defaults(), stiffness: 2e4, damping: 0 }, start: 'drop' });

@@ -22,8 +22,15 @@ export const Param = Object.freeze({
   springDamping: 8, // N s/m along each edge
   pbdStiffness: 9, // PBD only, 0..1
   pressure: 10, // nRT of the gas inside a closed surface, J
-  iterations: 11, // XPBD/PBD passes per substep, 1..100 (stats().residual says how far from solved)
+  iterations: 11, // XPBD/PBD passes or VBD sweeps per substep, 1..100 (stats().residual says how far from solved)
+  material: 12, // Material.simple or Material.neoHookean
+  youngsModulus: 13, // Pa, Neo-Hookean
+  poissonRatio: 14, // [0, 0.499], Neo-Hookean
 });
+
+// sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean
+// tets from Young's modulus and Poisson's ratio (the same body at any resolution; VBD or an integrator).
+export const Material = Object.freeze({ simple: 0, neoHookean: 1 });
 
 export const ErrorCode = Object.freeze({
   OK: 0,
@@ -50,6 +57,7 @@ export const ErrorCode = Object.freeze({
   INVALID_TETRA: -21,
   NOT_READY: -22,
   INVALID_COLLIDER: -23,
+  MATERIAL_SOLVER: -24,
 });
 
 // Input limits of the tetrahedralizer (SB_TETRA_MAX_* in emscripten/softbody.h).

@@ -39,6 +39,8 @@ export const SOLVER_LABELS = Object.freeze({
 export const MAX_VIEWS = 4; // compare="..." shows 2 to 4 solvers side by side
 
 export const STARTS = Object.freeze(['drop', 'squash']);
+// material="..." -> sb_material (softbody.js Material).
+export const MATERIALS = Object.freeze(['simple', 'neo-hookean']);
 export const SQUASH_START = 0.7; // start="squash": pressed to 70 % of the height, as the comparison page does
 export const PLOTS = Object.freeze(['none', 'energy', 'volume', 'both']);
 
@@ -84,6 +86,9 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'friction', param: 'friction', kind: 'number', default: 0.5, apply: 'body', slider: { min: 0, max: 2, step: 0.01 }, doc: 'Coulomb coefficient against the ground' },
   { name: 'grab-radius', param: 'grabRadius', kind: 'number', default: 0.15, unit: 'm', apply: 'body', slider: { min: 0, max: 0.5, step: 0.01 }, doc: 'the pointer holds the particles this close to the grabbed one' },
   { name: 'grab-compliance', param: 'grabCompliance', kind: 'number', default: 0, unit: 'm/N', apply: 'body', slider: { log: true, min: -6, max: 0, step: 0.1, zero: true }, doc: '0: grabbed particles follow the pointer exactly' },
+  { name: 'material', param: 'material', kind: 'enum', values: MATERIALS, default: 'simple', apply: 'body', doc: 'simple: edge and volume compliance (per constraint, so the mesh changes the body); neo-hookean: stable Neo-Hookean tets from youngs-modulus and poisson-ratio, the same body at any resolution (needs solver vbd or a force-based one)' },
+  { name: 'youngs-modulus', param: 'youngsModulus', kind: 'number', min: 1, max: 1e12, default: 1e5, unit: 'Pa', apply: 'body', slider: { log: true, min: 3, max: 8, step: 0.1 }, doc: 'E of neo-hookean: gelatin ~1e4, soft silicone ~1e5, rubber 1e6 to 1e7' },
+  { name: 'poisson-ratio', param: 'poissonRatio', kind: 'number', min: 0, max: 0.499, default: 0.45, apply: 'body', slider: { min: 0, max: 0.49, step: 0.01 }, doc: 'ν of neo-hookean, 0 to 0.499 (0.49: nearly incompressible, like rubber)' },
   { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved)' },
   { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },
   { name: 'gravity', kind: 'number', default: -9.81, unit: 'm/s²', apply: 'world', slider: { min: -30, max: 30, step: 0.1 }, doc: 'along y' },

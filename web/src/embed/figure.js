@@ -65,6 +65,10 @@ export function bodyParams(values, { meanEdge, solvers, scene }) {
     params.volumeCompliance = values.volumeCompliance ?? (positionBased ? 0 : L4 * values.edgeCompliance);
   }
   params.pressure = values.pressure ?? (scene === 'pressure-ball' ? PRESSURE_BALL_NRT : 0);
+  params.iterations = values.iterations ?? 1;
+  params.youngsModulus = values.youngsModulus ?? 1e5;
+  params.poissonRatio = values.poissonRatio ?? 0.45;
+  params.material = values.material === 'neo-hookean' ? 1 : 0;  // last: it needs the solver it names
   return params;
 }
 
@@ -205,8 +209,10 @@ export class Figure {
         }
         const lane = new FigureLane(world, body, solver);
         lanes.push(lane);
-        applyParams(body, bodyParams(values, { meanEdge: lane.meanEdge, solvers, scene }));
-        body.setSolver(solver);
+        const { material, ...rest } = bodyParams(values, { meanEdge: lane.meanEdge, solvers, scene });
+        applyParams(body, rest);
+        body.setSolver(solver);  // before the material: Neo-Hookean needs VBD or an integrator
+        body.setParam('material', material);
       }
     } catch (error) {
       for (const lane of lanes) lane.destroy();

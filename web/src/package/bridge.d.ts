@@ -15,8 +15,13 @@ export declare const Param: Readonly<{
   pbdStiffness: 9;
   pressure: 10; // J (nRT)
   iterations: 11; // XPBD/PBD passes or VBD sweeps per substep, 1..100
+  material: 12; // Material
+  youngsModulus: 13; // Pa
+  poissonRatio: 14; // [0, 0.499]
 }>;
 export type ParamName = keyof typeof Param;
+/** sb_material: values of Param.material. */
+export declare const Material: Readonly<{ simple: 0; neoHookean: 1 }>;
 /** sb_collider_param: the names Collider.setParam takes. */
 export declare const ColliderParam: Readonly<{ friction: 0; restitution: 1 }>;
 
@@ -46,6 +51,7 @@ export declare const ErrorCode: Readonly<{
   INVALID_TETRA: -21;
   NOT_READY: -22;
   INVALID_COLLIDER: -23;
+  MATERIAL_SOLVER: -24;
 }>;
 
 /** Limits of the tetrahedralizer's input (SB_TETRA_MAX_*). */
