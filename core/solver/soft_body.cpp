@@ -381,7 +381,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   if (solver_ == Solver::Vbd) {
     vbd_solve(h);
   } else {
-    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma);
+    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1);
   }
   solve_grab(h, grab_t);
   if (s.ground) {
@@ -412,11 +412,16 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
 }
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
-void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma) {
+void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last) {
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
+  // Multipliers are summed over several passes, and kept in the frame's last substep for the
+  // residual; a single pass in any other substep needs none.
+  const bool keep = nh || params_.iterations > 1 || last;
+  float* edge_lambda = keep ? edge_lambda_.data() : nullptr;
+  float* volume_lambda = keep ? volume_lambda_.data() : nullptr;
   if (nh) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
-  else {
+  else if (keep) {
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
   }
@@ -428,12 +433,12 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     }
     if (gamma == 0.0f && scale == 1.0f)
       solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha,
-                  edge_lambda_.data());
+                  edge_lambda);
     else
       solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
-                         edge_count(), edge_alpha, gamma, scale, edge_lambda_.data());
+                         edge_count(), edge_alpha, gamma, scale, edge_lambda);
     solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale,
-                  volume_lambda_.data());
+                  volume_lambda);
   }
 }
 

@@ -213,7 +213,7 @@ class SoftBody {
   void post_solve(float h, bool ground, float rest_threshold);
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
-  void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma);
+  void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last);
   void vbd_solve(float h);
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;

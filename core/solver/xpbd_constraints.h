@@ -3,7 +3,8 @@
 // XPBD (Macklin, Mueller, Chentanez 2016): lambda (one per constraint, `lambda` below) starts at 0 each
 // substep and each pass adds delta_lambda = (-C - alpha~ lambda) / (sum w|grad C|^2 + alpha~),
 // alpha~ = compliance / h^2. One pass per substep is the "small steps" default (Macklin et al. 2019);
-// more passes converge each substep's implicit step further (BodyParams::iterations).
+// more passes converge each substep's implicit step further (BodyParams::iterations). `lambda` may be
+// null: then it is taken as 0 and not stored (a single pass whose multipliers nobody reads).
 #pragma once
 #include <cstdint>
 

@@ -5,9 +5,10 @@
 // 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
 //    jolt-physics, single-threaded wasm), on box lattices of ~1k, ~10k and ~50k tets resting on the
 //    ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance.
-// 2. What each solver costs: the ~10k-tet box (12x12x12 cells, 10,368 tets) under each of the nine
-//    sb_solver values (XPBD, PBD and the seven force integrators), native and wasm, dt = 1/60 s,
-//    10 substeps, soft enough that every integrator but explicit Euler runs it stably (below).
+// 2. What each solver costs: the ~10k-tet box (12x12x12 cells, 10,368 tets) under each of the ten
+//    sb_solver values (XPBD, PBD, VBD and the seven force integrators), plus the Neo-Hookean material
+//    under VBD and implicit Euler, native and wasm, dt = 1/60 s, 10 substeps, one pass or sweep per
+//    substep, soft enough that every integrator but explicit Euler runs it stably (below).
 //
 //   npm run bench                      human-readable tables on stdout, progress on stderr
 //   npm run -s bench -- --json         one JSON document on stdout (-s keeps npm's banner off it)
@@ -46,7 +47,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode, Solver } from '../../web/src/softbody.js';
+import { ErrorCode, Material, Solver } from '../../web/src/softbody.js';
 import { load } from '../bridge/load.mjs';
 import { JoltBoxScene, loadJolt, vertexInverseMasses } from './jolt_box.mjs';
 import { contactReport, runContactPart } from './contact_bench.mjs';
@@ -92,7 +93,11 @@ const SOLVERS = [
   { key: 'heun', label: 'Heun', work: '2 f' },
   { key: 'rk4', label: 'RK4', work: '4 f' },
   { key: 'implicitEuler', label: 'implicit Euler', work: '1 f + (CG + 1) J p + diag' },
-].map((s) => ({ ...s, id: Solver[s.key] }));
+  { key: 'vbd', label: 'VBD', work: '1 sweep: each vertex gathers its tets and edges' },
+  // The Neo-Hookean material at about the simple model's stiffness (k = 1000 N/m on 5 cm edges: E ~ k/l).
+  { key: 'vbd', row: 'vbdNeoHookean', label: 'VBD, Neo-Hookean 20 kPa', material: { youngsModulus: 2e4, poissonRatio: 0.45 }, work: '1 sweep over tets from their vertices' },
+  { key: 'implicitEuler', row: 'implicitEulerNeoHookean', label: 'implicit Euler, Neo-Hookean 20 kPa', material: { youngsModulus: 2e4, poissonRatio: 0.45 }, work: '1 f + (CG + 1) J p + diag' },
+].map((s) => ({ ...s, id: Solver[s.key], row: s.row ?? s.key }));
 
 function parseArgs(argv) {
   const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact'], tetraRounds: 7, pageRounds: 5 };
@@ -372,6 +377,7 @@ class WasmSolverBody {
     this.body = this.world.addBox({ cells: SOLVER_SCENE.cells, size: geom.size, center: geom.center });
     this.body.setParams(solverBodyParams()); // compliances first: force solvers refuse compliance 0
     this.body.setSolver(solver.key);
+    if (solver.material) this.body.setParams({ ...solver.material, material: Material.neoHookean });
     this.stepped = 0;
     this.divergedAtFrame = 0;
   }
@@ -442,8 +448,10 @@ async function runSolverPart(sb, opts, started) {
   // timed until every one of them is ready.
   const rows = SOLVERS.map((solver) => ({
     solver,
-    name: `${geom.name} ${solver.key}`,
-    server: new NativeServer([...nativeArgs, '--solver', String(solver.id)]),
+    name: `${geom.name} ${solver.row}`,
+    server: new NativeServer([...nativeArgs, '--solver', String(solver.id), ...(solver.material
+      ? ['--material', '1', '--youngs-modulus', String(solver.material.youngsModulus), '--poisson-ratio', String(solver.material.poissonRatio)]
+      : [])]),
     samples: { native: [], wasm: [] },
     cg: { native: [], wasm: [] },
     batchMedians: { native: [], wasm: [] },
@@ -520,6 +528,7 @@ async function runSolverPart(sb, opts, started) {
         build,
         tets: mesh.tets,
         solver: row.solver.key,
+        material: row.solver.material ? 'neoHookean' : 'simple',
         solverId: row.solver.id,
         msPerFrame: ms,
         msPerSubstep: ms === null ? null : ms / SUBSTEPS,

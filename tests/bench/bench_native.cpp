@@ -48,6 +48,10 @@ struct Options {
   double edge_compliance = 0.0;    // m/N
   double volume_compliance = 0.0;  // m^5/N
   double spring_damping = 0.0;     // N s/m
+  int material = SB_MATERIAL_SIMPLE;
+  double youngs_modulus = 1e5;     // Pa (Neo-Hookean)
+  double poisson_ratio = 0.45;     // (Neo-Hookean)
+  int iterations = 1;              // XPBD passes or VBD sweeps per substep
   bool serve = false;
 };
 
@@ -57,9 +61,10 @@ struct Options {
                "usage: softbody_bench --cells NX NY NZ [--frames N] [--warmup W] [--substeps S]\n"
                "                      [--dt SECONDS] [--cell-size METRES] [--drop METRES] [--solver ID]\n"
                "                      [--edge-compliance M_PER_N] [--volume-compliance M5_PER_N]\n"
-               "                      [--spring-damping NS_PER_M] [--serve]\n"
+               "                      [--spring-damping NS_PER_M] [--material 0|1] [--youngs-modulus PA]\n"
+               "                      [--poisson-ratio NU] [--iterations N] [--serve]\n"
                "solver ids: 0 xpbd, 1 pbd, 2 explicit Euler, 3 semi-implicit Euler, 4 Verlet,\n"
-               "            5 midpoint, 6 Heun, 7 RK4, 8 implicit Euler (2..8 need compliances > 0)\n",
+               "            5 midpoint, 6 Heun, 7 RK4, 8 implicit Euler, 9 VBD (2..9 need compliances > 0)\n",
                why);
   std::exit(2);
 }
@@ -104,6 +109,14 @@ Options parse(int argc, char** argv) {
       o.volume_compliance = number(argc, argv, ++i);
     } else if (a == "--spring-damping") {
       o.spring_damping = number(argc, argv, ++i);
+    } else if (a == "--material") {
+      o.material = integer(argc, argv, ++i);
+    } else if (a == "--youngs-modulus") {
+      o.youngs_modulus = number(argc, argv, ++i);
+    } else if (a == "--poisson-ratio") {
+      o.poisson_ratio = number(argc, argv, ++i);
+    } else if (a == "--iterations") {
+      o.iterations = integer(argc, argv, ++i);
     } else if (a == "--serve") {
       o.serve = true;
     } else if (a == "--help" || a == "-h") {
@@ -149,7 +162,11 @@ class Bench {
           "sb_body_set_param");
     check(sb_body_set_param(world_, body_, SB_PARAM_SPRING_DAMPING, float(o.spring_damping)), "sb_body_set_param");
     check(sb_body_set_param(world_, body_, SB_PARAM_DENSITY, 1000.0f), "sb_body_set_param");
+    check(sb_body_set_param(world_, body_, SB_PARAM_ITERATIONS, float(o.iterations)), "sb_body_set_param");
+    check(sb_body_set_param(world_, body_, SB_PARAM_YOUNGS_MODULUS, float(o.youngs_modulus)), "sb_body_set_param");
+    check(sb_body_set_param(world_, body_, SB_PARAM_POISSON_RATIO, float(o.poisson_ratio)), "sb_body_set_param");
     check(sb_body_set_solver(world_, body_, o.solver), "sb_body_set_solver");
+    check(sb_body_set_param(world_, body_, SB_PARAM_MATERIAL, float(o.material)), "sb_body_set_param");
     vertices_ = check(sb_body_vertex_count(world_, body_), "sb_body_vertex_count");
     edges_ = check(sb_body_edge_count(world_, body_), "sb_body_edge_count");
     tets_ = check(sb_body_tet_count(world_, body_), "sb_body_tet_count");
@@ -231,7 +248,7 @@ class Bench {
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
-  if (o.solver < 0 || o.solver >= SB_SOLVER_COUNT) usage("--solver must be 0..8");
+  if (o.solver < 0 || o.solver >= SB_SOLVER_COUNT) usage("--solver must be an sb_solver (0..9)");
   Bench bench(o);
   bench.warm_up(o.warmup);
   if (!o.serve) {
