@@ -246,7 +246,7 @@ TEST_CASE("Neo-Hookean in pascals: a block sags the same under its own weight at
   // A 0.4 m block of E = 100 kPa (soft silicone), nu = 0.3, 1000 kg/m^3 standing on the ground under
   // VBD (8 sweeps): its top settles by about rho g H^2 / (2E) = 7.8 mm (uniaxial, free sides; the
   // ground's friction holds the base, so a little less). At 4^3 and 8^3 cells the drop agrees within
-  // 1 % (compression does not lock; measured 0.03 %). The simple model (XPBD, 8 passes, incompressible
+  // 1 % (compression does not lock; measured 6.902 and 6.903 mm). The simple model (XPBD, 8 passes, incompressible
   // tets) with one edge compliance for both meshes does not: its stiffness is per edge, so the mesh
   // changes the body (measured 13 % more sag on the finer mesh; bounded at 5 %).
   auto drop = [](int cells, bool neo_hookean) {
@@ -254,7 +254,7 @@ TEST_CASE("Neo-Hookean in pascals: a block sags the same under its own weight at
     const sb_body b = sb_body_create_box(w, cells, cells, cells, 0.4f, 0.4f, 0.4f, 0.0f, 0.2f, 0.0f);
     REQUIRE(b != 0);
     REQUIRE(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 2e-5f) == SB_OK);
-    REQUIRE(sb_body_set_param(w, b, SB_PARAM_DAMPING, 10.0f) == SB_OK);
+    REQUIRE(sb_body_set_param(w, b, SB_PARAM_DAMPING, 20.0f) == SB_OK);
     REQUIRE(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 8.0f) == SB_OK);
     if (neo_hookean) {
       REQUIRE(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-6f) == SB_OK);
@@ -263,7 +263,7 @@ TEST_CASE("Neo-Hookean in pascals: a block sags the same under its own weight at
       REQUIRE(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, 1e5f) == SB_OK);
       REQUIRE(sb_body_set_param(w, b, SB_PARAM_POISSON_RATIO, 0.3f) == SB_OK);
     }
-    for (int f = 0; f < 120; ++f) REQUIRE(sb_world_step(w, 1.0f / 60) == SB_OK);
+    for (int f = 0; f < 90; ++f) REQUIRE(sb_world_step(w, 1.0f / 60) == SB_OK);
     const float* x = sb_body_positions(w, b);
     float top = 0;
     for (int32_t i = 0; i < sb_body_vertex_count(w, b); ++i) top = std::max(top, x[3 * i + 1]);
