@@ -565,8 +565,22 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
   }
 }
 
+// A frozen body is not stepped, so nothing else would notice NaN written into its shared buffer (a
+// fuzzed program did): it shows its last finite shape again, as frozen bodies promise.
+void SoftBody::hold_frozen_shape() {
+  float probe = 0.0f;
+  for (float x : pos_) probe += x - x;
+  if (probe == 0.0f) return;
+  std::copy(last_good_pos_.begin(), last_good_pos_.end(), pos_.begin());
+  prev_ = pos_;
+  if (!visual_.empty()) visual_.update(pos_.data());
+}
+
 bool SoftBody::step(float dt, const StepSettings& s) {
-  if (diverged_) return true;  // already reported; frozen until reset
+  if (diverged_) {  // already reported; frozen until reset
+    hold_frozen_shape();
+    return true;
+  }
   const float h = dt / float(s.substeps);
   frame_begin();
   for (int sub = 0; sub < s.substeps; ++sub) {
@@ -604,7 +618,10 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
 }
 
 bool SoftBody::frame_end() {
-  if (diverged_) return true;  // already reported; frozen until reset
+  if (diverged_) {  // already reported; frozen until reset
+    hold_frozen_shape();
+    return true;
+  }
   std::copy(grab_to_, grab_to_ + 3, grab_from_);
 
   // x - x is 0 for every finite x and NaN for NaN or infinity, so one sum checks the whole state.

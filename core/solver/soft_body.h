@@ -219,6 +219,7 @@ class SoftBody {
   ForceModel force_model(const float gravity[3]) const;
   Vec3 grab_target(float t) const;
   void advance_plate(float h);
+  void hold_frozen_shape();
 
   BodyParams params_;
   // Hot particle state, structure of arrays. pos_ is the buffer the renderer reads.

@@ -302,6 +302,28 @@ TEST_CASE("squash and press refuse a body whose shared positions were overwritte
   }
 }
 
+TEST_CASE("fuzz reproducer: NaN written into a frozen body's buffer is undone by the next step") {
+  // A frozen (diverged) body is not stepped, so the divergence check never saw what a program wrote
+  // into its shared positions afterwards: a step returned SB_OK with NaN positions. It now shows its
+  // last finite shape again.
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_box(w, 2, 2, 2, 1, 1, 1, 0, 1, 0);
+  REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_OK);
+  float* pos = sb_body_positions(w, b);
+  pos[4] = NAN;
+  REQUIRE(sb_world_step(w, 1.0f / 60.0f) == SB_ERR_DIVERGED);
+  const float frozen_x = pos[0];
+  pos[0] = NAN;
+  pos[7] = INFINITY;
+  CHECK(sb_world_step(w, 1.0f / 60.0f) == SB_OK);  // reported once; frozen until reset
+  for (int32_t i = 0; i < 3 * sb_body_vertex_count(w, b); ++i) CHECK(std::isfinite(pos[i]));
+  CHECK(pos[0] == frozen_x);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.finite == 0);
+  sb_world_destroy(w);
+}
+
 TEST_CASE("dt has a documented minimum: 1e-30 s is refused with the range, not reported as divergence") {
   const sb_world w = sb_world_create();
   const sb_body b = sb_body_create_box(w, 2, 2, 2, 1, 1, 1, 0, 0, 0);  // resting on the ground
