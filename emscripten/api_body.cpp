@@ -226,9 +226,13 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
   } else {
     p.*info.field = value;
   }
-  if (!b->set_params(p))
+  if (!b->set_params(p)) {
+    if (param == SB_PARAM_MATERIAL)
+      return fail(SB_ERR_NEEDS_COMPLIANCE, "the simple material needs edge and volume compliance > 0 under a "
+                  "force-based solver or VBD (stiffness = 1/compliance); set them first");
     return fail(SB_ERR_NEEDS_COMPLIANCE, "%s cannot be 0 under a force-based solver or VBD (stiffness = 1/compliance); "
                 "switch to XPBD or PBD first", info.name);
+  }
   return SB_OK;
 }
 
@@ -342,8 +346,9 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 // The offsets web/src/softbody.js reads (Body.stats).
 static_assert(sizeof(sb_body_stats) == 96, "sb_body_stats is 96 bytes");
 static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
-                  offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80,
-              "sb_body_stats: 3 doubles, 10 floats, 5 int32, 1 float, as web/src/softbody.js reads them");
+                  offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80 &&
+                  offsetof(sb_body_stats, residual) == 88,
+              "sb_body_stats: 3 doubles, 10 floats, 5 int32, 2 floats, as web/src/softbody.js reads them");
 
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   clear_error();

@@ -234,6 +234,13 @@ TEST_CASE("C API: the material's parameters are validated, and Neo-Hookean refus
     CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_SIMPLE)) == SB_OK);
     CHECK(sb_body_reset(w, b) == SB_OK);
   }
+  // Back to the simple material under VBD with a compliance of 0: refused, saying what it needs.
+  CHECK(sb_body_set_solver(w, b, SB_SOLVER_VBD) == SB_OK);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_NEO_HOOKEAN)) == SB_OK);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 0.0f) == SB_OK);  // no volume terms in Neo-Hookean
+  CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_SIMPLE)) == SB_ERR_NEEDS_COMPLIANCE);
+  CHECK(std::string(sb_last_error()).find("simple material needs") != std::string::npos);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_MATERIAL) == float(SB_MATERIAL_NEO_HOOKEAN));
   const sb_body rope = sb_body_create_rope(w, 8, 1.0f, 0, 2, 0);
   CHECK(sb_body_set_param(w, rope, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
   CHECK(sb_body_set_solver(w, rope, SB_SOLVER_VBD) == SB_OK);
