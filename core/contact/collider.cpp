@@ -233,15 +233,17 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
       // nearest one (a fast particle deep in a thin board is nearer its far side).
       n = n_hit;
       depth = dot(hit - x, n_hit);
-    } else if (d_start < 0.0f && d < d_start && dot(start - n_start * d_start - x, n_start) > 0.0f) {
-      // Started a touch inside (a neighbour's constraint nudged it after the last contact) and went
-      // deeper: back out on the side it started from. The nearest side of x can be the far one of a
-      // shell or a thin board (measured: a bunny's vertex pushed out through the bowl's wall, then
-      // held there by its own tets).
-      n = n_start;
-      depth = dot(start - n_start * d_start - x, n_start);
     } else {
       depth = -d;  // started inside (relative) too: out along the nearest normal
+      // Unless it started a touch inside (a neighbour's constraint nudged it after the last contact)
+      // and went deeper: then back out on the side it started from. The nearest side of x can be the
+      // far one of a shell or a thin board (measured: a bunny's vertex pushed out through the bowl's
+      // wall, then held there by its own tets).
+      const float back = dot(start - n_start * d_start - x, n_start);  // to the start's surface plane
+      if (d_start < 0.0f && d < d_start && back > 0.0f) {
+        n = n_start;
+        depth = back;
+      }
     }
     // Onto the surface's tangent plane at the contact (for a curved surface, just outside it).
     x = x + n * depth;

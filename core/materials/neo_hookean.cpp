@@ -9,26 +9,6 @@ namespace sb {
 
 namespace {
 
-// A tet's deformation gradient F = Ds B, as its three columns.
-struct Deformation {
-  Vec3 f[3];
-};
-
-Deformation deformation(const float* x, const uint32_t* id, const float* B) {
-  const Vec3 x0 = load3(x, id[0]);
-  const Vec3 d[3] = {load3(x, id[1]) - x0, load3(x, id[2]) - x0, load3(x, id[3]) - x0};
-  Deformation F;
-  for (int j = 0; j < 3; ++j) F.f[j] = d[0] * B[j] + d[1] * B[3 + j] + d[2] * B[6 + j];
-  return F;
-}
-
-// dJ/dF = cof(F), by columns.
-void cofactor(const Deformation& F, Vec3 c[3]) {
-  c[0] = cross(F.f[1], F.f[2]);
-  c[1] = cross(F.f[2], F.f[0]);
-  c[2] = cross(F.f[0], F.f[1]);
-}
-
 // Gradient with respect to vertex i = 1..3 of a function whose F-gradient has columns p: p B_i^T,
 // B_i the i-th row of B (dF/dx_i maps a vector v to v B_i). Vertex 0 gets minus their sum.
 void vertex_gradients(const Vec3 p[3], const float* B, Vec3 g[4]) {
@@ -133,13 +113,11 @@ void neo_hookean_stiffness_diagonal(const NeoHookean& m, const float* x, const u
     const Deformation F = deformation(x, id, b);
     Vec3 c[3];
     cofactor(F, c);
-    Vec3 rows[4];
-    for (int i = 0; i < 3; ++i) rows[i + 1] = Vec3{b[3 * i], b[3 * i + 1], b[3 * i + 2]};
-    rows[0] = (rows[1] + rows[2] + rows[3]) * -1.0f;
     for (int i = 0; i < 4; ++i) {
       // Block of vertex i: V0 (mu |b_i|^2 I + lambda q q^T), q = cof(F) b_i.
-      const Vec3 q = c[0] * rows[i].x + c[1] * rows[i].y + c[2] * rows[i].z;
-      const float base = m.mu * length_sq(rows[i]);
+      const Vec3 row = corner_row(b, i);
+      const Vec3 q = c[0] * row.x + c[1] * row.y + c[2] * row.z;
+      const float base = m.mu * length_sq(row);
       const float s = rest_volume[t] * k;
       diag[id[i]] += s * (base + m.lambda * length_sq(q) / 3.0f);
     }

@@ -16,7 +16,35 @@
 #pragma once
 #include <cstdint>
 
+#include "math/vec3.h"
+
 namespace sb {
+
+// A tet's deformation gradient F = Ds B (B row-major, 9 floats), as its three columns.
+struct Deformation {
+  Vec3 f[3];
+};
+
+inline Deformation deformation(const float* x, const uint32_t* id, const float* B) {
+  const Vec3 x0 = load3(x, id[0]);
+  const Vec3 d[3] = {load3(x, id[1]) - x0, load3(x, id[2]) - x0, load3(x, id[3]) - x0};
+  Deformation F;
+  for (int j = 0; j < 3; ++j) F.f[j] = d[0] * B[j] + d[1] * B[3 + j] + d[2] * B[6 + j];
+  return F;
+}
+
+// dJ/dF = cof(F), by columns.
+inline void cofactor(const Deformation& F, Vec3 c[3]) {
+  c[0] = cross(F.f[1], F.f[2]);
+  c[1] = cross(F.f[2], F.f[0]);
+  c[2] = cross(F.f[0], F.f[1]);
+}
+
+// dF/dx of a corner maps a vector v to v b^T: b is row corner - 1 of B, and corner 0 minus their sum.
+inline Vec3 corner_row(const float* B, int corner) {
+  if (corner == 0) return {-(B[0] + B[3] + B[6]), -(B[1] + B[4] + B[7]), -(B[2] + B[5] + B[8])};
+  return {B[3 * (corner - 1)], B[3 * (corner - 1) + 1], B[3 * (corner - 1) + 2]};
+}
 
 // Model parameters from engineering constants (E in Pa, nu in [0, 0.5)): mu and lambda in Pa, as the
 // energy above uses them (lambda already includes the + mu of the note above).

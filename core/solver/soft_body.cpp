@@ -40,8 +40,9 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   tet_rest_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
   for (uint32_t t = 0; t < tet_count; ++t) {
-    tet_rest6_[t] = float(tet_volume6(pos_.data(), &tet_ids_[4 * t]));
-    tet_rest_volume_[t] = float(tet_volume6(pos_.data(), &tet_ids_[4 * t]) / 6.0);
+    const double volume6 = tet_volume6(pos_.data(), &tet_ids_[4 * t]);
+    tet_rest6_[t] = float(volume6);
+    tet_rest_volume_[t] = float(volume6 / 6.0);
     rest_volume_ += tet_rest6_[t] / 6.0;
     rest_shape_inverse(pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);  // checked mesh: never flat
   }
@@ -379,7 +380,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
   if (solver_ == Solver::Vbd) {
-    vbd_solve(h);
+    vbd_solve();
   } else {
     xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1);
   }
@@ -444,14 +445,14 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the
 // prediction pre_solve made (the inertial target y, which is also the first guess).
-void SoftBody::vbd_solve(float h) {
+void SoftBody::vbd_solve() {
   std::copy(pos_.begin(), pos_.end(), vbd_target_.begin());
   VbdModel m;
   m.vertex_count = vertex_count();
   m.mass = mass_.data();
   m.inv_mass = inv_mass_.data();
   m.target = vbd_target_.data();
-  m.inv_h2 = 1.0f / (h * h);
+  m.inv_h2 = last_inv_h2_;
   m.tets = tet_ids_.data();
   m.tet_count = tet_count();
   if (neo_hookean()) {

@@ -214,7 +214,7 @@ class SoftBody {
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last);
-  void vbd_solve(float h);
+  void vbd_solve();  // at the substep of last_inv_h2_
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
   Vec3 grab_target(float t) const;

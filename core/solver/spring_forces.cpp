@@ -11,23 +11,6 @@ namespace sb {
 namespace {
 
 // Gradients of C = 6V of one tet (see xpbd_constraints.h) and C itself.
-struct TetGradients {
-  Vec3 g[4];
-  float vol6;
-};
-
-TetGradients tet_gradients(const float* x, const uint32_t* id) {
-  const Vec3 x0 = load3(x, id[0]);
-  const Vec3 e1 = load3(x, id[1]) - x0, e2 = load3(x, id[2]) - x0, e3 = load3(x, id[3]) - x0;
-  TetGradients t;
-  t.g[1] = cross(e2, e3);
-  t.g[2] = cross(e3, e1);
-  t.g[3] = cross(e1, e2);
-  t.g[0] = (t.g[1] + t.g[2] + t.g[3]) * -1.0f;
-  t.vol6 = dot(t.g[3], e3);
-  return t;
-}
-
 void add3(float* a, uint32_t i, Vec3 v) { store3(a, i, load3(a, i) + v); }
 
 // For the energy (stats), in double from the float positions: a state that is still finite (an edge

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "materials/neo_hookean.h"
+#include "math/vec3.h"
 
 namespace sb {
 
@@ -34,6 +35,23 @@ struct ForceModel {
   const float* tet_inverse_rest = nullptr;  // B = Dm^-1 per tet, 9 floats, 1/m
   const float* tet_rest_volume = nullptr;   // V0 per tet, m^3
 };
+
+// A tet's volume term: g[k] = d(6V)/dx_k (the cross products of the opposite faces' edges), 6V.
+struct TetGradients {
+  Vec3 g[4];
+  float vol6;
+};
+inline TetGradients tet_gradients(const float* x, const uint32_t* id) {
+  const Vec3 x0 = load3(x, id[0]);
+  const Vec3 e1 = load3(x, id[1]) - x0, e2 = load3(x, id[2]) - x0, e3 = load3(x, id[3]) - x0;
+  TetGradients t;
+  t.g[1] = cross(e2, e3);
+  t.g[2] = cross(e3, e1);
+  t.g[3] = cross(e1, e2);
+  t.g[0] = (t.g[1] + t.g[2] + t.g[3]) * -1.0f;
+  t.vol6 = dot(t.g[3], e3);
+  return t;
+}
 
 // f = m g + spring + damping + volume forces, N, written into f (3 per particle).
 void compute_forces(const ForceModel& m, const float* x, const float* v, float* f);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "math/vec3.h"
+#include "solver/spring_forces.h"
 
 namespace sb {
 
@@ -75,18 +76,15 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
     for (uint32_t r = adj.tet_start[i]; r < adj.tet_start[i + 1]; ++r) {
       const uint32_t t = adj.tet_refs[r] >> 2, corner = adj.tet_refs[r] & 3u;
       const uint32_t* id = m.tets + 4 * t;
-      const Vec3 x0 = load3(x, id[0]);
-      const Vec3 e1 = load3(x, id[1]) - x0, e2 = load3(x, id[2]) - x0, e3 = load3(x, id[3]) - x0;
       if (m.neo_hookean) {
         const NeoHookean& nh = *m.neo_hookean;
         const float* B = m.tet_inverse_rest + 9 * size_t(t);
-        Vec3 F[3];  // columns of F = Ds B
-        for (int j = 0; j < 3; ++j) F[j] = e1 * B[j] + e2 * B[3 + j] + e3 * B[6 + j];
-        const Vec3 c[3] = {cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1])};  // cof F
+        const Deformation D = deformation(x, id, B);
+        const Vec3* F = D.f;
+        Vec3 c[3];
+        cofactor(D, c);
         const float J = dot(F[0], c[0]);
-        // This corner's row of B (corner 0: minus the sum of the rows).
-        Vec3 b = corner == 0 ? Vec3{-(B[0] + B[3] + B[6]), -(B[1] + B[4] + B[7]), -(B[2] + B[5] + B[8])}
-                             : Vec3{B[3 * (corner - 1)], B[3 * (corner - 1) + 1], B[3 * (corner - 1) + 2]};
+        const Vec3 b = corner_row(B, int(corner));
         const float s = nh.lambda * (J - nh.gamma);
         // dE/dx = V0 P b with P = mu F + lambda (J - gamma) cof F.
         const Vec3 Fb = F[0] * b.x + F[1] * b.y + F[2] * b.z;
@@ -99,9 +97,9 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         H.add_identity(v0 * nh.mu * length_sq(b));
         H.add_outer(q, v0 * nh.lambda);
       } else if (m.volume_stiffness > 0.0f) {
-        const Vec3 g1 = cross(e2, e3), g2 = cross(e3, e1), g3 = cross(e1, e2);
-        const Vec3 g = corner == 0 ? (g1 + g2 + g3) * -1.0f : corner == 1 ? g1 : corner == 2 ? g2 : g3;
-        const double C = double(dot(g3, e3)) - m.tet_rest6[t];  // 6V - 6V0
+        const TetGradients tg = tet_gradients(x, id);
+        const Vec3 g = tg.g[corner];
+        const double C = double(tg.vol6) - m.tet_rest6[t];  // 6V - 6V0
         const double k = m.volume_stiffness;
         f[0] -= k * C * g.x;
         f[1] -= k * C * g.y;

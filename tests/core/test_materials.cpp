@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cantilever.h"
 #include "materials/neo_hookean.h"
 #include "shapes/shapes.h"
 #include "softbody.h"
@@ -123,21 +124,9 @@ TEST_CASE("Neo-Hookean under implicit Euler: a cantilever is stiffer than beam t
     p.youngs_modulus = 1e7f;
     p.poisson_ratio = 0.3f;
     p.damping = 10.0f;  // about the first mode's angular frequency: settled in ~1 s
-    SoftBody b(make_box(cells, cells / 10, cells / 10, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), p);
-    REQUIRE(b.set_solver(Solver::ImplicitEuler));
-    for (uint32_t i = 0; i < b.vertex_count(); ++i)
-      if (b.rest_positions()[3 * i] < 1e-5f) b.set_pinned(i, true);
-    StepSettings s;
-    s.ground = false;
-    for (int f = 0; f < 150; ++f) REQUIRE(b.step(1.0f / 60, s));
-    double sum = 0;
-    int count = 0;
-    for (uint32_t i = 0; i < b.vertex_count(); ++i)
-      if (b.rest_positions()[3 * i] > 1 - 1e-5f) {
-        sum += b.rest_positions()[3 * i + 1] - b.positions()[3 * i + 1];
-        ++count;
-      }
-    const double tip = sum / count;
+    const auto body = testing_cantilever::settled(p, cells, Solver::ImplicitEuler, 150);
+    const SoftBody& b = *body;
+    const double tip = testing_cantilever::tip_sag(b);
     MESSAGE("cells " << cells << ": tip " << tip * 1000 << " mm, " << tip / expected << " of beam theory");
     CHECK(tip < expected);
     CHECK(tip > 1.5 * last);  // refinement relieves the locking markedly
@@ -157,17 +146,9 @@ TEST_CASE("XPBD iterations: the residual falls with more passes, and a stiff bod
     p.volume_compliance = 1e-3f;
     p.iterations = iterations;
     p.damping = 10.0f;
-    SoftBody b(make_box(10, 1, 1, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), p);
-    REQUIRE(b.set_solver(solver));
-    for (uint32_t i = 0; i < b.vertex_count(); ++i)
-      if (b.rest_positions()[3 * i] < 1e-5f) b.set_pinned(i, true);
-    StepSettings s;
-    s.ground = false;
-    for (int f = 0; f < 180; ++f) REQUIRE(b.step(1.0f / 60, s));
-    double low = 0;
-    for (uint32_t i = 0; i < b.vertex_count(); ++i) low = std::max(low, double(b.rest_positions()[3 * i + 1] - b.positions()[3 * i + 1]));
-    if (residual) *residual = b.stats().residual;
-    return low;
+    const auto b = testing_cantilever::settled(p, 10, solver, 180);
+    if (residual) *residual = b->stats().residual;
+    return testing_cantilever::lowest_sag(*b);
   };
   const double implicit = sag(Solver::ImplicitEuler, 1, nullptr);
   double r1 = 0, r8 = 0, r32 = 0;

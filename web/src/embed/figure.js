@@ -65,9 +65,9 @@ export function bodyParams(values, { meanEdge, solvers, scene }) {
     params.volumeCompliance = values.volumeCompliance ?? (positionBased ? 0 : L4 * values.edgeCompliance);
   }
   params.pressure = values.pressure ?? (scene === 'pressure-ball' ? PRESSURE_BALL_NRT : 0);
-  params.iterations = values.iterations ?? 1;
-  params.youngsModulus = values.youngsModulus ?? 1e5;
-  params.poissonRatio = values.poissonRatio ?? 0.45;
+  params.iterations = values.iterations;
+  params.youngsModulus = values.youngsModulus;
+  params.poissonRatio = values.poissonRatio;
   params.material = values.material === 'neo-hookean' ? 1 : 0;  // last: it needs the solver it names
   return params;
 }

@@ -1,0 +1,48 @@
+// The cantilever for the material and solver suites: 1 m x 0.1 m x 0.1 m along x, clamped at
+// x = 0 (its vertices pinned), no ground, settled for some frames of 1/60 s at the default substeps.
+#pragma once
+#include <doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+
+#include "shapes/shapes.h"
+#include "solver/soft_body.h"
+
+namespace testing_cantilever {
+
+// `cells` along the length and cells / 10 (at least 1) across.
+inline std::unique_ptr<sb::SoftBody> settled(const sb::BodyParams& params, int cells, sb::Solver solver, int frames) {
+  const int across = std::max(1, cells / 10);
+  auto body = std::make_unique<sb::SoftBody>(sb::make_box(cells, across, across, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), params);
+  REQUIRE(body->set_solver(solver));
+  for (uint32_t i = 0; i < body->vertex_count(); ++i)
+    if (body->rest_positions()[3 * i] < 1e-5f) body->set_pinned(i, true);
+  sb::StepSettings s;
+  s.ground = false;
+  for (int f = 0; f < frames; ++f) REQUIRE(body->step(1.0f / 60, s));
+  return body;
+}
+
+// The largest sag of any vertex, m.
+inline double lowest_sag(const sb::SoftBody& b) {
+  double sag = 0;
+  for (uint32_t i = 0; i < b.vertex_count(); ++i)
+    sag = std::max(sag, double(b.rest_positions()[3 * i + 1] - b.positions()[3 * i + 1]));
+  return sag;
+}
+
+// The mean sag of the free end's vertices (x = 1 m), m.
+inline double tip_sag(const sb::SoftBody& b) {
+  double sum = 0;
+  int count = 0;
+  for (uint32_t i = 0; i < b.vertex_count(); ++i)
+    if (b.rest_positions()[3 * i] > 1 - 1e-5f) {
+      sum += b.rest_positions()[3 * i + 1] - b.positions()[3 * i + 1];
+      ++count;
+    }
+  return sum / count;
+}
+
+}  // namespace testing_cantilever
