@@ -78,6 +78,8 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"material", 0.0f, 1.0f, nullptr},      // sb_material, handled by set_param/get_param
     {"Young's modulus (Pa)", 1.0f, 1e12f, &sb::BodyParams::youngs_modulus},
     {"Poisson's ratio", 0.0f, 0.499f, &sb::BodyParams::poisson_ratio},
+    {"plastic yield strain", 0.0f, 10.0f, &sb::BodyParams::plastic_yield},
+    {"plastic creep rate (1/s)", 0.0f, 1000.0f, &sb::BodyParams::plastic_creep},
 };
 
 // The Neo-Hookean material runs under VBD and the force-based integrators (README: XPBD's pair fails).
@@ -224,6 +226,9 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
       p.material = nh ? sb::Material::NeoHookean : sb::Material::Simple;
     }
   } else {
+    if (param == SB_PARAM_PLASTIC_CREEP && value > 0.0f && b->tet_count() == 0)
+      return fail(SB_ERR_OUT_OF_RANGE, "plasticity flows the rest shapes of tets and this body has none (a rope, "
+                  "jelly or pressure ball is springs only); its creep rate stays 0");
     p.*info.field = value;
   }
   if (!b->set_params(p)) {

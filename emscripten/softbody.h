@@ -102,7 +102,13 @@ typedef enum sb_param {
                                                                 soft silicone ~1e5, rubber 1e6-1e7) */
   SB_PARAM_POISSON_RATIO = 14,    /* 0.45,  [0, 0.499] -       nu of SB_MATERIAL_NEO_HOOKEAN (0.5, fully
                                                                 incompressible, has no finite stiffness) */
-  SB_PARAM_COUNT = 15
+  SB_PARAM_PLASTIC_YIELD = 15,    /* 0.1,   [0, 10]    -       plasticity: the equivalent (von Mises) Green
+                                                                strain past which a tet's rest shape flows
+                                                                (a uniaxial stretch by e is about e) */
+  SB_PARAM_PLASTIC_CREEP = 16,    /* 0,     [0, 1000]  1/s     how fast the rest shape follows the excess
+                                                                strain (0 = elastic; >= 1/dt takes it all each
+                                                                frame); bodies with tets only, rest volume kept */
+  SB_PARAM_COUNT = 17
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per

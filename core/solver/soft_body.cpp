@@ -74,6 +74,8 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   std::sort(surface_vertices_.begin(), surface_vertices_.end());
   surface_vertices_.erase(std::unique(surface_vertices_.begin(), surface_vertices_.end()), surface_vertices_.end());
   compute_masses();
+  if (params_.plastic_creep > 0.0f && tet_count > 0)
+    plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count, edge_ids_.data(), edge_count);
 }
 
 void SoftBody::compute_masses() {
@@ -102,6 +104,9 @@ bool SoftBody::set_params(const BodyParams& params) {
   params_ = params;
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
   if (remass) compute_masses();
+  // The plastic state outlives switching creep off and on again: a permanent set stays until reset.
+  if (params_.plastic_creep > 0.0f && plastic_.empty() && tet_count() > 0)
+    plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count());
   return true;
 }
 
@@ -155,7 +160,18 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
   if (pinned) store3(vel_.data(), vertex, {0, 0, 0});
 }
 
+// Back to the creation shape's rest data after plastic flow changed it.
+void SoftBody::restore_rest_shape() {
+  if (plastic_.empty()) return;
+  plastic_.metric = plastic_.original_metric;
+  for (uint32_t e = 0; e < edge_count(); ++e)
+    edge_rest_[e] = length(load3(rest_pos_.data(), edge_ids_[2 * e]) - load3(rest_pos_.data(), edge_ids_[2 * e + 1]));
+  for (uint32_t t = 0; t < tet_count(); ++t)
+    rest_shape_inverse(rest_pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);
+}
+
 void SoftBody::reset() {
+  restore_rest_shape();
   pos_ = rest_pos_;
   last_good_pos_ = rest_pos_;
   scratch_.verlet_started = false;
@@ -591,7 +607,10 @@ bool SoftBody::step(float dt, const StepSettings& s) {
   return frame_end();
 }
 
-void SoftBody::frame_begin() { max_penetration_ = 0.0f; }
+void SoftBody::frame_begin() {
+  max_penetration_ = 0.0f;
+  frame_seconds_ = 0.0f;
+}
 
 void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
   if (diverged_) return;
@@ -616,6 +635,7 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
   }
   if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
   last_contacts_ = substep_contacts_;
+  frame_seconds_ += h;
 }
 
 bool SoftBody::frame_end() {
@@ -633,6 +653,13 @@ bool SoftBody::frame_end() {
     // between steps through the shared buffer never become the shape we fall back to.
     std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
     if (!visual_.empty()) visual_.update(pos_.data());
+    // Plastic flow once per frame, on a verified state: the rest shapes the next frame solves against.
+    if (params_.plastic_creep > 0.0f && !plastic_.empty())
+      last_plastic_tets_ = apply_plastic_flow(plastic_, pos_.data(), tet_ids_.data(), tet_count(), params_.plastic_yield,
+                                              double(params_.plastic_creep) * frame_seconds_, edge_rest_.data(),
+                                              tet_inverse_rest_.data());
+    else
+      last_plastic_tets_ = 0;
     return true;
   }
   diverged_ = true;

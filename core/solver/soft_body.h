@@ -7,6 +7,7 @@
 
 #include "contact/collider.h"
 #include "materials/neo_hookean.h"
+#include "materials/plasticity.h"
 #include "solver/integrators.h"
 #include "solver/vbd.h"
 #include "meshing/skinning.h"
@@ -38,6 +39,10 @@ struct BodyParams {
   float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping)
   float pbd_stiffness = 1.0f;      // PBD only: fraction of each correction applied, 0..1 (per iteration!)
   float pressure = 0.0f;           // nRT of a gas inside the surface, J (p = nRT / V); 0 = none
+  // Plasticity (materials/plasticity.h), bodies with tets: past this equivalent strain a tet's rest
+  // shape flows toward its shape at creep_rate (1/s; 0 = elastic, the default).
+  float plastic_yield = 0.1f;      // equivalent Green strain, dimensionless
+  float plastic_creep = 0.0f;      // 1/s
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -203,6 +208,9 @@ class SoftBody {
   const uint32_t* tets() const { return tet_ids_.data(); }  // in solve order
   const float* rest_positions() const { return rest_pos_.data(); }  // the creation shape, xyz
   const uint32_t* edges() const { return edge_ids_.data(); }
+  const float* edge_rest_lengths() const { return edge_rest_.data(); }  // m, in edges() order (plasticity changes them)
+  const float* inverse_rest_shapes() const { return tet_inverse_rest_.data(); }  // B per tet, 9 floats, in tets() order
+  uint32_t plastic_tets_last_frame() const { return last_plastic_tets_; }
   size_t edge_colors() const { return edge_colors_; }
   size_t tet_colors() const { return tet_colors_; }
 
@@ -220,6 +228,7 @@ class SoftBody {
   Vec3 grab_target(float t) const;
   void advance_plate(float h);
   void hold_frozen_shape();
+  void restore_rest_shape();
 
   BodyParams params_;
   // Hot particle state, structure of arrays. pos_ is the buffer the renderer reads.
@@ -245,6 +254,9 @@ class SoftBody {
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
   float vbd_last_step_ = 0.0f;     // VBD: largest vertex step of the last sweep, m (for the residual)
   float mean_edge_ = 0.0f;         // m, mean rest edge length
+  PlasticState plastic_;           // built when plasticity is first switched on (empty before)
+  float frame_seconds_ = 0.0f;     // s simulated in the current frame (for the plastic flow)
+  uint32_t last_plastic_tets_ = 0; // tets whose rest shape flowed at the end of the last frame
   // Cold data.
   std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags

@@ -26,6 +26,8 @@ export const Param = Object.freeze({
   material: 12, // Material.simple or Material.neoHookean
   youngsModulus: 13, // Pa, Neo-Hookean
   poissonRatio: 14, // [0, 0.499], Neo-Hookean
+  plasticYield: 15, // equivalent strain past which tets flow, [0, 10]
+  plasticCreep: 16, // 1/s, how fast the rest shape follows (0 = elastic), [0, 1000]
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean

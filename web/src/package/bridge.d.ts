@@ -18,6 +18,8 @@ export declare const Param: Readonly<{
   material: 12; // Material
   youngsModulus: 13; // Pa
   poissonRatio: 14; // [0, 0.499]
+  plasticYield: 15; // equivalent strain past which tets flow, [0, 10]
+  plasticCreep: 16; // 1/s, 0 = elastic, [0, 1000]
 }>;
 export type ParamName = keyof typeof Param;
 /** sb_material: values of Param.material. */
