@@ -305,6 +305,73 @@ test('panel controls rebuild the body and reach the solver', async () => {
   }
 });
 
+test('material presets: silicone runs under VBD, clay keeps a squash, simple springs back', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate(() => app.openPanel());
+    const control = (name) => page.locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
+    const preset = control('preset').locator('select');
+    const height = () =>
+      page.evaluate(() => {
+        const p = app.body.positions;
+        let lo = Infinity, hi = -Infinity;
+        for (let i = 1; i < p.length; i += 3) (lo = Math.min(lo, p[i])), (hi = Math.max(hi, p[i]));
+        return hi - lo;
+      });
+
+    // A Neo-Hookean preset switches the solver to VBD with the preset's E and nu, the sliders follow,
+    // and the readout names the solver with its residual.
+    await preset.selectOption({ label: 'soft silicone 100 kPa' });
+    await waitMoreFrames(page, 40);
+    const silicone = await page.evaluate(() => ({
+      solver: app.stats().solver,
+      material: app.body.getParam('material'),
+      E: app.body.getParam('youngsModulus'),
+      nu: app.body.getParam('poissonRatio'),
+      settings: app.settings(),
+      finite: app.stats().finite,
+      readout: document.querySelector('[data-field="solver"]').textContent,
+    }));
+    assert.equal(silicone.solver, 'vbd');
+    assert.equal(silicone.material, 1, 'Neo-Hookean');
+    assert.equal(silicone.E, 1e5);
+    assert.ok(Math.abs(silicone.nu - 0.45) < 1e-6);
+    assert.equal(silicone.settings.youngsModulus, 1e5, 'the slider holds the preset value');
+    assert.ok(silicone.finite);
+    assert.match(silicone.readout, /^VBD · residual \d/);
+
+    // Clay: back to XPBD and the simple model, plastic. Landed, then squashed to 30 %: 2 s later it
+    // is still below 70 % of its landed height (node: 50 %); the same press on the simple preset
+    // springs back above 90 % (node: 104 %, still wobbling).
+    await preset.selectOption({ label: 'clay (plastic)' });
+    await page.evaluate(() => app.press('reset'));
+    await waitMoreFrames(page, 90);
+    const clay = await page.evaluate(() => ({ solver: app.stats().solver, material: app.body.getParam('material'), creep: app.body.getParam('plasticCreep') }));
+    assert.deepEqual(clay, { solver: 'xpbd', material: 0, creep: 60 });
+    const landed = await height();
+    await page.evaluate(() => app.press('squash'));
+    await waitMoreFrames(page, 120);
+    const kept = await height();
+    assert.ok(kept < 0.7 * landed, `clay keeps the squash: ${kept.toFixed(3)} of ${landed.toFixed(3)} m`);
+
+    // Reset gives back the creation shape's rest state; the simple preset is elastic again.
+    await preset.selectOption({ label: 'simple (sliders)' });
+    await page.evaluate(() => app.press('reset'));
+    await waitMoreFrames(page, 90);
+    const simpleLanded = await height();
+    assert.ok(simpleLanded > 0.95, `after reset the box is whole again: ${simpleLanded.toFixed(3)} m`);
+    await page.evaluate(() => app.press('squash'));
+    await waitMoreFrames(page, 120);
+    const back = await height();
+    assert.ok(back > 0.9 * simpleLanded, `the elastic box springs back: ${back.toFixed(3)} of ${simpleLanded.toFixed(3)} m`);
+    assert.equal(await page.evaluate(() => app.body.getParam('plasticCreep')), 0);
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a C API error shows in the page and the page keeps running', async () => {
   const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
   try {

@@ -25,10 +25,24 @@ import { PinView } from './scenes/pin_view.js';
 import { ScenePointer, nearestBodyHit } from './scenes/scene_pointer.js';
 import { bunnyTets } from './scenes/scene_bodies.js';
 import { scenePreset } from './scenes/scene_presets.js';
-import { DT, LATTICE_SHAPES, SAMPLE_SHAPES } from './settings.js';
+import { DT, LATTICE_SHAPES, MATERIAL_PRESETS, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
 import { exposeTestHook } from './test_hook.js';
+
+// The material settings as <soft-body> attributes: the solver and Neo-Hookean values for a VBD
+// preset (without the volume compliance the page may hold at 0, which VBD's simple model refuses; the
+// element then picks one > 0 that Neo-Hookean ignores), the plastic ones when creep is on.
+function withMaterial(attributes, s) {
+  const out = { ...attributes };
+  if (MATERIAL_PRESETS[s.material].solver === 'vbd') {
+    delete out['volume-compliance'];
+    Object.assign(out, { solver: 'vbd', material: 'neo-hookean', 'youngs-modulus': s.youngsModulus, 'poisson-ratio': s.poissonRatio });
+  }
+  if (s.iterations !== 1) out.iterations = s.iterations;
+  if (s.plasticCreep > 0) Object.assign(out, { 'plastic-yield': s.plasticYield, 'plastic-creep': s.plasticCreep });
+  return out;
+}
 
 const lowCost = new URLSearchParams(window.location.search).has('test');
 const alerts = new Alerts(document.getElementById('toasts'), document.getElementById('exploded'));
@@ -159,7 +173,7 @@ async function init() {
         const lattice = LATTICE_SHAPES.includes(s.shape);
         const sample = SAMPLE_SHAPES.includes(s.shape);
         const snippets = embedSnippets(
-          {
+          withMaterial({
             scene: lattice || sample ? s.shape : 'box',
             resolution: lattice ? s.resolution : sample ? panel.meshOptions().resolution : null,
             'edge-compliance': s.edgeCompliance,
@@ -172,7 +186,7 @@ async function init() {
             gravity: s.gravity,
             substeps: s.substeps,
             autoplay: true,
-          },
+          }, s),
           { embedUrl: new URL('./embed.html', window.location.href).href, title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
         );
         const note = lattice || sample ? '' : `${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`;

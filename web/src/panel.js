@@ -5,7 +5,7 @@ import GUI from 'lil-gui';
 import { addLogSlider } from './log_slider.js';
 import { addMeshFolder } from './mesh_panel.js';
 import { SCENES } from './scenes/scene_presets.js';
-import { LATTICE_SHAPES, RANGES, SAMPLE_SHAPES } from './settings.js';
+import { LATTICE_SHAPES, MATERIAL_PRESETS, RANGES, SAMPLE_SHAPES } from './settings.js';
 
 // 2 significant digits in scientific form for the compliance read-outs, "0" for exactly zero.
 function formatScientific(value) {
@@ -43,15 +43,15 @@ export function createPanel({ sim, guard, actions, view }) {
   }
 
   // Compliances span orders of magnitude: a log slider (log_slider.js) whose leftmost position is
-  // exactly 0.
-  function addLog(folder, key, label) {
+  // exactly 0 (zeroAtMin; not for Young's modulus, which must be > 0).
+  function addLog(folder, key, label, zeroAtMin = true) {
     const { min, max, step, unit } = RANGES[key];
     const slider = addLogSlider(folder, {
       label: `${label} (${unit})`,
       min,
       max,
       step,
-      zeroAtMin: true,
+      zeroAtMin,
       format: formatScientific,
       get: () => model[key],
       set: (value) => {
@@ -101,6 +101,22 @@ export function createPanel({ sim, guard, actions, view }) {
   addLinear(body, 'density', 'density');
   addLinear(body, 'damping', 'damping');
   addLinear(body, 'grabRadius', 'grab radius');
+
+  // What the bodies are made of: presets with real values (settings.js MATERIAL_PRESETS; the
+  // Neo-Hookean ones switch the solver to VBD), then the numbers they set, each adjustable.
+  const matter = gui.addFolder('Material');
+  const presetNames = Object.fromEntries(Object.entries(MATERIAL_PRESETS).map(([key, p]) => [p.label, key]));
+  const material = matter.add(model, 'material', presetNames).name('preset');
+  material.onChange((value) => {
+    if (!guard(() => sim.set('material', value))) revert('material', material);
+    showSettings(); // the preset moved the sliders below (and the edge compliance above)
+  });
+  controllers.set('material', { controller: material, set: (value) => material.setValue(value), update: () => material.updateDisplay() });
+  addLog(matter, 'youngsModulus', "Young's modulus", false);
+  addLinear(matter, 'poissonRatio', "Poisson's ratio");
+  addLinear(matter, 'iterations', 'iterations');
+  addLinear(matter, 'plasticYield', 'plastic yield');
+  addLog(matter, 'plasticCreep', 'plastic creep');
 
   // Scenes and more bodies: obstacles to fall on and drag (scene_presets.js), another of the current
   // shape dropped from above, and contact of each body with itself.

@@ -1,7 +1,7 @@
 // The small numbers in the corner: frame rate, physics time per frame, mesh size, volume, contacts
-// (particles touching the ground or obstacles, and the deepest penetration corrected), and a
-// line about how the current mesh was made (after an import). Averages over half a second and
-// touches the DOM only then, so it costs nothing per frame.
+// (particles touching the ground or obstacles, and the deepest penetration corrected), the solver
+// and its residual, and a line about how the current mesh was made (after an import). Averages over
+// half a second and touches the DOM only then, so it costs nothing per frame.
 
 const WINDOW_MS = 500;
 
@@ -17,6 +17,7 @@ export class Readout {
       ['volume', 'volume'],
       ['bodies', 'bodies'],
       ['contacts', 'contacts'],
+      ['solver', 'solver'],
     ]) {
       const row = document.createElement('div');
       const name = document.createElement('span');
@@ -73,9 +74,13 @@ export class Readout {
     // Force-based solvers count no contacts (their contact is at velocity level): show a dash.
     const summary = world
       ? world.contacts()
-      : stats.solver === 'xpbd' || stats.solver === 'pbd'
+      : stats.solver === 'xpbd' || stats.solver === 'pbd' || stats.solver === 'vbd'
         ? { contacts: stats.contacts, deepest: stats.maxPenetration }
         : null;
     f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm` : '–';
+    // The page's body's solver and how far its last substep was from solved (sb_body_stats.residual:
+    // ~1e-3 and above means visibly softer than its material).
+    const residual = stats.residual > 0 ? ` · residual ${stats.residual.toExponential(0)}` : '';
+    f.solver.textContent = `${stats.solver === 'vbd' ? 'VBD' : stats.solver.toUpperCase()}${residual}`;
   }
 }

@@ -10,7 +10,7 @@
 export const DT = 1 / 60; // s per rendered frame, fixed so a run is deterministic for a given input
 
 export const DEFAULTS = Object.freeze({
-  shape: 'box', // 'box' | 'ball' (lattices), or the name of the sample or file the body came from
+  shape: 'box', // 'box' | 'ball' | 'bar' (lattices), or the name of the sample or file the body came from
   resolution: 8, // box: cells per side; ball: cells across the diameter (rounded up to even)
   edgeCompliance: 1e-4, // m/N
   volumeCompliance: 0, // m^5/N, 0 = incompressible
@@ -22,21 +22,50 @@ export const DEFAULTS = Object.freeze({
   substeps: 10,
   gravity: -9.81, // m/s^2 along y
   selfCollision: false, // every body's surface against itself (sb_body_set_self_collision)
+  material: 'simple', // a MATERIAL_PRESETS name: what the bodies are made of, and the solver that runs it
+  youngsModulus: 1e5, // Pa, Neo-Hookean presets
+  poissonRatio: 0.45, // Neo-Hookean presets
+  iterations: 1, // XPBD passes or VBD sweeps per substep
+  plasticYield: 0.1, // equivalent strain past which the rest shape flows
+  plasticCreep: 0, // 1/s; 0 = elastic
 });
+
+// Materials with real values. The Neo-Hookean ones run under VBD (XPBD's constraint pair for that
+// energy crushes stiff tets; README); sweeps chosen on the default 8-cell box so each settles without
+// bouncing (rubber at 1 sweep bounced 17 % above its height, measured). A 1 m gelatin block cannot
+// hold itself up (rho g h ~ E): it slumps to ~75 % of its height, as a real one would. Clay and soft
+// metal are the simple model under XPBD with plasticity, measured on the default box in node: clay
+// (yield 5 %) dents on landing from 0.5 m (86 % of its height) and keeps a squash to 30 % at 50 %;
+// soft metal (yield 2 %, stiffer, 4 passes: at 1e-5 m/N one pass leaves a squashed box tangled)
+// lands at 97 % and keeps the squash at 39 %. Reset gives back the creation shape.
+export const MATERIAL_PRESETS = Object.freeze({
+  simple: { label: 'simple (sliders)', solver: 'xpbd', params: { iterations: 1, plasticCreep: 0 } },
+  gelatin: { label: 'gelatin 10 kPa', solver: 'vbd', params: { youngsModulus: 1e4, poissonRatio: 0.49, iterations: 2, plasticCreep: 0 } },
+  silicone: { label: 'soft silicone 100 kPa', solver: 'vbd', params: { youngsModulus: 1e5, poissonRatio: 0.45, iterations: 2, plasticCreep: 0 } },
+  rubber: { label: 'rubber 2 MPa', solver: 'vbd', params: { youngsModulus: 2e6, poissonRatio: 0.49, iterations: 4, plasticCreep: 0 } },
+  clay: { label: 'clay (plastic)', solver: 'xpbd', params: { edgeCompliance: 1e-4, iterations: 1, plasticYield: 0.05, plasticCreep: 60 } },
+  softMetal: { label: 'soft metal (plastic)', solver: 'xpbd', params: { edgeCompliance: 1e-5, iterations: 4, plasticYield: 0.02, plasticCreep: 100 } },
+});
+// Under VBD the simple model's compliances must be > 0 for a moment while the material switches
+// (both ways round); the Neo-Hookean body ignores them. m^5/N.
+export const VBD_VOLUME_COMPLIANCE = 1e-8;
 
 export const MAX_EXTRA_BODIES = 40; // "add body" and scenes; the pile uses 20
 
 // Parameters that map one-to-one onto Body.setParam names.
-export const BODY_PARAMS = ['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'grabRadius'];
+export const BODY_PARAMS = ['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'grabRadius', 'youngsModulus', 'poissonRatio', 'iterations', 'plasticYield', 'plasticCreep'];
 
 export const SHAPES = Object.freeze({
   box: { size: [1, 1, 1], center: [0, 1.0, 0] }, // m; bottom starts 0.5 m above the ground
   ball: { radius: 0.55, center: [0, 1.05, 0] },
+  // A 1.6 m bar, 2 resolution cells along and a quarter of that across: grab an end and bend it
+  // (the soft-metal preset keeps the bend).
+  bar: { size: [1.6, 0.2, 0.2], center: [0, 0.6, 0] },
 });
 
 // The shape menu: lattices built by the C API at once, then sample surfaces that go through the
 // tetrahedralizer like an imported file (import/samples.js).
-export const LATTICE_SHAPES = Object.freeze(['box', 'ball']);
+export const LATTICE_SHAPES = Object.freeze(['box', 'ball', 'bar']);
 export const SAMPLE_SHAPES = Object.freeze(['bunny', 'torus', 'sphere']);
 
 // Tetrahedralizer options for samples and imported surfaces (sb_tetra_create).
@@ -72,4 +101,9 @@ export const RANGES = Object.freeze({
   friction: { min: 0, max: 2, step: 0.01 },
   substeps: { min: 1, max: 50, step: 1 },
   gravity: { min: -30, max: 30, step: 0.01, unit: 'm/s²' },
+  youngsModulus: { log: true, min: 3, max: 8, step: 0.05, unit: 'Pa' },
+  poissonRatio: { min: 0, max: 0.49, step: 0.01 },
+  iterations: { min: 1, max: 32, step: 1 },
+  plasticYield: { min: 0, max: 0.3, step: 0.005 },
+  plasticCreep: { log: true, min: -1, max: 2.5, step: 0.05, unit: '1/s' },
 });

@@ -4,7 +4,8 @@
 // throw the bridge's SoftbodyError; callers decide how to show it.
 import { addDropBody, placedCopy } from './scenes/scene_bodies.js';
 import { addSceneColliders, scenePreset, spinPose } from './scenes/scene_presets.js';
-import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S } from './settings.js';
+import { Material } from './softbody.js';
+import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MATERIAL_PRESETS, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S, VBD_VOLUME_COMPLIANCE } from './settings.js';
 
 // The gap a body's surface keeps from itself under self-collision: half its mean surface edge (m),
 // within the C API's [0.0005, 0.5] (a gap of ~0.4-1 spacing keeps edges from passing between vertices).
@@ -56,6 +57,9 @@ export class Simulation {
       body = this.world.addBall({ ...SHAPES.ball, cells: resolution });
     } else if (shape === 'box') {
       body = this.world.addBox({ ...SHAPES.box, cells: [resolution, resolution, resolution] });
+    } else if (shape === 'bar') {
+      const across = Math.max(1, Math.round(resolution / 4));
+      body = this.world.addBox({ ...SHAPES.bar, cells: [2 * resolution, across, across] });
     } else {
       throw new Error(`unknown shape "${shape}"`);
     }
@@ -82,10 +86,31 @@ export class Simulation {
     return outside;
   }
 
-  // Every body takes the panel's parameters, and self-collision when it is on.
+  // Every body takes the panel's parameters, its material's solver, and self-collision when it is on.
   _applyParams(body, settings) {
     for (const name of BODY_PARAMS) body.setParam(name, settings[name]);
+    this._applyMaterial(body, settings);
     body.setSelfCollision(settings.selfCollision, selfThickness(body));
+  }
+
+  // The solver and elastic model of settings.material (MATERIAL_PRESETS) on a body that holds the
+  // other settings. The order is the C API's: VBD needs the simple model's compliances > 0 until the
+  // material is Neo-Hookean, XPBD refuses Neo-Hookean, so both switches pass through spare compliances.
+  _applyMaterial(body, settings) {
+    const preset = MATERIAL_PRESETS[settings.material];
+    if (body.getParam('material') === Material.neoHookean || preset.solver === 'vbd') {
+      body.setParam('edgeCompliance', settings.edgeCompliance || VBD_VOLUME_COMPLIANCE);
+      body.setParam('volumeCompliance', settings.volumeCompliance || VBD_VOLUME_COMPLIANCE);
+    }
+    if (preset.solver === 'vbd') {
+      body.setSolver('vbd');
+      body.setParam('material', Material.neoHookean);
+    } else {
+      body.setParam('material', Material.simple);
+      body.setSolver(preset.solver);
+      body.setParam('edgeCompliance', settings.edgeCompliance);
+      body.setParam('volumeCompliance', settings.volumeCompliance);
+    }
   }
 
   get bodies() {
@@ -119,6 +144,18 @@ export class Simulation {
       this.world.setSubsteps(value);
     } else if (key === 'gravity') {
       this.world.setGravity(0, value, 0);
+    } else if (key === 'material') {
+      const preset = MATERIAL_PRESETS[value];
+      if (!preset) throw new Error(`unknown material "${value}" (${Object.keys(MATERIAL_PRESETS).join(', ')})`);
+      // The preset's values replace the sliders' (they show them afterwards); presets hold values in
+      // range for every body the page makes, so no body refuses halfway.
+      const next = { ...this.settings, ...preset.params, material: value };
+      for (const body of this.bodies) {
+        for (const name of Object.keys(preset.params)) body.setParam(name, next[name]);
+        this._applyMaterial(body, next);
+      }
+      Object.assign(this.settings, next);
+      return;
     } else if (key === 'selfCollision') {
       for (const body of this.bodies) body.setSelfCollision(value, selfThickness(body));
     } else {
@@ -234,7 +271,7 @@ export class Simulation {
     let any = false;
     for (const body of this.bodies) {
       const s = body.stats();
-      if (s.solver !== 'xpbd' && s.solver !== 'pbd') continue;
+      if (s.solver !== 'xpbd' && s.solver !== 'pbd' && s.solver !== 'vbd') continue;
       any = true;
       contacts += s.contacts;
       deepest = Math.max(deepest, s.maxPenetration);

@@ -8,7 +8,7 @@
 // Values only the page interprets (dt, resolution, the lists) are range-checked here.
 
 // Scene names: lattices and springs built by the C API at once, samples tetrahedralized in a worker.
-export const SCENES = Object.freeze(['box', 'ball', 'bunny', 'torus', 'sphere', 'rope', 'spring', 'jelly', 'pressure-ball']);
+export const SCENES = Object.freeze(['box', 'ball', 'bar', 'bunny', 'torus', 'sphere', 'rope', 'spring', 'jelly', 'pressure-ball']);
 export const SAMPLE_SCENES = Object.freeze(['bunny', 'torus', 'sphere']);
 
 // Solver names as attributes spell them (kebab-case) -> the bridge's names (softbody.js Solver).
@@ -48,6 +48,7 @@ export const PLOTS = Object.freeze(['none', 'energy', 'volume', 'both']);
 export const DEFAULT_RESOLUTION = Object.freeze({
   box: 6, // cells per side
   ball: 8, // cells across the diameter
+  bar: 8, // 2n cells along the 1.6 m bar, n/4 across
   jelly: 4, // lattice cells per side
   'pressure-ball': 8, // skin cells across the diameter
   rope: 5, // 4 segments per step
@@ -70,7 +71,7 @@ export const DEFAULT_RESOLUTION = Object.freeze({
 export const ATTRIBUTES = Object.freeze([
   { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
   { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele")' },
-  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10)' },
+  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10)' },
   { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler, vbd' },
   { name: 'compare', kind: 'solvers', default: null, apply: 'rebuild', doc: '2 to 4 solvers side by side, same body, same start, one fair grab (overrides solver)' },
   { name: 'start', kind: 'enum', values: STARTS, default: 'drop', apply: 'restart', doc: 'drop: released at rest 0.5 m up; squash: pressed to 70 % of its height, released at rest' },
@@ -89,6 +90,8 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'material', param: 'material', kind: 'enum', values: MATERIALS, default: 'simple', apply: 'body', doc: 'simple: edge and volume compliance (per constraint, so the mesh changes the body); neo-hookean: stable Neo-Hookean tets from youngs-modulus and poisson-ratio, the same body at any resolution (needs solver vbd or a force-based one)' },
   { name: 'youngs-modulus', param: 'youngsModulus', kind: 'number', min: 1, max: 1e12, default: 1e5, unit: 'Pa', apply: 'body', slider: { log: true, min: 3, max: 8, step: 0.1 }, doc: 'E of neo-hookean: gelatin ~1e4, soft silicone ~1e5, rubber 1e6 to 1e7' },
   { name: 'poisson-ratio', param: 'poissonRatio', kind: 'number', min: 0, max: 0.499, default: 0.45, apply: 'body', slider: { min: 0, max: 0.49, step: 0.01 }, doc: 'ν of neo-hookean, 0 to 0.499 (0.49: nearly incompressible, like rubber)' },
+  { name: 'plastic-yield', param: 'plasticYield', kind: 'number', min: 0, max: 10, default: 0.1, apply: 'body', slider: { min: 0, max: 0.3, step: 0.005 }, doc: 'strain past which a tet\'s rest shape flows (plasticity; a uniaxial stretch by e is about e), 0 to 10' },
+  { name: 'plastic-creep', param: 'plasticCreep', kind: 'number', min: 0, max: 1000, default: 0, unit: '1/s', apply: 'body', slider: { log: true, min: -1, max: 2.5, step: 0.05, zero: true }, doc: 'how fast the rest shape follows the strain beyond plastic-yield: 0 elastic (default), 60 and up takes it all each frame (clay); bodies with tets only' },
   { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved)' },
   { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },
   { name: 'gravity', kind: 'number', default: -9.81, unit: 'm/s²', apply: 'world', slider: { min: -30, max: 30, step: 0.1 }, doc: 'along y' },

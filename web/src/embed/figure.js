@@ -14,6 +14,8 @@ const PRESSURE_BALL_NRT = 4000; // J: the comparison page's default gas for the 
 export const SCENE_BUILDERS = Object.freeze({
   box: { build: (world, n) => world.addBox({ cells: [n, n, n], size: [1, 1, 1], center: [0, 1, 0] }), target: [0, 0.55, 0] },
   ball: { build: (world, n) => world.addBall({ radius: 0.55, cells: n, center: [0, 1.05, 0] }), target: [0, 0.55, 0] },
+  // The demo's bar (settings.js SHAPES.bar): bend it by an end; plastic-creep keeps the bend.
+  bar: { build: (world, n) => world.addBox({ cells: [2 * n, Math.max(1, Math.round(n / 4)), Math.max(1, Math.round(n / 4))], size: [1.6, 0.2, 0.2], center: [0, 0.6, 0] }), target: [0, 0.4, 0] },
   jelly: { build: (world, n) => world.addJelly({ cells: n, size: 1, center: [0, 1, 0] }), target: [0, 0.55, 0] },
   'pressure-ball': { build: (world, n) => world.addPressureBall({ radius: 0.55, cells: Math.max(4, n), center: [0, 1.05, 0] }), target: [0, 0.55, 0] },
   // Starts horizontal from its pinned end and swings down.
@@ -68,6 +70,8 @@ export function bodyParams(values, { meanEdge, solvers, scene }) {
   params.iterations = values.iterations;
   params.youngsModulus = values.youngsModulus;
   params.poissonRatio = values.poissonRatio;
+  params.plasticYield = values.plasticYield;
+  params.plasticCreep = values.plasticCreep;
   params.material = values.material === 'neo-hookean' ? 1 : 0;  // last: it needs the solver it names
   return params;
 }
