@@ -148,12 +148,65 @@ bool metric_inverse_rest(const double G[6], float B[9]) {
   return true;
 }
 
+// The float yield test's data of tet t from its metric.
+static void refresh_check(PlasticState& s, size_t t) {
+  const double* G = &s.metric[6 * t];
+  double inv[6];
+  float* c = &s.check[7 * t];
+  if (!inverse_sym(G, inv)) std::fill(inv, inv + 6, 0.0);  // never: rest metrics stay positive definite
+  for (int k = 0; k < 6; ++k) c[k] = float(inv[k]);
+  c[6] = float(det_sym(G));
+}
+
+// The equivalent strain of the tet at x against the float test data c (see PlasticState::check),
+// all in float: M = s G^-1 g - I with s = (det G / det g)^(1/3), entries of order the strain. When a
+// cheaper upper bound is already below `below`, that bound is returned instead.
+static float quick_strain(const float* x, const uint32_t* id, const float* c, float below) {
+  float e[3][3];
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) e[k][j] = x[3 * id[k + 1] + j] - x[3 * id[0] + j];
+  float g[3][3];
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b) g[a][b] = g[b][a] = e[a][0] * e[b][0] + e[a][1] * e[b][1] + e[a][2] * e[b][2];
+  const float Gi[3][3] = {{c[0], c[3], c[4]}, {c[3], c[1], c[5]}, {c[4], c[5], c[2]}};
+  float A[3][3];  // G^-1 g: its eigenvalues are the squared principal stretches
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) A[i][j] = Gi[i][0] * g[0][j] + Gi[i][1] * g[1][j] + Gi[i][2] * g[2][j];
+  // Without the isochoric scale first: eps_raw = sqrt(tr((A - I)^2) / 6) bounds every |lambda - 1| by
+  // d = sqrt(6) eps_raw, and the scaled stretches then differ from 1 by at most 2d / (1 - d), so the
+  // isochoric strain is at most 2 sqrt(3) eps_raw / (1 - d). Resting tets stop here, without a cbrt.
+  float raw2 = 0.0f;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) raw2 += (A[i][j] - (i == j)) * (A[j][i] - (i == j));
+  const float raw = std::sqrt(std::max(0.0f, raw2) / 6.0f);
+  const float d = 2.4495f * raw;
+  if (d < 0.5f) {
+    const float bound = 3.4642f * raw / (1.0f - d);
+    if (bound < below) return bound;
+  }
+  const float det_g = g[0][0] * (g[1][1] * g[2][2] - g[1][2] * g[1][2]) - g[0][1] * (g[0][1] * g[2][2] - g[1][2] * g[0][2]) +
+                      g[0][2] * (g[0][1] * g[1][2] - g[1][1] * g[0][2]);
+  if (!(det_g > 0.0f)) return 0.0f;  // inverted: plastic_flow would not flow it either
+  const float scale = std::cbrt(c[6] / det_g);
+  float tr2 = 0.0f;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) tr2 += (scale * A[i][j] - (i == j)) * (scale * A[j][i] - (i == j));
+  return std::sqrt(std::max(0.0f, tr2) / 6.0f);
+}
+
+void reset_plastic_state(PlasticState& s) {
+  s.metric = s.original_metric;
+  for (size_t t = 0; t < s.metric.size() / 6; ++t) refresh_check(s, t);
+}
+
 PlasticState make_plastic_state(const float* rest, const uint32_t* tets, uint32_t tet_count, const uint32_t* edges,
                                 uint32_t edge_count) {
   PlasticState s;
   s.metric.resize(6 * size_t(tet_count));
   for (uint32_t t = 0; t < tet_count; ++t) tet_metric(rest, tets + 4 * t, &s.metric[6 * size_t(t)]);
   s.original_metric = s.metric;
+  s.check.resize(7 * size_t(tet_count));
+  for (uint32_t t = 0; t < tet_count; ++t) refresh_check(s, t);
   // Edge index of each vertex pair, by a sorted list of (min, max, index); the first index wins if a
   // spring repeats a tet edge.
   struct Key {
@@ -184,11 +237,16 @@ uint32_t apply_plastic_flow(PlasticState& s, const float* x, const uint32_t* tet
                             double creep_dt, float* edge_rest, float* B) {
   uint32_t flowed = 0;
   for (uint32_t t = 0; t < tet_count; ++t) {
+    // Float rounding of the quick test is ~1e-6 of the strain: a 1 % margin never skips a tet the
+    // double-precision test would flow.
+    const float threshold = 0.99f * float(yield);
+    if (quick_strain(x, tets + 4 * t, &s.check[7 * size_t(t)], threshold) < threshold) continue;
     double g[6];
     tet_metric(x, tets + 4 * t, g);
     double* G = &s.metric[6 * size_t(t)];
     if (!plastic_flow(&s.original_metric[6 * size_t(t)], G, g, yield, creep_dt)) continue;
     ++flowed;
+    refresh_check(s, t);
     metric_inverse_rest(G, B + 9 * size_t(t));  // G stays positive definite (plastic_flow)
   }
   if (flowed == 0) return 0;

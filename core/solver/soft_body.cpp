@@ -163,7 +163,7 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
 // Back to the creation shape's rest data after plastic flow changed it.
 void SoftBody::restore_rest_shape() {
   if (plastic_.empty()) return;
-  plastic_.metric = plastic_.original_metric;
+  reset_plastic_state(plastic_);
   for (uint32_t e = 0; e < edge_count(); ++e)
     edge_rest_[e] = length(load3(rest_pos_.data(), edge_ids_[2 * e]) - load3(rest_pos_.data(), edge_ids_[2 * e + 1]));
   for (uint32_t t = 0; t < tet_count(); ++t)
