@@ -1,4 +1,6 @@
 // Improving the tets the Delaunay step left inside a surface, instead of only deleting bad ones:
+//   0. flip: a poor tet that a 2-3 or 3-2 flip with its neighbours replaces by better ones is
+//      flipped first, since that keeps its volume where peeling (next) would lose it;
 //   1. peel: a poor tet on the boundary made of four surface samples and flat is a sliver lying on
 //      the surface (four nearly cocircular samples, or the two diagonals of a bent quad of the
 //      input); removing it exposes the tets beneath. Smallest first, within a volume budget

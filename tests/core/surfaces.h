@@ -70,6 +70,49 @@ inline Soup torus(float R, float r, int segments, int sides) {
   return s;
 }
 
+// A (p, q) torus knot tube, as three.js's TorusKnotGeometry builds it: the curve
+// ((2 + cos(q u / p)) cos u, (2 + cos(q u / p)) sin u, sin(q u / p)) * radius / 2 for u in [0, 2 pi p],
+// a circle of `tube` radius swept along it in the frame of (tangent, curve point), with a seam row
+// and column like an export. torus_knot(2, 0.25, 256, 16) is a (2,3) knot spanning 6.5 m whose
+// tube is 0.5 m across: thin and curved at once (a 32 m curve whose bends have radii down to 1.4 m;
+// vertices 0.12 m apart along it and 0.1 m around the tube).
+inline Soup torus_knot(double radius, double tube, int segments, int sides, int p = 2, int q = 3) {
+  Soup s;
+  const double pi = 3.14159265358979323846;
+  auto curve = [&](double u, double out[3]) {
+    const double qu = double(q) / p * u, cs = std::cos(qu);
+    out[0] = radius * (2 + cs) * 0.5 * std::cos(u);
+    out[1] = radius * (2 + cs) * 0.5 * std::sin(u);
+    out[2] = radius * 0.5 * std::sin(qu);
+  };
+  for (int j = 0; j <= segments; ++j) {
+    const double u = double(j) / segments * p * 2 * pi;
+    double a[3], b[3];
+    curve(u, a);
+    curve(u + 0.01, b);
+    const double t[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, n0[3] = {b[0] + a[0], b[1] + a[1], b[2] + a[2]};
+    double bn[3] = {t[1] * n0[2] - t[2] * n0[1], t[2] * n0[0] - t[0] * n0[2], t[0] * n0[1] - t[1] * n0[0]};
+    double n[3] = {bn[1] * t[2] - bn[2] * t[1], bn[2] * t[0] - bn[0] * t[2], bn[0] * t[1] - bn[1] * t[0]};
+    const double lb = std::sqrt(bn[0] * bn[0] + bn[1] * bn[1] + bn[2] * bn[2]);
+    const double ln = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; ++k) {
+      bn[k] /= lb;
+      n[k] /= ln;
+    }
+    for (int i = 0; i <= sides; ++i) {
+      const double v = double(i) / sides * 2 * pi, cx = -tube * std::cos(v), cy = tube * std::sin(v);
+      for (int k = 0; k < 3; ++k) s.positions.push_back(float(a[k] + cx * n[k] + cy * bn[k]));
+    }
+  }
+  for (int j = 1; j <= segments; ++j)
+    for (int i = 1; i <= sides; ++i) {
+      const auto a = uint32_t((sides + 1) * (j - 1) + i - 1), b = uint32_t((sides + 1) * j + i - 1);
+      const auto c = uint32_t((sides + 1) * j + i), d = uint32_t((sides + 1) * (j - 1) + i);
+      s.triangles.insert(s.triangles.end(), {a, b, d, b, c, d});
+    }
+  return s;
+}
+
 // splitmix64: the same numbers on every platform (std distributions are implementation-defined).
 struct Rng {
   uint64_t state;
