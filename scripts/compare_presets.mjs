@@ -50,7 +50,7 @@ for (const preset of runs) {
   console.log(`\n=== ${preset.title} (${preset.id}): k ${preset.setup.stiffness} N/m, c ${preset.setup.springDamping} N s/m, drag ${preset.setup.drag}/s, g ${preset.setup.gravity}, dt 1/${preset.setup.hz} s, start ${preset.setup.start}`);
   lanes.forEach((lane, i) => {
     const view = preset.setup.views[i];
-    const name = `${view.solver}@${view.substeps}`.padEnd(22);
+    const name = `${view.solver}@${view.substeps}${(view.iterations ?? 1) !== 1 ? `x${view.iterations}` : ''}`.padEnd(22);
     const startEnergy = energies[i][0];
     const rest = energies[i][energies[i].length - 1];
     const at = (t) => energies[i][Math.round(t * preset.setup.hz) - 1];
@@ -63,7 +63,7 @@ for (const preset of runs) {
     const t = tail[i];
     const wobble = MARKS.filter((m) => m <= seconds / 2).map((m) => `${m}s ${(at(m) - rest).toFixed(0)} J`).join(', ');
     console.log(
-      `${name} stable; ${marks}; first frame ${kJ(startEnergy)}; wobble ${wobble}; last second: top ${(t.top / t.n).toFixed(3)} m, volume ${(100 * t.volume / t.n).toFixed(1)} %, max strain ${(100 * t.strain / t.n).toFixed(1)} %; ${cost}`,
+      `${name} stable; ${marks}; first frame ${kJ(startEnergy)}; wobble ${wobble}; last second: top ${(t.top / t.n).toFixed(3)} m, volume ${(100 * t.volume / t.n).toFixed(1)} %, max strain ${(100 * t.strain / t.n).toFixed(1)} %${lane.tipSag() !== null ? `; tip sag ${(1000 * lane.tipSag()).toFixed(1)} mm${lane.beamSag ? ` (beam theory ${(1000 * lane.beamSag).toFixed(1)} mm)` : ''}` : ''}; ${cost}`,
     );
   });
   comparison.destroy();

@@ -61,7 +61,7 @@ test('opens with the number of views the URL asks for, one world and solver each
       assert.equal(lane.exploded, null);
       assert.equal(lane.vertexCount, 216, 'the same 5 x 5 x 5-cell box in every view');
     }
-    assert.deepEqual(info.presets, ['stiff jelly', 'big time step', 'energy drift without damping', 'PBD vs XPBD under more substeps']);
+    assert.deepEqual(info.presets, ['stiff jelly', 'big time step', 'energy drift without damping', 'PBD vs XPBD under more substeps', 'stiff cantilever']);
     assert.equal(info.back, './index.html', 'links back to the demo');
 
     // The plot: one line per view, in the view's colour, fed with that view's numbers every frame.
@@ -144,6 +144,63 @@ test('the stiff-jelly preset: explicit Euler is marked exploded within a bounded
   }
 });
 
+test('the stiff-cantilever preset: each view\'s tip sag beside beam theory\'s line; VBD converges on implicit Euler with sweeps', async () => {
+  const { page, context, problems } = await openCompare('', 5);
+  try {
+    await page.evaluate(() => app.preset('stiff-cantilever'));
+    const setup = await page.evaluate(() => app.setup());
+    assert.equal(setup.scene, 'cantilever');
+    assert.equal(setup.material, 'neo-hookean');
+    assert.deepEqual(setup.views.map((v) => [v.solver, v.iterations]), [['implicitEuler', 1], ['vbd', 1], ['vbd', 8], ['vbd', 32]]);
+    // 1.5 s of simulated time (drag 5/s: settled within a few per cent; node: 89.2, 830, 159 and
+    // 91.2 mm at 10 s).
+    await page.waitForFunction(() => app.time >= 1.5, null, { timeout: 4 * FRAME_TIMEOUT, polling: 100 });
+    await waitMoreFrames(page, 35); // the HUD refreshes twice a second
+    const { lanes, guides } = await page.evaluate(() => ({ lanes: app.lanes(), guides: app.guides() }));
+    const [implicit, one, eight, many] = lanes;
+    for (const lane of lanes) {
+      assert.equal(lane.material, 1, 'Neo-Hookean in every view');
+      assert.ok(Math.abs(lane.beamSag - 0.1471) < 1e-3, `beam theory 1.5 rho g L^4 / (E h^2) = 147 mm (${lane.beamSag})`);
+      assert.match(lane.hud.sag, /^\d+\.\d mm \(beam 147\)$/);
+    }
+    assert.deepEqual([one.iterations, eight.iterations, many.iterations], [1, 8, 32]);
+    // Implicit Euler: short of beam theory by the linear tets' locking (61 % measured), well above 0.
+    assert.ok(implicit.tipSag > 0.45 * implicit.beamSag && implicit.tipSag < 0.75 * implicit.beamSag, `implicit Euler ${implicit.tipSag}`);
+    // VBD: too soft at one sweep, approaching implicit Euler as the sweeps grow.
+    assert.ok(one.tipSag > 3 * implicit.tipSag, `VBD x1 ${one.tipSag}`);
+    assert.ok(eight.tipSag < one.tipSag && eight.tipSag > many.tipSag, `VBD x8 ${eight.tipSag}`);
+    assert.ok(Math.abs(many.tipSag / implicit.tipSag - 1) < 0.1, `VBD x32 ${many.tipSag} vs implicit Euler ${implicit.tipSag}`);
+    // The clamp and the red line at beam theory's height of the free end's axis (1.2 m at rest).
+    assert.deepEqual({ clamp: guides.clamp, beam: guides.beam }, { clamp: true, beam: true });
+    assert.ok(Math.abs(guides.beamY - (1.2 - implicit.beamSag)) < 1e-6);
+    // XPBD cannot run this material: switching a view to it is refused with the C API's reason.
+    await page.evaluate(() => app.setView(1, { solver: 'xpbd' }));
+    const refused = await page.evaluate(() => ({ errors: app.errors.slice(), solver: app.lanes()[1].solver }));
+    assert.equal(refused.solver, 'vbd', 'the view keeps its solver');
+    assert.match(refused.errors.at(-1) ?? '', /MATERIAL_SOLVER/);
+    // The URL carries the material and the sweeps, and opening it restores them.
+    const query = await page.evaluate(() => app.url());
+    for (const part of ['scene=cantilever', 'mat=neo-hookean', 'E=10000000', 'nu=0.3', 'iters=1,1,8,32']) assert.ok(query.includes(part), `${part} in ${query}`);
+    const again = await openCompare(`&${query.slice(1).replace(/(^|&)test(&|$)/, '$1')}`, 2);
+    try {
+      const restored = await again.page.evaluate(() => app.setup());
+      assert.equal(restored.material, 'neo-hookean');
+      assert.equal(restored.youngsModulus, 1e7);
+      assert.deepEqual(restored.views.map((v) => v.iterations), [1, 1, 8, 32]);
+    } finally {
+      await again.context.close();
+    }
+    // Other scenes draw no guides.
+    await page.evaluate(() => app.preset('stiff-jelly'));
+    const other = await page.evaluate(() => app.guides());
+    assert.equal(other.clamp, false);
+    assert.equal(other.beam, false);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a grab in one view drives the same particle along the same path in every view', async () => {
   // Default setup (k = 5000 N/m, damping 50 N s/m): all four solvers stable. Frame 70: landed.
   const { page, context, problems } = await openCompare('', 70);
@@ -215,7 +272,7 @@ test('a shared URL restores the setup; changes rewrite the URL; bad parameters a
       gravity: app.comparison.lanes.map((lane) => lane.gravity),
       cells: app.cellCount(),
       menus: [...document.querySelectorAll('.cell select.solver')].map((s) => s.value),
-      substepFields: [...document.querySelectorAll('.cell input[type=number]')].map((s) => s.value),
+      substepFields: [...document.querySelectorAll('.cell input[aria-label$=" substeps"]')].map((s) => s.value),
       stiffnessField: document.querySelector('.compare-panel .lil-controller:has(input[readonly]) input').value,
     }));
     assert.deepEqual(state.setup, {
@@ -229,9 +286,12 @@ test('a shared URL restores the setup; changes rewrite the URL; bad parameters a
       gravity: -5,
       pressure: 3000,
       hz: 120,
+      material: 'simple',
+      youngsModulus: 1e7,
+      poissonRatio: 0.3,
       views: [
-        { solver: 'pbd', substeps: 7 },
-        { solver: 'rk4', substeps: 3 },
+        { solver: 'pbd', substeps: 7, iterations: 1 },
+        { solver: 'rk4', substeps: 3, iterations: 1 },
       ],
     });
     assert.equal(state.cells, 2);
@@ -273,8 +333,8 @@ test('a shared URL restores the setup; changes rewrite the URL; bad parameters a
     assert.equal(restored.setup.scene, 'ball');
     assert.equal(restored.setup.hz, 120);
     assert.deepEqual(restored.setup.views, [
-      { solver: 'pbd', substeps: 7 },
-      { solver: 'verlet', substeps: 12 },
+      { solver: 'pbd', substeps: 7, iterations: 1 },
+      { solver: 'verlet', substeps: 12, iterations: 1 },
     ]);
     assert.deepEqual(restored.lanes, [['pbd', 7], ['verlet', 12]]);
     assert.deepEqual(second.problems, []);
@@ -307,7 +367,7 @@ test('C API errors show as toasts, the control snaps back, and every view keeps 
     let state = await page.evaluate(() => ({
       errors: app.errors.slice(),
       substeps: app.lanes()[1].substeps,
-      field: document.querySelector('.cell[data-view="1"] input[type=number]').value,
+      field: document.querySelector('.cell[data-view="1"] input[aria-label$=" substeps"]').value,
       setup: app.setup(),
     }));
     assert.ok(state.errors.some((e) => /substeps must be in \[1, 200\], got 0/.test(e)), state.errors.join('\n'));

@@ -5,7 +5,7 @@
 import { Lane } from './lane.js';
 import { REBUILD_KEYS, RESTART_KEYS, checkValue, cloneSetup, defaultView, MAX_VIEWS, MIN_VIEWS } from './setup.js';
 
-const BODY_KEYS = ['stiffness', 'springDamping', 'drag', 'pbdStiffness', 'pressure'];
+const BODY_KEYS = ['stiffness', 'springDamping', 'drag', 'pbdStiffness', 'pressure', 'youngsModulus', 'poissonRatio'];
 
 export class Comparison {
   // on: { rebuilt(lanes), restarted(), changed(setup), error(error) }, all optional. Without a
@@ -80,11 +80,13 @@ export class Comparison {
     for (const lane of this.lanes.slice(1)) fn(lane);
   }
 
-  // One view's solver or substeps ({ solver: 'rk4' }, { substeps: 40 }); the others keep running.
+  // One view's solver, substeps or iterations ({ solver: 'rk4' }, { substeps: 40 },
+  // { iterations: 32 }); the others keep running.
   setView(index, patch) {
     const lane = this.lanes[index];
     if (!lane) throw new Error(`no view ${index + 1}`);
     if ('substeps' in patch) lane.setSubsteps(patch.substeps);
+    if ('iterations' in patch) lane.setIterations(patch.iterations);
     if ('solver' in patch) lane.setSolver(patch.solver);
     this.setup.views[index] = { ...this.setup.views[index], ...patch };
     this.on.changed(this.setup);

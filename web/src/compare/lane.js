@@ -7,7 +7,7 @@
 // the body: a tet of edge L has 6V ~ L^3, so a relative volume change e stores kV/2 L^6 e^2 = k/2
 // L^2 e^2, the same as one of its springs stretched by e. So the volume term is about as stiff as the
 // springs, whatever the resolution, and volume compliance = L^4 / k. (Bodies without tets ignore it.)
-import { ErrorCode } from '../softbody.js';
+import { ErrorCode, Material } from '../softbody.js';
 import { EXPLOSION_FACTOR, energyScale, explosionReason, totalEnergy } from './explosion.js';
 import { SCENES } from './scenes.js';
 import { SQUASH_START } from './setup.js';
@@ -36,6 +36,9 @@ export function bodyParams(setup, meanEdge, { usesPressure = false } = {}) {
     damping: setup.drag,
     pbdStiffness: setup.pbdStiffness,
     grabRadius: GRAB_RADIUS,
+    // The Neo-Hookean material's; a simple body holds them unused.
+    youngsModulus: setup.youngsModulus,
+    poissonRatio: setup.poissonRatio,
   };
   if (usesPressure) params.pressure = setup.pressure;
   return params;
@@ -79,6 +82,13 @@ export class Lane {
       // Compliances first: force-based solvers refuse a body with compliance 0 (the default).
       body.setParams(bodyParams(setup, meanEdge, scene));
       body.setSolver(view.solver);
+      body.setParam('iterations', view.iterations ?? 1);
+      // After the solver: XPBD and PBD refuse Neo-Hookean with a message that says so.
+      if (setup.material === 'neo-hookean') body.setParam('material', Material.neoHookean);
+      if (scene.clamped) {
+        const p = body.positions;
+        for (let i = 0; i < body.vertexCount; i++) if (scene.clamped(p[3 * i], p[3 * i + 1], p[3 * i + 2])) body.pin(i);
+      }
     } catch (error) {
       world.destroy();
       throw error;
@@ -90,6 +100,17 @@ export class Lane {
     this.usesPressure = Boolean(scene.usesPressure);
     this.stiffness = setup.stiffness;
     this.gravity = setup.gravity;
+    this.scene = scene;
+    this.material = setup.material;
+    this.youngsModulus = setup.youngsModulus;
+    // Scenes with a free end (the cantilever): its vertices and their rest heights, for the tip sag.
+    this.tip = null;
+    if (scene.tip) {
+      const p = body.positions;
+      const vertices = [];
+      for (let i = 0; i < body.vertexCount; i++) if (scene.tip(p[3 * i], p[3 * i + 1], p[3 * i + 2])) vertices.push(i);
+      this.tip = { vertices, restY: vertices.map((i) => p[3 * i + 1]) };
+    }
     if (old) old.destroy();
     this.restart(setup.start);
   }
@@ -129,7 +150,15 @@ export class Lane {
       throw error;
     }
     this.stiffness = setup.stiffness;
+    this.youngsModulus = setup.youngsModulus;
     this._updateLimit();
+  }
+
+  // Beam theory's sag of the free end for this body's E and gravity, m; null when the scene has no
+  // free end or the material no E.
+  get beamSag() {
+    if (!this.scene?.beamSag || this.material !== 'neo-hookean') return null;
+    return this.scene.beamSag({ youngsModulus: this.youngsModulus, gravity: this.gravity });
   }
 
   setGravity(g) {
@@ -144,6 +173,19 @@ export class Lane {
 
   setSubsteps(n) {
     this.world.setSubsteps(n);
+  }
+
+  setIterations(n) {
+    this.body.setParam('iterations', n);
+  }
+
+  // How far the free end hangs below its rest height, m (mean over its vertices); null without one.
+  tipSag() {
+    if (!this.tip) return null;
+    const p = this.body.positions;
+    let sum = 0;
+    this.tip.vertices.forEach((i, k) => (sum += this.tip.restY[k] - p[3 * i + 1]));
+    return sum / this.tip.vertices.length;
   }
 
   get solver() {

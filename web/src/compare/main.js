@@ -42,7 +42,8 @@ const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
 const guard = (fn) => alerts.guard(fn);
 
 function seriesLabel(index, view) {
-  return `${index + 1} · ${SOLVER_LABELS[view.solver]} @${view.substeps}`;
+  const passes = (view.iterations ?? 1) !== 1 ? ` ×${view.iterations}` : '';
+  return `${index + 1} · ${SOLVER_LABELS[view.solver]} @${view.substeps}${passes}`;
 }
 
 async function init() {
@@ -92,6 +93,7 @@ async function init() {
           new ViewCell(cellsElement, i, COLORS[i], {
             solver: (name) => guard(() => comparison.setView(i, { solver: name })),
             substeps: (n) => guard(() => comparison.setView(i, { substeps: n })),
+            iterations: (n) => guard(() => comparison.setView(i, { iterations: n })),
           }),
       );
       layoutColumns();
@@ -103,6 +105,7 @@ async function init() {
       scene = setup.scene;
       views.lookAt(SCENES[scene].target);
     }
+    views.setGuides(SCENES[setup.scene], lanes[0]);
     plot.setSeries(setup.views.map((view, i) => ({ label: seriesLabel(i, view), color: COLORS[i] })));
   }
 
@@ -117,6 +120,7 @@ async function init() {
       plot.setLabel(i, seriesLabel(i, view));
     });
     panel?.sync();
+    if (comparison?.lanes.length) views.setGuides(SCENES[setup.scene], comparison.lanes[0]);
     urlWriter.write(setup, preset);
   }
 
@@ -191,8 +195,11 @@ async function init() {
       // gives every view one substep count: the first view's (said in a note when they differ).
       copyEmbed: () => {
         const setup = comparison.setup;
-        const scene = { pressureBall: 'pressure-ball' }[setup.scene] ?? setup.scene;
+        // The element has no clamped beam: the cantilever becomes a box, with a note.
+        const scene = { pressureBall: 'pressure-ball', cantilever: 'box' }[setup.scene] ?? setup.scene;
         const substeps = setup.views[0].substeps;
+        const iterations = setup.views[0].iterations ?? 1;
+        const neoHookean = setup.material === 'neo-hookean';
         const snippets = embedSnippets(
           {
             scene,
@@ -207,14 +214,21 @@ async function init() {
             pressure: SCENES[setup.scene].usesPressure ? setup.pressure : null,
             gravity: setup.gravity,
             substeps,
+            iterations,
+            material: neoHookean ? 'neo-hookean' : null,
+            'youngs-modulus': neoHookean ? setup.youngsModulus : null,
+            'poisson-ratio': neoHookean ? setup.poissonRatio : null,
             dt: 1 / setup.hz,
             plot: 'both',
             autoplay: true,
           },
           { embedUrl: new URL('./embed.html', window.location.href).href, title: `${setup.views.map((v) => SOLVER_LABELS[v.solver]).join(' vs ')}, live` },
         );
-        const mixed = setup.views.some((v) => v.substeps !== substeps);
-        const note = mixed ? `The views here use different substeps; a figure gives every view the same, so the snippets use the first view's ${substeps}.` : '';
+        const notes = [];
+        if (setup.views.some((v) => v.substeps !== substeps)) notes.push(`The views here use different substeps; a figure gives every view the same, so the snippets use the first view's ${substeps}.`);
+        if (setup.views.some((v) => (v.iterations ?? 1) !== iterations)) notes.push(`The views use different iterations per substep; a figure gives every view the first view's ${iterations}.`);
+        if (setup.scene === 'cantilever') notes.push('A figure has no clamped beam yet: the snippets show the box with the same material.');
+        const note = notes.join(' ');
         showEmbedDialog({ ...snippets, note });
       },
       // Back to the page as it opens without parameters: DEFAULT_SETUP, no preset. load() rebuilds

@@ -5,7 +5,7 @@
 import GUI from 'lil-gui';
 import { addLogSlider } from '../log_slider.js';
 import { SCENES } from './scenes.js';
-import { MAX_VIEWS, MIN_VIEWS, RANGES, STARTS, TIME_STEPS_HZ } from './setup.js';
+import { MATERIALS, MAX_VIEWS, MIN_VIEWS, RANGES, STARTS, TIME_STEPS_HZ } from './setup.js';
 
 function formatStiffness(k) {
   return k >= 1e4 ? k.toExponential(1).replace('e+', 'e') : String(Math.round(k));
@@ -69,6 +69,20 @@ export function createPanel(container, { comparison, guard, scenes, actions }) {
   linear(physics, 'drag', 'air drag');
   linear(physics, 'pbdStiffness', 'PBD stiffness');
   linear(physics, 'gravity', 'gravity y');
+  // The material: the simple model's k above, or Neo-Hookean from E and nu (VBD and the integrators;
+  // a view under XPBD or PBD then reports the C API's refusal).
+  add(physics, 'material', 'material', shared('material'), Object.fromEntries(Object.entries(MATERIALS).map(([k, v]) => [v, k])));
+  const youngs = addLogSlider(physics, {
+    label: "Young's modulus E (Pa)",
+    min: Math.log10(RANGES.youngsModulus.min),
+    max: Math.log10(RANGES.youngsModulus.max),
+    step: 0.05,
+    format: (e) => e.toExponential(1).replace('e+', 'e'),
+    get: () => comparison.setup.youngsModulus,
+    set: (value) => guard(() => comparison.set({ youngsModulus: Number(value.toPrecision(3)) })),
+  });
+  controllers.set('youngsModulus', { controller: youngs.controller, set: youngs.setValue, update: youngs.update });
+  linear(physics, 'poissonRatio', "Poisson's ratio ν");
 
   const time = gui.addFolder('Time & views');
   // The usual rates, plus whatever rate the URL asked for (any value in RANGES.hz).

@@ -17,6 +17,22 @@ export const SCENES = Object.freeze({
     build: (world, resolution) => world.addBall({ radius: 0.55, cells: resolution, center: [0, 1.05, 0] }),
     target: [0, 0.55, 0],
   },
+  // The stiff cantilever: a 1 m x 0.1 m x 0.1 m beam clamped (pinned) at x = -0.5 m, its
+  // free end at x = +0.5 m. 4 cells per resolution step along, a tenth of that across (5: 20 x 2 x 2).
+  cantilever: {
+    label: 'cantilever (clamped beam)',
+    build: (world, resolution) => {
+      const across = Math.max(1, Math.round((4 * resolution) / 10));
+      return world.addBox({ cells: [4 * resolution, across, across], size: [1, 0.1, 0.1], center: [0, 1.2, 0] });
+    },
+    clamped: (x) => x < -0.5 + 1e-4,
+    tip: (x) => x > 0.5 - 1e-4,
+    target: [0, 1.0, 0],
+    // Euler-Bernoulli's static sag of the free end under its own weight, m: w L^4 / (8 E I) with
+    // w = rho g A, A = h^2, I = h^4 / 12, so 1.5 rho g L^4 / (E h^2). Only for a material with an E.
+    beamSag: ({ youngsModulus, gravity }, density = 1000) => (1.5 * density * Math.abs(gravity)) / (youngsModulus * 0.1 ** 2),
+    beamTip: [0.5, 1.2, 0], // m, the free end's axis at rest
+  },
   jelly: {
     label: 'spring lattice (no tets)',
     needs: 'addJelly',

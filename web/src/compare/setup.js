@@ -28,6 +28,13 @@ export const STARTS = Object.freeze({
 });
 export const SQUASH_START = 0.7; // the 'squash' start presses the body to 70 % of its height
 
+// What the tets are made of (sb_material): the simple model's one stiffness k, or stable
+// Neo-Hookean from E and nu (VBD and the force-based solvers; XPBD and PBD refuse it).
+export const MATERIALS = Object.freeze({
+  simple: 'simple (stiffness k)',
+  'neo-hookean': 'Neo-Hookean (E, ν)',
+});
+
 // Time steps the panel offers, as steps per simulated second (dt = 1/hz). A URL may ask for any
 // value in RANGES.hz.
 export const TIME_STEPS_HZ = [240, 120, 60, 30, 20];
@@ -45,6 +52,9 @@ export const RANGES = Object.freeze({
   pressure: { min: 0, max: 1e5, step: 100, unit: 'J' },
   hz: { min: 10, max: 1000 },
   substeps: { min: 1, max: 200, step: 1 },
+  iterations: { min: 1, max: 100, step: 1 },
+  youngsModulus: { min: 1e3, max: 1e9, unit: 'Pa' },
+  poissonRatio: { min: 0, max: 0.49, step: 0.01 },
 });
 
 // The page as it opens without parameters: four common integrators on a jelly box that all of
@@ -61,17 +71,21 @@ export const DEFAULT_SETUP = Object.freeze({
   gravity: -9.81, // m/s^2 along y
   pressure: 4000, // J, nRT of the gas in the pressure ball (other scenes ignore it)
   hz: 60, // steps per simulated second: dt = 1/60 s per frame
+  material: 'simple', // a MATERIALS key
+  youngsModulus: 1e7, // Pa, Neo-Hookean only
+  poissonRatio: 0.3, // Neo-Hookean only
+  // Per view: the solver, its substeps, and its passes (XPBD/PBD) or sweeps (VBD) per substep.
   views: Object.freeze([
-    Object.freeze({ solver: 'explicitEuler', substeps: 10 }),
-    Object.freeze({ solver: 'semiImplicitEuler', substeps: 10 }),
-    Object.freeze({ solver: 'implicitEuler', substeps: 10 }),
-    Object.freeze({ solver: 'xpbd', substeps: 10 }),
+    Object.freeze({ solver: 'explicitEuler', substeps: 10, iterations: 1 }),
+    Object.freeze({ solver: 'semiImplicitEuler', substeps: 10, iterations: 1 }),
+    Object.freeze({ solver: 'implicitEuler', substeps: 10, iterations: 1 }),
+    Object.freeze({ solver: 'xpbd', substeps: 10, iterations: 1 }),
   ]),
 });
 
 // Keys that rebuild every body (and so restart the comparison) when they change; the others are
 // applied to the running bodies, so the stiffness can be pushed up live.
-export const REBUILD_KEYS = ['scene', 'resolution'];
+export const REBUILD_KEYS = ['scene', 'resolution', 'material'];
 export const RESTART_KEYS = ['start'];
 
 export function cloneSetup(setup) {
@@ -83,13 +97,13 @@ export function sameSetup(a, b) {
   return (
     keys.every((key) => a[key] === b[key]) &&
     a.views.length === b.views.length &&
-    a.views.every((view, i) => view.solver === b.views[i].solver && view.substeps === b.views[i].substeps)
+    a.views.every((view, i) => view.solver === b.views[i].solver && view.substeps === b.views[i].substeps && (view.iterations ?? 1) === (b.views[i].iterations ?? 1))
   );
 }
 
 // The view a newly added viewport gets: the default of that slot, else XPBD.
 export function defaultView(index) {
-  return { ...(DEFAULT_SETUP.views[index] ?? { solver: 'xpbd', substeps: 10 }) };
+  return { ...(DEFAULT_SETUP.views[index] ?? { solver: 'xpbd', substeps: 10, iterations: 1 }) };
 }
 
 // Short decimal form for the URL: 5000, 0.5, 1e-7 rather than 5000.000000001.
@@ -109,6 +123,9 @@ const KEYS = Object.freeze({
   gravity: 'g',
   pressure: 'p',
   hz: 'hz',
+  material: 'mat',
+  youngsModulus: 'E',
+  poissonRatio: 'nu',
 });
 
 // Writes a setup into params (other parameters, such as ?test, are kept).
@@ -122,6 +139,14 @@ export function toSearchParams(setup, params = new URLSearchParams()) {
   params.set('solvers', setup.views.map((v) => v.solver).join(','));
   params.set('substeps', setup.views.map((v) => v.substeps).join(','));
   params.delete('views'); // implied by the solver list
+  // Written only when used, so the links of simple comparisons stay as they were.
+  if (setup.material !== 'simple') {
+    params.set(KEYS.material, setup.material);
+    params.set(KEYS.youngsModulus, formatNumber(setup.youngsModulus));
+    params.set(KEYS.poissonRatio, formatNumber(setup.poissonRatio));
+  } else for (const key of ['material', 'youngsModulus', 'poissonRatio']) params.delete(KEYS[key]);
+  if (setup.views.some((v) => (v.iterations ?? 1) !== 1)) params.set('iters', setup.views.map((v) => v.iterations ?? 1).join(','));
+  else params.delete('iters');
   return params;
 }
 
@@ -131,6 +156,8 @@ export function toSearchParams(setup, params = new URLSearchParams()) {
 //   scene, res, start, k, c, drag, pbd, g, p, hz   shared values (see KEYS)
 //   solvers=xpbd,explicitEuler,...                 one view per entry, 2 to 4
 //   substeps=10,10,...                             per view, in the same order
+//   iters=1,32,...                                 XPBD passes or VBD sweeps per substep, per view
+//   mat=neo-hookean, E, nu                         the material (simple when absent)
 //   views=N                                        view count; pads with default views or truncates
 export function fromSearchParams(params, { scenes = ['box', 'ball'] } = {}) {
   const setup = cloneSetup(DEFAULT_SETUP);
@@ -140,6 +167,11 @@ export function fromSearchParams(params, { scenes = ['box', 'ball'] } = {}) {
   if (scene !== null) {
     if (scenes.includes(scene)) setup.scene = scene;
     else notes.push(`URL: scene "${scene}" is not available here (${scenes.join(', ')}); showing "${setup.scene}"`);
+  }
+  const material = params.get(KEYS.material);
+  if (material !== null) {
+    if (material in MATERIALS) setup.material = material;
+    else notes.push(`URL: material "${material}" is not one of ${Object.keys(MATERIALS).join(', ')}`);
   }
   const start = params.get(KEYS.start);
   if (start !== null) {
@@ -164,13 +196,13 @@ export function fromSearchParams(params, { scenes = ['box', 'ball'] } = {}) {
     setup[key] = v;
   };
   readNumber('resolution', KEYS.resolution, { integer: true });
-  for (const key of ['stiffness', 'springDamping', 'drag', 'pbdStiffness', 'gravity', 'pressure', 'hz']) readNumber(key, KEYS[key]);
+  for (const key of ['stiffness', 'springDamping', 'drag', 'pbdStiffness', 'gravity', 'pressure', 'hz', 'youngsModulus', 'poissonRatio']) readNumber(key, KEYS[key]);
 
   const solvers = params.get('solvers');
   if (solvers !== null) {
     const views = [];
     for (const name of solvers.split(',')) {
-      if (SOLVERS.includes(name)) views.push({ solver: name, substeps: 10 });
+      if (SOLVERS.includes(name)) views.push({ solver: name, substeps: 10, iterations: 1 });
       else notes.push(`URL: unknown solver "${name}" (one of ${SOLVERS.join(', ')})`);
     }
     if (views.length) setup.views = views;
@@ -183,6 +215,16 @@ export function fromSearchParams(params, { scenes = ['box', 'ball'] } = {}) {
       const { min, max } = RANGES.substeps;
       if (Number.isInteger(n) && n >= min && n <= max) setup.views[i].substeps = n;
       else notes.push(`URL: substeps "${text}" for view ${i + 1} is not an integer in [${min}, ${max}]`);
+    });
+  }
+  const iterations = params.get('iters');
+  if (iterations !== null) {
+    iterations.split(',').forEach((text, i) => {
+      if (i >= setup.views.length) return;
+      const n = Number(text);
+      const { min, max } = RANGES.iterations;
+      if (Number.isInteger(n) && n >= min && n <= max) setup.views[i].iterations = n;
+      else notes.push(`URL: iterations "${text}" for view ${i + 1} are not an integer in [${min}, ${max}]`);
     });
   }
   let count = setup.views.length;
@@ -207,7 +249,8 @@ export function fromSearchParams(params, { scenes = ['box', 'ball'] } = {}) {
 // frame's step), the resolution (mapped per scene), the scene and the start. Everything else is
 // handed to the C API, which checks it and explains a refusal in its own words (a toast).
 export function checkValue(key, value) {
-  if (key === 'scene' || key === 'start' || key === 'views') return;
+  if (key === 'material' && !(value in MATERIALS)) throw new Error(`material must be one of ${Object.keys(MATERIALS).join(', ')}, got ${value}`);
+  if (key === 'scene' || key === 'start' || key === 'views' || key === 'material') return;
   if (key !== 'hz' && key !== 'resolution') return;
   const { min, max } = RANGES[key];
   const whole = key === 'resolution' ? Number.isInteger(value) : true;

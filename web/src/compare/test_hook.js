@@ -21,6 +21,10 @@ export function exposeTestHook(app, { comparison, views, plot, panel, grabber, f
       grabbedVertex: stats.grabbedVertex,
       time: lane.world.time,
       vertexCount: lane.body.vertexCount,
+      iterations: lane.body.getParam('iterations'),
+      material: lane.body.getParam('material'),
+      tipSag: lane.tipSag(), // m, the cantilever's free end (null for other scenes)
+      beamSag: lane.beamSag, // m, beam theory's (null without a free end or an E)
       params: {
         edgeCompliance: lane.body.getParam('edgeCompliance'),
         volumeCompliance: lane.body.getParam('volumeCompliance'),
@@ -55,7 +59,7 @@ export function exposeTestHook(app, { comparison, views, plot, panel, grabber, f
     set: (key, value) => panel.set(key, value),
     press: (name) => panel.press(name),
     // A view's menu or substep field, changed through its DOM element.
-    setView(i, { solver, substeps }) {
+    setView(i, { solver, substeps, iterations }) {
       const cell = cells()[i];
       if (solver !== undefined) {
         cell.solverSelect.value = solver;
@@ -65,7 +69,13 @@ export function exposeTestHook(app, { comparison, views, plot, panel, grabber, f
         cell.substepsInput.value = String(substeps);
         cell.substepsInput.dispatchEvent(new Event('change'));
       }
+      if (iterations !== undefined) {
+        cell.iterationsInput.value = String(iterations);
+        cell.iterationsInput.dispatchEvent(new Event('change'));
+      }
     },
+    // The cantilever's clamp and beam-theory line: { clamp, beam (visible), beamY (m) }.
+    guides: () => (views.guides ? { clamp: views.guides.clamp.visible, beam: views.guides.beam.visible, beamY: views.guides.beam.position.y } : null),
     // Clicks a preset button.
     preset(id) {
       const button = document.querySelector(`[data-preset="${id}"]`);

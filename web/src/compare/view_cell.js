@@ -1,10 +1,11 @@
-// One view's chrome, laid over its part of the shared canvas: the solver menu and substep field,
-// the heads-up line (physics ms per frame, total energy, volume, max edge strain, state) and the
-// EXPLODED label. Numbers are averaged over half a second and written to the DOM only then; the
-// state changes at once.
+// One view's chrome, laid over its part of the shared canvas: the solver menu, substep and iteration
+// fields, the heads-up line (physics ms per frame, total energy, volume, max edge strain, the tip's
+// sag on the cantilever, state) and the EXPLODED label. Numbers are averaged over half a second and
+// written to the DOM only then; the state changes at once.
 import { RANGES, SOLVER_LABELS, SOLVERS } from './setup.js';
 
 const WINDOW_MS = 500;
+const ITERATIVE = new Set(['xpbd', 'pbd', 'vbd']);
 
 function formatEnergy(joules) {
   if (!Number.isFinite(joules)) return '—';
@@ -47,7 +48,19 @@ export class ViewCell {
     substeps.step = '1';
     substeps.setAttribute('aria-label', `view ${index + 1} substeps`);
     substepsLabel.append(substeps);
-    head.append(swatch, solver, substepsLabel);
+    // XPBD/PBD passes or VBD sweeps per substep (the integrators ignore it).
+    const iterationsLabel = (this.iterationsLabel = document.createElement('label'));
+    iterationsLabel.className = 'substeps iterations';
+    iterationsLabel.textContent = '× ';
+    iterationsLabel.title = 'passes (XPBD, PBD) or sweeps (VBD) per substep';
+    const iterations = (this.iterationsInput = document.createElement('input'));
+    iterations.type = 'number';
+    iterations.min = String(RANGES.iterations.min);
+    iterations.max = String(RANGES.iterations.max);
+    iterations.step = '1';
+    iterations.setAttribute('aria-label', `view ${index + 1} iterations per substep`);
+    iterationsLabel.append(iterations);
+    head.append(swatch, solver, substepsLabel, iterationsLabel);
 
     const hud = document.createElement('div');
     hud.className = 'hud';
@@ -57,6 +70,7 @@ export class ViewCell {
       ['energy', 'E'],
       ['volume', 'V'],
       ['strain', 'max strain'],
+      ['sag', 'tip sag'],
       ['state', ''],
     ]) {
       const item = document.createElement('span');
@@ -84,6 +98,9 @@ export class ViewCell {
     substeps.addEventListener('change', () => {
       if (!handlers.substeps(Number(substeps.value))) this.sync(this.view);
     });
+    iterations.addEventListener('change', () => {
+      if (!handlers.iterations(Number(iterations.value))) this.sync(this.view);
+    });
 
     this.windowStart = performance.now();
     this.steps = 0;
@@ -96,6 +113,9 @@ export class ViewCell {
     this.view = { ...view };
     this.solverSelect.value = view.solver;
     this.substepsInput.value = String(view.substeps);
+    this.iterationsInput.value = String(view.iterations ?? 1);
+    // Only the iterative solvers have passes or sweeps to set.
+    this.iterationsLabel.hidden = !ITERATIVE.has(view.solver);
   }
 
   // Once per frame after the step. lane: the view's Lane; stepped: whether it advanced this frame.
@@ -125,6 +145,10 @@ export class ViewCell {
     f.energy.textContent = Number.isFinite(lane.energy) ? formatEnergy(lane.energy) : 'non-finite';
     f.volume.textContent = percent(lane.stats.volumeRatio);
     f.strain.textContent = percent(lane.stats.maxEdgeStrain);
+    // The free end's sag (the cantilever), against beam theory's where the material has an E.
+    const sag = lane.tipSag();
+    f.sag.parentElement.hidden = sag === null;
+    if (sag !== null) f.sag.textContent = `${(1000 * sag).toFixed(1)} mm${lane.beamSag ? ` (beam ${(1000 * lane.beamSag).toFixed(0)})` : ''}`;
     f.state.textContent = lane.exploded ? 'EXPLODED' : 'stable';
     this.steps = 0;
     this.stepMsSum = 0;

@@ -61,6 +61,28 @@ export class MultiView {
     });
   }
 
+  // What the scene draws besides the bodies: the cantilever's clamp (a dark wall at its fixed end)
+  // and beam theory's position of its free end (a red line across it), from the lane's E and
+  // gravity; nothing for other scenes. Called after every change (E or gravity move the line).
+  setGuides(scene, lane) {
+    if (!this.guides) {
+      const clamp = new THREE.Mesh(new THREE.BoxGeometry(0.06, 0.4, 0.3), new THREE.MeshStandardMaterial({ color: 0x3a4350 }));
+      clamp.position.set(-0.53, 1.2, 0);
+      const beam = new THREE.Line(
+        new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(-0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0.12)]),
+        new THREE.LineBasicMaterial({ color: 0xd62828 }),
+      );
+      beam.name = 'beam-theory';
+      this.guides = { clamp, beam };
+      this.scene.add(clamp, beam);
+    }
+    const { clamp, beam } = this.guides;
+    clamp.visible = Boolean(scene?.clamped);
+    const sag = lane?.beamSag ?? null;
+    beam.visible = sag !== null;
+    if (sag !== null) beam.position.set(scene.beamTip[0] - 0.25, scene.beamTip[1] - sag, scene.beamTip[2]);
+  }
+
   // Points the camera at a scene's subject.
   lookAt(target) {
     this.controls.target.set(...target);
