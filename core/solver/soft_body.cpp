@@ -60,12 +60,8 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   edge_colors_ = edge_order.color_starts.size() - 1;
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
-  double edge_sum = 0.0;
-  for (uint32_t e = 0; e < edge_count; ++e) {
+  for (uint32_t e = 0; e < edge_count; ++e)
     edge_rest_[e] = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
-    edge_sum += edge_rest_[e];
-  }
-  mean_edge_ = edge_count ? float(edge_sum / edge_count) : 0.0f;
 
   surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
   // Bodies without tets measure their volume through the closed surface (ropes have neither).
@@ -115,6 +111,7 @@ bool SoftBody::set_solver(Solver solver) {
   if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
     adjacency_ = vertex_adjacency(tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count(), vertex_count());
     vbd_target_.assign(pos_.size(), 0.0f);
+    vbd_supported_.assign(vertex_count(), 0);
     vbd_old_.assign(pos_.size(), 0.0f);
     vbd_older_.assign(pos_.size(), 0.0f);
   }
@@ -396,7 +393,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
   if (solver_ == Solver::Vbd) {
-    vbd_solve();
+    vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
   } else {
     xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1);
   }
@@ -461,14 +458,20 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the
 // prediction pre_solve made (the inertial target y, which is also the first guess).
-void SoftBody::vbd_solve() {
+void SoftBody::vbd_solve(bool ground, float gravity) {
   std::copy(pos_.begin(), pos_.end(), vbd_target_.begin());
+  // Supported: predicted into the ground, or touching a collider in the last substep (its record is
+  // cleared only after this solve).
+  for (uint32_t i = 0; i < vertex_count(); ++i)
+    vbd_supported_[i] = (ground && pos_[3 * i + 1] <= 0.0f) || contact_restitution_[i] >= 0.0f;
   VbdModel m;
   m.vertex_count = vertex_count();
   m.mass = mass_.data();
   m.inv_mass = inv_mass_.data();
   m.target = vbd_target_.data();
   m.inv_h2 = last_inv_h2_;
+  m.supported = vbd_supported_.data();
+  m.gravity = gravity;
   m.tets = tet_ids_.data();
   m.tet_count = tet_count();
   if (neo_hookean()) {
@@ -493,7 +496,7 @@ void SoftBody::vbd_solve() {
   std::copy(pos_.begin(), pos_.end(), vbd_older_.begin());  // x_{n-2}
   for (int pass = 0; pass < params_.iterations; ++pass) {
     std::copy(pos_.begin(), pos_.end(), vbd_old_.begin());  // x_{n-1}
-    vbd_last_step_ = vbd_sweep(m, adjacency_, pos_.data());
+    vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data());
     omega = pass < start ? 1.0f : pass == start ? 2.0f / (2.0f - rho2) : 4.0f / (4.0f - rho2 * omega);
     if (pass >= start)
       for (uint32_t i = 0; i < vertex_count(); ++i) {
@@ -709,7 +712,7 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
     const float len = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
     st.max_edge_strain = std::max(st.max_edge_strain, std::fabs(double(len) / edge_rest_[e] - 1.0));
   }
-  if (solver_ == Solver::Vbd && mean_edge_ > 0.0f) st.residual = vbd_last_step_ / mean_edge_;
+  if (solver_ == Solver::Vbd) st.residual = vbd_imbalance_;
   if (solver_ == Solver::Xpbd && last_inv_h2_ > 0.0f) {
     if (neo_hookean())
       st.residual = neo_hookean_residual(pos_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),

@@ -92,8 +92,9 @@ struct BodyStats {
   // XPBD: the largest |C + alpha~ lambda| of the last substep, over the constraint's scale (edges: l0,
   // volumes: 6 V0, Neo-Hookean: dimensionless), read at the frame's end: how far the passes left the
   // implicit step from solved (0 = converged; ~1e-3 and above means the body is visibly softer than
-  // its material). VBD: the largest vertex step of the last sweep over the mean rest edge (0 when a
-  // sweep changes nothing). 0 for the other solvers.
+  // its material). VBD: the last sweep's relative force imbalance, sum |net force| / sum of the
+  // magnitudes of the forces acting (vbd.h): ~3e-3 is float rounding's floor on a stiff beam, 1e-2
+  // and above means far from solved. 0 for the other solvers.
   double residual = 0.0;
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
@@ -222,7 +223,7 @@ class SoftBody {
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last);
-  void vbd_solve();  // at the substep of last_inv_h2_
+  void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
   Vec3 grab_target(float t) const;
@@ -251,9 +252,9 @@ class SoftBody {
   float last_inv_h2_ = 0.0f;  // 1/h^2 of the last substep, 1/s^2 (for the residual)
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
+  std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
-  float vbd_last_step_ = 0.0f;     // VBD: largest vertex step of the last sweep, m (for the residual)
-  float mean_edge_ = 0.0f;         // m, mean rest edge length
+  float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)
   PlasticState plastic_;           // built when plasticity is first switched on (empty before)
   float frame_seconds_ = 0.0f;     // s simulated in the current frame (for the plastic flow)
   uint32_t last_plastic_tets_ = 0; // tets whose rest shape flowed at the end of the last frame

@@ -63,7 +63,11 @@ bool solve_block(const Block& H, const double f[3], double d[3]) {
 }  // namespace
 
 float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
-  float largest = 0.0f;
+  // The residual: how much force is left unbalanced over how much acts (each term's magnitude),
+  // summed over vertices, when each vertex is reached. A step length would not do: stiff vertices
+  // take tiny steps while the body as a whole is far from solved (measured: 4e-4 of an edge for a
+  // beam left 9x too soft).
+  double unbalanced = 0.0, acting = 0.0;
   for (uint32_t i = 0; i < m.vertex_count; ++i) {
     if (m.inv_mass[i] == 0.0f) continue;
     const Vec3 xi = load3(x, i);
@@ -71,6 +75,8 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
     const double inertia = double(m.mass[i]) * m.inv_h2;
     const Vec3 off = xi - load3(m.target, i);
     double f[3] = {-inertia * off.x, -inertia * off.y, -inertia * off.z};
+    // N, the magnitudes of every term acting on the vertex, and its weight as the smallest scale.
+    double forces = inertia * length(off) + double(m.mass[i]) * std::max(1.0f, m.gravity);
     Block H;
     H.add_identity(inertia);
     for (uint32_t r = adj.tet_start[i]; r < adj.tet_start[i + 1]; ++r) {
@@ -91,6 +97,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         const Vec3 q = c[0] * b.x + c[1] * b.y + c[2] * b.z;  // dJ/dx at this corner
         const double v0 = m.tet_rest_volume[t];
         const Vec3 grad = Fb * nh.mu + q * s;
+        forces += v0 * length(grad);
         f[0] -= v0 * grad.x;
         f[1] -= v0 * grad.y;
         f[2] -= v0 * grad.z;
@@ -101,6 +108,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         const Vec3 g = tg.g[corner];
         const double C = double(tg.vol6) - m.tet_rest6[t];  // 6V - 6V0
         const double k = m.volume_stiffness;
+        forces += k * std::fabs(C) * length(g);
         f[0] -= k * C * g.x;
         f[1] -= k * C * g.y;
         f[2] -= k * C * g.z;
@@ -115,6 +123,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         if (len == 0.0f) continue;
         const Vec3 n = d * (1.0f / len);
         const double k = m.edge_stiffness, stretch = double(len) - m.edge_rest[e];
+        forces += k * std::fabs(stretch);
         f[0] -= k * stretch * n.x;
         f[1] -= k * stretch * n.y;
         f[2] -= k * stretch * n.z;
@@ -123,13 +132,15 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         H.add_identity(k * c);
         H.add_outer(n, k * (1.0 - c));
       }
+    if (!m.supported || !m.supported[i]) {
+      unbalanced += std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+      acting += forces;
+    }
     double d[3];
     if (!solve_block(H, f, d)) continue;
-    const Vec3 step{float(d[0]), float(d[1]), float(d[2])};
-    store3(x, i, xi + step);
-    largest = std::max(largest, length(step));
+    store3(x, i, xi + Vec3{float(d[0]), float(d[1]), float(d[2])});
   }
-  return largest;
+  return acting > 0.0 ? float(unbalanced / acting) : 0.0f;
 }
 
 }  // namespace sb

@@ -57,14 +57,25 @@ TEST_CASE("VBD with the Neo-Hookean material: a stiff beam stays whole where XPB
   p.poisson_ratio = 0.3f;
   p.damping = 10.0f;
   const double reference = cantilever_sag(p, 20, Solver::ImplicitEuler, 150);
-  CHECK(settled(p, 20, Solver::Vbd, 45)->stats().volume_ratio == doctest::Approx(1).epsilon(0.005));
+  const auto one_sweep = settled(p, 20, Solver::Vbd, 150);
+  CHECK(one_sweep->stats().volume_ratio == doctest::Approx(1).epsilon(0.005));
+  // One sweep per substep leaves the beam several times too soft, and the residual says so: the
+  // unbalanced force is > 1e-2 of what acts (measured 2.4e-2 at 830 mm against 89 mm).
+  const double soft = testing_cantilever::tip_sag(*one_sweep);
+  const double soft_residual = one_sweep->stats().residual;
+  MESSAGE("VBD 1 sweep: tip " << soft * 1000 << " mm, residual " << soft_residual);
+  CHECK(soft > 3 * reference);
+  CHECK(soft_residual > 1e-2);
   const double xpbd_volume = settled(p, 20, Solver::Xpbd, 45)->stats().volume_ratio;
   MESSAGE("XPBD Neo-Hookean, 1 pass: volume ratio " << xpbd_volume);
   CHECK(xpbd_volume < 0.5);  // the failure this solver exists for (README)
   p.iterations = 32;
-  const double vbd = cantilever_sag(p, 20, Solver::Vbd, 150);
-  MESSAGE("implicit Euler " << reference * 1000 << " mm, VBD 32 sweeps " << vbd * 1000 << " mm");
+  const auto converged = settled(p, 20, Solver::Vbd, 150);
+  const double vbd = lowest_sag(*converged);
+  MESSAGE("implicit Euler " << reference * 1000 << " mm, VBD 32 sweeps " << vbd * 1000 << " mm, residual "
+                            << converged->stats().residual);
   CHECK(vbd == doctest::Approx(reference).epsilon(0.05));
+  CHECK(converged->stats().residual < 1e-3);  // measured 5.4e-4 at 2.5 s; 2e-4 once settled (float rounding)
 }
 
 TEST_CASE("C API: VBD needs finite stiffness like the force-based solvers, and reports its residual") {
@@ -78,7 +89,7 @@ TEST_CASE("C API: VBD needs finite stiffness like the force-based solvers, and r
   CHECK(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-6f) == SB_OK);
   CHECK(sb_body_set_solver(w, b, SB_SOLVER_VBD) == SB_OK);
   CHECK(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 0.0f) == SB_ERR_NEEDS_COMPLIANCE);
-  CHECK(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 4.0f) == SB_OK);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_ITERATIONS, 16.0f) == SB_OK);
   for (int f = 0; f < 60; ++f) REQUIRE(sb_world_step(w, 1.0f / 60) == SB_OK);
   sb_body_stats st;
   REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
@@ -86,7 +97,9 @@ TEST_CASE("C API: VBD needs finite stiffness like the force-based solvers, and r
   CHECK(st.finite == 1);
   CHECK(st.min_y > -1e-4f);  // resting on the ground
   CHECK(st.min_y < 0.01f);
+  // Resting after its drop, 16 sweeps: the residual (the unbalanced force's share, the ground's
+  // support left out) is near rounding (measured 5e-5; at 4 sweeps 1.5e-2, at 1 sweep 0.23).
   CHECK(st.residual >= 0.0f);
-  CHECK(st.residual < 1e-2f);
+  CHECK(st.residual < 1e-3f);
   sb_world_destroy(w);
 }

@@ -618,7 +618,7 @@ export class Body {
       cgIterations: i[3],
       contacts: i[4], // particles touching the ground, colliders or other bodies (XPBD/PBD, last substep)
       maxPenetration: tail[0], // m, deepest contact of the last step
-      residual: tail[1], // XPBD: largest relative |C + alpha~ lambda| after the last substep (0 = solved)
+      residual: tail[1], // XPBD: largest relative |C + alpha~ lambda|; VBD: relative force imbalance (0 = solved)
     };
   }
 
