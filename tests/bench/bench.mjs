@@ -141,10 +141,22 @@ function median(values) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+// Tets (4 indices each) sorted lexicographically by their indices, as a new array.
+function sortedTets(tets) {
+  const n = tets.length / 4;
+  const idx = Array.from({ length: n }, (_, i) => i);
+  idx.sort((a, b) => tets[4 * a] - tets[4 * b] || tets[4 * a + 1] - tets[4 * b + 1]
+    || tets[4 * a + 2] - tets[4 * b + 2] || tets[4 * a + 3] - tets[4 * b + 3]);
+  const out = new Uint32Array(4 * n);
+  idx.forEach((t, i) => out.set(tets.subarray(4 * t, 4 * t + 4), 4 * i));
+  return out;
+}
+
 // Fisher-Yates over whole tets with xorshift32 from `seed`: the same sequence as shuffle_tets in
-// bench_native.cpp. Returns a shuffled copy.
+// bench_native.cpp, after sorting the tets by their indices (so the input does not depend on the
+// solve order the box body was read in). Returns a shuffled copy.
 export function shuffleTets(tets, seed) {
-  const out = Uint32Array.from(tets);
+  const out = sortedTets(tets);
   let x = seed >>> 0;
   for (let i = out.length / 4; i > 1; --i) {
     x ^= x << 13;

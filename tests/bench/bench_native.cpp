@@ -25,6 +25,8 @@
 // If the body diverges (the C API freezes it and sb_world_step reports SB_ERR_DIVERGED), timing
 // stops at that frame: the samples end there and "finite" is false, with "divergedAtFrame"
 // counting all frames stepped, warm-up included (1-based).
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -59,8 +61,14 @@ struct Options {
 };
 
 // Fisher-Yates over whole tets with xorshift32 (Marsaglia 2003) from `seed`: the same sequence as
-// shuffleTets in bench.mjs, so native, wasm and Jolt get the same input order.
+// shuffleTets in bench.mjs, so native, wasm and Jolt get the same input order. The tets are first
+// sorted by their indices, so the input does not depend on the order the solver keeps them in (the
+// box body's sb_body_tets, which a change of the solver's ordering changes).
 void shuffle_tets(std::vector<uint32_t>& tets, uint32_t seed) {
+  std::vector<std::array<uint32_t, 4>> sorted(tets.size() / 4);
+  std::memcpy(sorted.data(), tets.data(), tets.size() * sizeof(uint32_t));
+  std::sort(sorted.begin(), sorted.end());
+  std::memcpy(tets.data(), sorted.data(), tets.size() * sizeof(uint32_t));
   uint32_t x = seed;
   for (size_t i = tets.size() / 4; i > 1; --i) {
     x ^= x << 13;
