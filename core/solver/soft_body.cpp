@@ -29,6 +29,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   contact_surface_velocity_.assign(pos_.size(), 0.0f);
   contact_restitution_.assign(pos_.size() / 3, -1.0f);
   inv_mass_.assign(n, 0.0f);
+  packed_.assign(4 * size_t(n), 0.0f);
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
   grabbed_.assign(n, 0);
@@ -425,6 +426,17 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   else if (keep) {
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
+  }
+  if (!nh && gamma == 0.0f && scale == 1.0f) {
+    // XPBD without spring damping (the common case): the passes run on positions padded to xyzw
+    // with the inverse mass in w, copied in and out around them (pos_ stays the public xyz buffer).
+    pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
+    for (int pass = 0; pass < params_.iterations; ++pass) {
+      solve_edges_packed(packed_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha, edge_lambda);
+      solve_volumes_packed(packed_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, volume_lambda);
+    }
+    unpack_positions(packed_.data(), vertex_count(), pos_.data());
+    return;
   }
   for (int pass = 0; pass < params_.iterations; ++pass) {
     if (nh) {

@@ -229,6 +229,7 @@ class SoftBody {
   std::vector<float> contact_normal_, contact_surface_velocity_;  // xyz per particle; -, m/s
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
+  std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
   // Hot constraint data, in colour order (see constraint_order.h).
   std::vector<uint32_t> edge_ids_;
   std::vector<float> edge_rest_;   // m
