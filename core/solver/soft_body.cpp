@@ -37,6 +37,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
   tet_ids_ = permute(mesh.tets, tet_order.order, 4);
   tet_colors_ = tet_order.color_starts.size() - 1;
+  tet_color_starts_ = tet_order.color_starts;
   tet_rest6_.resize(tet_count);
   tet_rest_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
@@ -59,6 +60,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
   edge_ids_ = permute(edges, edge_order.order, 2);
   edge_colors_ = edge_order.color_starts.size() - 1;
+  edge_color_starts_ = edge_order.color_starts;
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   double edge_sum = 0.0;
@@ -432,8 +434,10 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     // with the inverse mass in w, copied in and out around them (pos_ stays the public xyz buffer).
     pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
     for (int pass = 0; pass < params_.iterations; ++pass) {
-      solve_edges_packed(packed_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha, edge_lambda);
-      solve_volumes_packed(packed_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, volume_lambda);
+      solve_edges_packed(packed_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_color_starts_.data(),
+                         uint32_t(edge_colors_), edge_alpha, edge_lambda);
+      solve_volumes_packed(packed_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), tet_color_starts_.data(),
+                           uint32_t(tet_colors_), volume_alpha, volume_lambda);
     }
     unpack_positions(packed_.data(), vertex_count(), pos_.data());
     return;

@@ -251,6 +251,8 @@ class SoftBody {
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;
+  // First solve-order position of each colour, then the overflow's start (constraint_order.h).
+  std::vector<uint32_t> edge_color_starts_, tet_color_starts_;
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
   bool self_collision_ = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "math/vec3.h"
 #include "math/vec4.h"
@@ -94,10 +95,11 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
 // x, y, z of v with w = 0: a correction along it leaves the inverse mass in w untouched.
 static inline V4 xyz0(V4 v) { return __builtin_shufflevector(v, V4{0.0f, 0.0f, 0.0f, 0.0f}, 0, 1, 2, 4); }
 
+// One constraint at a time, constraints [begin, end).
 template <bool kMultipliers>
-static void edge_pass_packed(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
-                             float alpha_tilde, float* lambda) {
-  for (uint32_t e = 0; e < edge_count; ++e) {
+static void edge_range_packed(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t begin,
+                              uint32_t end, float alpha_tilde, float* lambda) {
+  for (uint32_t e = begin; e < end; ++e) {
     const uint32_t a = edge_ids[2 * e], b = edge_ids[2 * e + 1];
     const V4 xa = load4(xw, a), xb = load4(xw, b);
     const float wa = xa[3], wb = xb[3];
@@ -115,16 +117,66 @@ static void edge_pass_packed(float* xw, const uint32_t* edge_ids, const float* r
   }
 }
 
-void solve_edges_packed(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
-                        float alpha_tilde, float* lambda) {
-  if (lambda) edge_pass_packed<true>(xw, edge_ids, rest_length, edge_count, alpha_tilde, lambda);
-  else edge_pass_packed<false>(xw, edge_ids, rest_length, edge_count, alpha_tilde, nullptr);
+// Four edges of one colour, e .. e + 3, one per lane. A lane whose edge the scalar loop would skip
+// (both ends immovable, or zero length) gets s = 0: its vertices get + 0 * d, unchanged.
+template <bool kMultipliers>
+static inline void edge_batch4(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t e,
+                               float alpha_tilde, float* lambda) {
+  const uint32_t* id = edge_ids + 2 * e;
+  V4 ax = load4(xw, id[0]), ay = load4(xw, id[2]), az = load4(xw, id[4]), aw = load4(xw, id[6]);
+  V4 bx = load4(xw, id[1]), by = load4(xw, id[3]), bz = load4(xw, id[5]), bw = load4(xw, id[7]);
+  transpose4(ax, ay, az, aw);  // now columns: ax = x of the four a ends, ...
+  transpose4(bx, by, bz, bw);
+  const V4 w = aw + bw;
+  const V4 dx = ax - bx, dy = ay - by, dz = az - bz;
+  const V4 len = sqrt4(dx * dx + dy * dy + dz * dz);
+  V4 rest;
+  std::memcpy(&rest, rest_length + e, sizeof rest);
+  const V4 C = len - rest;
+  const V4 alpha = splat4(alpha_tilde);
+  V4 rhs = -C;
+  V4 lam{};
+  if (kMultipliers) {
+    std::memcpy(&lam, lambda + e, sizeof lam);
+    rhs = -C - alpha * lam;
+  }
+  const V4 zero{};
+  const V4 s = select_or_zero((w != zero) & (len != zero), rhs / ((w + alpha) * len));
+  if (kMultipliers) {
+    lam += s * len;
+    std::memcpy(lambda + e, &lam, sizeof lam);
+  }
+  const V4 sa = s * aw, sb = s * bw;
+  ax = ax + dx * sa, ay = ay + dy * sa, az = az + dz * sa;
+  bx = bx - dx * sb, by = by - dy * sb, bz = bz - dz * sb;
+  transpose4(ax, ay, az, aw);  // back to rows, w (the inverse masses) untouched
+  transpose4(bx, by, bz, bw);
+  store4(xw, id[0], ax), store4(xw, id[2], ay), store4(xw, id[4], az), store4(xw, id[6], aw);
+  store4(xw, id[1], bx), store4(xw, id[3], by), store4(xw, id[5], bz), store4(xw, id[7], bw);
 }
 
 template <bool kMultipliers>
-static void volume_pass_packed(float* xw, const uint32_t* tet_ids, const float* rest_volume6, uint32_t tet_count,
-                               float alpha_tilde, float* lambda) {
-  for (uint32_t t = 0; t < tet_count; ++t) {
+static void edge_pass_packed(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
+                             const uint32_t* color_starts, uint32_t color_count, float alpha_tilde, float* lambda) {
+  for (uint32_t c = 0; c < color_count; ++c) {
+    uint32_t e = color_starts[c];
+    const uint32_t end = color_starts[c + 1];
+    for (; e + 4 <= end; e += 4) edge_batch4<kMultipliers>(xw, edge_ids, rest_length, e, alpha_tilde, lambda);
+    edge_range_packed<kMultipliers>(xw, edge_ids, rest_length, e, end, alpha_tilde, lambda);
+  }
+  edge_range_packed<kMultipliers>(xw, edge_ids, rest_length, color_starts[color_count], edge_count, alpha_tilde, lambda);
+}
+
+void solve_edges_packed(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
+                        const uint32_t* color_starts, uint32_t color_count, float alpha_tilde, float* lambda) {
+  if (lambda) edge_pass_packed<true>(xw, edge_ids, rest_length, edge_count, color_starts, color_count, alpha_tilde, lambda);
+  else edge_pass_packed<false>(xw, edge_ids, rest_length, edge_count, color_starts, color_count, alpha_tilde, nullptr);
+}
+
+template <bool kMultipliers>
+static void volume_range_packed(float* xw, const uint32_t* tet_ids, const float* rest_volume6, uint32_t begin,
+                                uint32_t end, float alpha_tilde, float* lambda) {
+  for (uint32_t t = begin; t < end; ++t) {
     const uint32_t* id = tet_ids + 4 * t;
     const V4 x0 = load4(xw, id[0]), x1 = load4(xw, id[1]), x2 = load4(xw, id[2]), x3 = load4(xw, id[3]);
     const float w0 = x0[3], w1 = x1[3], w2 = x2[3], w3 = x3[3];
@@ -146,10 +198,77 @@ static void volume_pass_packed(float* xw, const uint32_t* tet_ids, const float* 
   }
 }
 
+// Four tets of one colour, t .. t + 3, one per lane, as edge_batch4.
+template <bool kMultipliers>
+static inline void volume_batch4(float* xw, const uint32_t* tet_ids, const float* rest_volume6, uint32_t t,
+                                 float alpha_tilde, float* lambda) {
+  const uint32_t* id = tet_ids + 4 * t;  // id[4 * k + j]: corner j of tet t + k
+  // Corner j of the four tets: rows k, then transposed to columns xj, yj, zj, wj.
+  V4 x0 = load4(xw, id[0]), y0 = load4(xw, id[4]), z0 = load4(xw, id[8]), w0 = load4(xw, id[12]);
+  V4 x1 = load4(xw, id[1]), y1 = load4(xw, id[5]), z1 = load4(xw, id[9]), w1 = load4(xw, id[13]);
+  V4 x2 = load4(xw, id[2]), y2 = load4(xw, id[6]), z2 = load4(xw, id[10]), w2 = load4(xw, id[14]);
+  V4 x3 = load4(xw, id[3]), y3 = load4(xw, id[7]), z3 = load4(xw, id[11]), w3 = load4(xw, id[15]);
+  transpose4(x0, y0, z0, w0);
+  transpose4(x1, y1, z1, w1);
+  transpose4(x2, y2, z2, w2);
+  transpose4(x3, y3, z3, w3);
+  const V4 e1x = x1 - x0, e1y = y1 - y0, e1z = z1 - z0;
+  const V4 e2x = x2 - x0, e2y = y2 - y0, e2z = z2 - z0;
+  const V4 e3x = x3 - x0, e3y = y3 - y0, e3z = z3 - z0;
+  // g1 = e2 x e3, g2 = e3 x e1, g3 = e1 x e2, g0 = -(g1 + g2 + g3), as cross() in vec3.h
+  const V4 g1x = e2y * e3z - e2z * e3y, g1y = e2z * e3x - e2x * e3z, g1z = e2x * e3y - e2y * e3x;
+  const V4 g2x = e3y * e1z - e3z * e1y, g2y = e3z * e1x - e3x * e1z, g2z = e3x * e1y - e3y * e1x;
+  const V4 g3x = e1y * e2z - e1z * e2y, g3y = e1z * e2x - e1x * e2z, g3z = e1x * e2y - e1y * e2x;
+  const V4 m1 = splat4(-1.0f);
+  const V4 g0x = (g1x + g2x + g3x) * m1, g0y = (g1y + g2y + g3y) * m1, g0z = (g1z + g2z + g3z) * m1;
+  const V4 w = w0 * (g0x * g0x + g0y * g0y + g0z * g0z) + w1 * (g1x * g1x + g1y * g1y + g1z * g1z) +
+               w2 * (g2x * g2x + g2y * g2y + g2z * g2z) + w3 * (g3x * g3x + g3y * g3y + g3z * g3z);
+  V4 rest;
+  std::memcpy(&rest, rest_volume6 + t, sizeof rest);
+  const V4 C = (g3x * e3x + g3y * e3y + g3z * e3z) - rest;  // 6V - 6V0
+  const V4 alpha = splat4(alpha_tilde);
+  V4 rhs = -C;
+  V4 lam{};
+  if (kMultipliers) {
+    std::memcpy(&lam, lambda + t, sizeof lam);
+    rhs = -C - alpha * lam;
+  }
+  const V4 s = select_or_zero(w != V4{}, rhs / (w + alpha));  // delta_lambda; 0 where the scalar loop skips
+  if (kMultipliers) {
+    lam += s;
+    std::memcpy(lambda + t, &lam, sizeof lam);
+  }
+  const V4 s0 = s * w0, s1 = s * w1, s2 = s * w2, s3 = s * w3;
+  x0 = x0 + g0x * s0, y0 = y0 + g0y * s0, z0 = z0 + g0z * s0;
+  x1 = x1 + g1x * s1, y1 = y1 + g1y * s1, z1 = z1 + g1z * s1;
+  x2 = x2 + g2x * s2, y2 = y2 + g2y * s2, z2 = z2 + g2z * s2;
+  x3 = x3 + g3x * s3, y3 = y3 + g3y * s3, z3 = z3 + g3z * s3;
+  transpose4(x0, y0, z0, w0);
+  transpose4(x1, y1, z1, w1);
+  transpose4(x2, y2, z2, w2);
+  transpose4(x3, y3, z3, w3);
+  store4(xw, id[0], x0), store4(xw, id[4], y0), store4(xw, id[8], z0), store4(xw, id[12], w0);
+  store4(xw, id[1], x1), store4(xw, id[5], y1), store4(xw, id[9], z1), store4(xw, id[13], w1);
+  store4(xw, id[2], x2), store4(xw, id[6], y2), store4(xw, id[10], z2), store4(xw, id[14], w2);
+  store4(xw, id[3], x3), store4(xw, id[7], y3), store4(xw, id[11], z3), store4(xw, id[15], w3);
+}
+
+template <bool kMultipliers>
+static void volume_pass_packed(float* xw, const uint32_t* tet_ids, const float* rest_volume6, uint32_t tet_count,
+                               const uint32_t* color_starts, uint32_t color_count, float alpha_tilde, float* lambda) {
+  for (uint32_t c = 0; c < color_count; ++c) {
+    uint32_t t = color_starts[c];
+    const uint32_t end = color_starts[c + 1];
+    for (; t + 4 <= end; t += 4) volume_batch4<kMultipliers>(xw, tet_ids, rest_volume6, t, alpha_tilde, lambda);
+    volume_range_packed<kMultipliers>(xw, tet_ids, rest_volume6, t, end, alpha_tilde, lambda);
+  }
+  volume_range_packed<kMultipliers>(xw, tet_ids, rest_volume6, color_starts[color_count], tet_count, alpha_tilde, lambda);
+}
+
 void solve_volumes_packed(float* xw, const uint32_t* tet_ids, const float* rest_volume6, uint32_t tet_count,
-                          float alpha_tilde, float* lambda) {
-  if (lambda) volume_pass_packed<true>(xw, tet_ids, rest_volume6, tet_count, alpha_tilde, lambda);
-  else volume_pass_packed<false>(xw, tet_ids, rest_volume6, tet_count, alpha_tilde, nullptr);
+                          const uint32_t* color_starts, uint32_t color_count, float alpha_tilde, float* lambda) {
+  if (lambda) volume_pass_packed<true>(xw, tet_ids, rest_volume6, tet_count, color_starts, color_count, alpha_tilde, lambda);
+  else volume_pass_packed<false>(xw, tet_ids, rest_volume6, tet_count, color_starts, color_count, alpha_tilde, nullptr);
 }
 
 void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw) {

@@ -30,12 +30,15 @@ void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, c
                    uint32_t tet_count, float alpha_tilde, float scale, float* lambda);
 
 // The same two loops over positions padded to xyzw with the inverse mass in w (4 floats per vertex,
-// see pack_positions): a vertex is one 16-byte load and store, its mass in the same cache line. Same
-// arithmetic in the same order, so the results are those of solve_edges / solve_volumes to the bit.
+// see pack_positions): a vertex is one 16-byte load and store, its mass in the same cache line.
+// Within each colour (color_starts: color_count + 1 entries, the last the overflow's start; the
+// overflow runs to the end, in order) four constraints at a time, one per SIMD lane: their vertices
+// are loaded as xyzw rows and transposed to x, y, z, w columns. Same arithmetic in the same order
+// per constraint, so the results are those of solve_edges / solve_volumes to the bit.
 void solve_edges_packed(float* xw, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
-                        float alpha_tilde, float* lambda);
+                        const uint32_t* color_starts, uint32_t color_count, float alpha_tilde, float* lambda);
 void solve_volumes_packed(float* xw, const uint32_t* tet_ids, const float* rest_volume6, uint32_t tet_count,
-                          float alpha_tilde, float* lambda);
+                          const uint32_t* color_starts, uint32_t color_count, float alpha_tilde, float* lambda);
 // xw = (x, y, z, 1/m) per vertex from pos (xyz) and inv_mass; unpack writes xyz back to pos.
 void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw);
 void unpack_positions(const float* xw, uint32_t count, float* pos);
