@@ -429,34 +429,42 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
   }
-  if (!nh && gamma == 0.0f && scale == 1.0f) {
-    // XPBD without spring damping (the common case): the passes run on positions padded to xyzw
-    // with the inverse mass in w, copied in and out around them (pos_ stays the public xyz buffer).
-    pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
-    for (int pass = 0; pass < params_.iterations; ++pass) {
-      solve_edges_packed(packed_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_color_starts_.data(),
-                         uint32_t(edge_colors_), edge_alpha, edge_lambda);
-      solve_volumes_packed(packed_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), tet_color_starts_.data(),
-                           uint32_t(tet_colors_), volume_alpha, volume_lambda);
-    }
-    unpack_positions(packed_.data(), vertex_count(), pos_.data());
-    return;
-  }
-  for (int pass = 0; pass < params_.iterations; ++pass) {
-    if (nh) {
+  if (nh) {
+    for (int pass = 0; pass < params_.iterations; ++pass)
       solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
                         tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
-      continue;
-    }
-    if (gamma == 0.0f && scale == 1.0f)
-      solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha,
-                  edge_lambda);
-    else
-      solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
-                         edge_count(), edge_alpha, gamma, scale, edge_lambda);
-    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale,
-                  volume_lambda);
+    return;
   }
+  // The passes run on positions padded to xyzw with the inverse mass in w, copied in and out around
+  // them (pos_ stays the public xyz buffer).
+  EdgePass edges;
+  edges.xw = packed_.data();
+  edges.prev = prev_.data();
+  edges.ids = edge_ids_.data();
+  edges.rest = edge_rest_.data();
+  edges.count = edge_count();
+  edges.color_starts = edge_color_starts_.data();
+  edges.color_count = uint32_t(edge_colors_);
+  edges.alpha = edge_alpha;
+  edges.gamma = gamma;
+  edges.scale = scale;
+  edges.lambda = edge_lambda;
+  VolumePass volumes;
+  volumes.xw = packed_.data();
+  volumes.ids = tet_ids_.data();
+  volumes.rest6 = tet_rest6_.data();
+  volumes.count = tet_count();
+  volumes.color_starts = tet_color_starts_.data();
+  volumes.color_count = uint32_t(tet_colors_);
+  volumes.alpha = volume_alpha;
+  volumes.scale = scale;
+  volumes.lambda = volume_lambda;
+  pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
+  for (int pass = 0; pass < params_.iterations; ++pass) {
+    solve_edges(edges);
+    solve_volumes(volumes);
+  }
+  unpack_positions(packed_.data(), vertex_count(), pos_.data());
 }
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the

@@ -1,12 +1,14 @@
 // A/B of two builds of our solver in one interleaved run: how the README's speed steps were measured.
 //
 //   node tests/bench/ab.mjs --a DIR --b DIR [--rounds N] [--sizes 9k,50k,151k] [--only native|wasm]
+//                           [--scene plain|damped|pbd|pbdSoft]
 //
 // DIR holds one snapshot of a build: softbody_bench (build-native/) and softbody.mjs + softbody.wasm
 // (web/src/wasm/), e.g. `mkdir -p /tmp/ab/a && cp build-native/softbody_bench web/src/wasm/softbody.* /tmp/ab/a`.
 // Both wasm binaries run under the current bridge with A's glue (the glue files must be the same).
 // Scene: part 1's (bench.mjs): box lattices with tets in shuffled order, dt 1/60 s, 10 substeps,
-// zero compliance, warmed up 40 frames. Per round, per mesh, the four runs (native A/B, wasm A/B)
+// zero compliance, warmed up 40 frames (--scene damped: part 2's XPBD values instead, edge
+// compliance 1e-3 m/N, volume 2e-8 m^5/N, spring damping 2 N s/m; pbd: the PBD solver). Per round, per mesh, the four runs (native A/B, wasm A/B)
 // each time one batch, in an order that rotates every round. Prints the median ms per frame of
 // each and B/A, and whether A and B ended in bit-identical positions (FNV-1a of the position bits
 // after the same frames): a change that only reorders independent work must keep them identical.
@@ -21,6 +23,14 @@ const WARMUP = 40;
 const CELL = 0.05;
 const DROP = 0.01;
 const SEED = 1;
+const SCENES = {
+  plain: { params: { edgeCompliance: 0, volumeCompliance: 0 }, args: [] },
+  damped: { params: { edgeCompliance: 1e-3, volumeCompliance: 2e-8, springDamping: 2 },
+    args: ['--edge-compliance', '1e-3', '--volume-compliance', '2e-8', '--spring-damping', '2'] },
+  pbd: { params: { edgeCompliance: 0, volumeCompliance: 0 }, solver: 'pbd', args: ['--solver', '1'] },
+  // PBD stiffness below 1 (the scaled loops); softbody_bench has no option for it: use --only wasm
+  pbdSoft: { params: { edgeCompliance: 0, volumeCompliance: 0, pbdStiffness: 0.5 }, solver: 'pbd', args: ['--solver', '1'] },
+};
 const SIZES = {
   '9k': { cells: [11, 12, 12], frames: 40 },
   '50k': { cells: [20, 20, 21], frames: 10 },
@@ -28,7 +38,7 @@ const SIZES = {
 };
 
 function parse(argv) {
-  const o = { rounds: 9, sizes: ['9k', '50k', '151k'], only: null };
+  const o = { rounds: 9, sizes: ['9k', '50k', '151k'], only: null, scene: 'plain' };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--a') o.a = argv[++i];
@@ -36,10 +46,12 @@ function parse(argv) {
     else if (a === '--rounds') o.rounds = Number(argv[++i]);
     else if (a === '--sizes') o.sizes = argv[++i].split(',');
     else if (a === '--only') o.only = argv[++i];
+    else if (a === '--scene') o.scene = argv[++i];
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.a || !o.b) throw new Error('usage: ab.mjs --a DIR --b DIR [--rounds N] [--sizes 9k,50k,151k] [--only native|wasm]');
   for (const s of o.sizes) if (!SIZES[s]) throw new Error(`unknown size ${s}`);
+  if (!SCENES[o.scene]) throw new Error(`unknown scene ${o.scene}`);
   return o;
 }
 
@@ -104,7 +116,7 @@ class Server { // softbody_bench --serve
   }
 }
 
-async function wasmBody(dir, cells) {
+async function wasmBody(dir, cells, scene) {
   const { loadSoftbody } = await import('../../web/src/softbody.js');
   const sb = await loadSoftbody({ wasmBinary: readFileSync(new URL('softbody.wasm', dir)) });
   const world = sb.createWorld();
@@ -117,7 +129,8 @@ async function wasmBody(dir, cells) {
   const tets = shuffleTets(box.tets, SEED);
   box.destroy();
   const body = world.addTets(positions, tets);
-  body.setParams({ edgeCompliance: 0, volumeCompliance: 0, density: 1000 });
+  body.setParams({ ...scene.params, density: 1000 });
+  if (scene.solver) body.setSolver(scene.solver);
   for (let f = 0; f < WARMUP; ++f) world.step(DT);
   return {
     run(frames) {
@@ -150,9 +163,9 @@ async function main() {
     for (const r of runs) {
       const id = `${r.kind} ${r.v}`;
       const args = ['--cells', ...cells, '--warmup', WARMUP, '--substeps', SUBSTEPS, '--dt', DT, '--cell-size', CELL,
-        '--drop', DROP, '--shuffle', SEED].map(String);
+        '--drop', DROP, '--shuffle', SEED, ...SCENES[o.scene].args].map(String);
       mesh.runs[id] = { ...r, samples: [],
-        impl: r.kind === 'native' ? new Server(new URL('softbody_bench', dirs[r.v]).pathname, args) : await wasmBody(dirs[r.v], cells) };
+        impl: r.kind === 'native' ? new Server(new URL('softbody_bench', dirs[r.v]).pathname, args) : await wasmBody(dirs[r.v], cells, SCENES[o.scene]) };
       if (r.kind === 'native') mesh.runs[id].last = await mesh.runs[id].impl.next();
     }
     meshes.push(mesh);
