@@ -1,5 +1,5 @@
-// The XPBD constraint projections, one loop per constraint kind, over structure-of-arrays buffers.
-// Each runs one Gauss-Seidel pass: corrections are applied at once, so later constraints see them.
+// The XPBD constraint projections, one loop per constraint kind, over flat buffers (the edge and
+// volume passes over positions padded to xyzw, below). Each runs one Gauss-Seidel pass: corrections are applied at once, so later constraints see them.
 // XPBD (Macklin, Mueller, Chentanez 2016): lambda (one per constraint, `lambda` below) starts at 0 each
 // substep and each pass adds delta_lambda = (-C - alpha~ lambda) / (sum w|grad C|^2 + alpha~),
 // alpha~ = compliance / h^2. One pass per substep is the "small steps" default (Macklin et al. 2019);
