@@ -1,5 +1,7 @@
 #include "solver/constraint_order.h"
 
+#include <algorithm>
+
 namespace sb {
 
 static int lowest_zero_bit(uint64_t mask) {
@@ -41,6 +43,19 @@ ConstraintOrder color_constraints(const uint32_t* ids, uint32_t count, int arity
     const int c = color[i] < 0 ? kMaxColors : color[i];
     out.order[next[c]++] = i;
   }
+  // Within a colour, by smallest vertex index (ties: input order), so the gathers walk the vertex
+  // arrays forward whatever order the mesh listed its constraints in. The constraints of a colour
+  // share no vertex, so their order changes no result, to the bit; the overflow set keeps its order
+  // (its constraints may share vertices).
+  std::vector<uint32_t> key(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t m = ids[size_t(arity) * i];
+    for (int k = 1; k < arity; ++k) m = std::min(m, ids[size_t(arity) * i + k]);
+    key[i] = m;
+  }
+  for (size_t c = 0; c + 1 < out.color_starts.size(); ++c)
+    std::stable_sort(out.order.begin() + out.color_starts[c], out.order.begin() + out.color_starts[c + 1],
+                     [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
   return out;
 }
 

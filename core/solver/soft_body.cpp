@@ -29,6 +29,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   contact_surface_velocity_.assign(pos_.size(), 0.0f);
   contact_restitution_.assign(pos_.size() / 3, -1.0f);
   inv_mass_.assign(n, 0.0f);
+  packed_.assign(4 * size_t(n), 0.0f);
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
   grabbed_.assign(n, 0);
@@ -36,6 +37,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
   tet_ids_ = permute(mesh.tets, tet_order.order, 4);
   tet_colors_ = tet_order.color_starts.size() - 1;
+  tet_color_starts_ = tet_order.color_starts;
   tet_rest6_.resize(tet_count);
   tet_rest_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
@@ -58,6 +60,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
   edge_ids_ = permute(edges, edge_order.order, 2);
   edge_colors_ = edge_order.color_starts.size() - 1;
+  edge_color_starts_ = edge_order.color_starts;
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   for (uint32_t e = 0; e < edge_count; ++e)
@@ -439,21 +442,42 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
   }
-  for (int pass = 0; pass < params_.iterations; ++pass) {
-    if (nh) {
+  if (nh) {
+    for (int pass = 0; pass < params_.iterations; ++pass)
       solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
                         tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
-      continue;
-    }
-    if (gamma == 0.0f && scale == 1.0f)
-      solve_edges(pos_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(), edge_alpha,
-                  edge_lambda);
-    else
-      solve_edges_damped(pos_.data(), prev_.data(), inv_mass_.data(), edge_ids_.data(), edge_rest_.data(),
-                         edge_count(), edge_alpha, gamma, scale, edge_lambda);
-    solve_volumes(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_rest6_.data(), tet_count(), volume_alpha, scale,
-                  volume_lambda);
+    return;
   }
+  // The passes run on positions padded to xyzw with the inverse mass in w, copied in and out around
+  // them (pos_ stays the public xyz buffer).
+  EdgePass edges;
+  edges.xw = packed_.data();
+  edges.prev = prev_.data();
+  edges.ids = edge_ids_.data();
+  edges.rest = edge_rest_.data();
+  edges.count = edge_count();
+  edges.color_starts = edge_color_starts_.data();
+  edges.color_count = uint32_t(edge_colors_);
+  edges.alpha = edge_alpha;
+  edges.gamma = gamma;
+  edges.scale = scale;
+  edges.lambda = edge_lambda;
+  VolumePass volumes;
+  volumes.xw = packed_.data();
+  volumes.ids = tet_ids_.data();
+  volumes.rest6 = tet_rest6_.data();
+  volumes.count = tet_count();
+  volumes.color_starts = tet_color_starts_.data();
+  volumes.color_count = uint32_t(tet_colors_);
+  volumes.alpha = volume_alpha;
+  volumes.scale = scale;
+  volumes.lambda = volume_lambda;
+  pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
+  for (int pass = 0; pass < params_.iterations; ++pass) {
+    solve_edges(edges);
+    solve_volumes(volumes);
+  }
+  unpack_positions(packed_.data(), vertex_count(), pos_.data());
 }
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the

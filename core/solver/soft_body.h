@@ -239,6 +239,7 @@ class SoftBody {
   std::vector<float> contact_normal_, contact_surface_velocity_;  // xyz per particle; -, m/s
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
+  std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
   // Hot constraint data, in colour order (see constraint_order.h).
   std::vector<uint32_t> edge_ids_;
   std::vector<float> edge_rest_;   // m
@@ -263,6 +264,8 @@ class SoftBody {
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;
+  // First solve-order position of each colour, then the overflow's start (constraint_order.h).
+  std::vector<uint32_t> edge_color_starts_, tet_color_starts_;
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
   bool self_collision_ = false;

@@ -1,5 +1,5 @@
-// The XPBD constraint projections, one loop per constraint kind, over structure-of-arrays buffers.
-// Each runs one Gauss-Seidel pass: corrections are applied at once, so later constraints see them.
+// The XPBD constraint projections, one loop per constraint kind, over flat buffers (the edge and
+// volume passes over positions padded to xyzw, below). Each runs one Gauss-Seidel pass: corrections are applied at once, so later constraints see them.
 // XPBD (Macklin, Mueller, Chentanez 2016): lambda (one per constraint, `lambda` below) starts at 0 each
 // substep and each pass adds delta_lambda = (-C - alpha~ lambda) / (sum w|grad C|^2 + alpha~),
 // alpha~ = compliance / h^2. One pass per substep is the "small steps" default (Macklin et al. 2019);
@@ -10,24 +10,50 @@
 
 namespace sb {
 
-// Distance constraint per edge: C = |x_a - x_b| - l0, gradients +-(x_a - x_b)/|x_a - x_b|.
-// alpha_tilde = edge compliance (m/N) / h^2.
-void solve_edges(float* pos, const float* inv_mass, const uint32_t* edge_ids, const float* rest_length,
-                 uint32_t edge_count, float alpha_tilde, float* lambda);
+// The passes run on positions padded to xyzw with the inverse mass in w (4 floats per vertex, see
+// pack_positions): a vertex is one 16-byte load and store, its mass in the same cache line. Within
+// each colour (color_starts: color_count + 1 entries, the last the overflow set's start; the overflow
+// runs to the end, in order) they take four constraints at a time, one per SIMD lane: the vertices are
+// loaded as xyzw rows and transposed to x, y, z, w columns. Each lane does the one-at-a-time loop's
+// arithmetic in the same order, so the results do not depend on the batching, to the bit.
 
-// The same with two extras, kept out of the plain loop above because they cost ~10 % there:
-// gamma = compliance * damping / h adds constraint damping (XPBD paper eq. 26), the force model's
-// -c dC/dt spring damping with c in N s/m, measured against prev (the substep's start positions);
-// scale multiplies every correction: PBD's stiffness in [0, 1] (with alpha_tilde = 0).
-void solve_edges_damped(float* pos, const float* prev, const float* inv_mass, const uint32_t* edge_ids,
-                        const float* rest_length, uint32_t edge_count, float alpha_tilde, float gamma,
-                        float scale, float* lambda);
+// Distance constraint per edge: C = |x_a - x_b| - l0, gradients +-(x_a - x_b)/|x_a - x_b|.
+struct EdgePass {
+  float* xw = nullptr;          // x, y, z (m), 1/m (1/kg) per vertex
+  const float* prev = nullptr;  // xyz at the substep's start (m); read only when gamma != 0 or scale != 1
+  const uint32_t* ids = nullptr;
+  const float* rest = nullptr;  // l0 per edge, m
+  uint32_t count = 0;
+  const uint32_t* color_starts = nullptr;
+  uint32_t color_count = 0;
+  float alpha = 0.0f;  // alpha~ = edge compliance (m/N) / h^2
+  // gamma = compliance * damping / h adds constraint damping (XPBD paper eq. 26), the force model's
+  // -c dC/dt spring damping with c in N s/m, measured against prev; scale multiplies every
+  // correction: PBD's stiffness in [0, 1] (with alpha 0). Both stay out of the plain loop (gamma 0,
+  // scale 1), where they cost ~10 %.
+  float gamma = 0.0f, scale = 1.0f;
+  float* lambda = nullptr;  // may be null: multipliers taken as 0 and not stored
+};
+void solve_edges(const EdgePass& p);
 
 // Volume constraint per tet: C = 6(V - V0), V = ((x1-x0) x (x2-x0)) . (x3-x0) / 6,
 // gradients: g1 = (x2-x0) x (x3-x0), g2 = (x3-x0) x (x1-x0), g3 = (x1-x0) x (x2-x0), g0 = -(g1+g2+g3).
-// alpha_tilde = volume compliance (m^5/N, since C is in m^3) / h^2.
-void solve_volumes(float* pos, const float* inv_mass, const uint32_t* tet_ids, const float* rest_volume6,
-                   uint32_t tet_count, float alpha_tilde, float scale, float* lambda);
+struct VolumePass {
+  float* xw = nullptr;
+  const uint32_t* ids = nullptr;  // 4 per tet
+  const float* rest6 = nullptr;   // 6 V0 per tet, m^3
+  uint32_t count = 0;
+  const uint32_t* color_starts = nullptr;
+  uint32_t color_count = 0;
+  float alpha = 0.0f;  // alpha~ = volume compliance (m^5/N, since C is in m^3) / h^2
+  float scale = 1.0f;  // PBD's stiffness
+  float* lambda = nullptr;
+};
+void solve_volumes(const VolumePass& p);
+
+// xw = (x, y, z, 1/m) per vertex from pos (xyz) and inv_mass; unpack writes xyz back to pos.
+void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw);
+void unpack_positions(const float* xw, uint32_t count, float* pos);
 
 // The largest |C + alpha~ lambda| of the edges (over l0) and tets (over 6 V0) after the last pass:
 // how far the substep's equations are from solved, as a strain. 0 = converged.

@@ -2,11 +2,13 @@
 //
 //   softbody_bench --cells NX NY NZ [--frames N] [--warmup W] [--substeps S] [--dt SECONDS]
 //                  [--cell-size METRES] [--drop METRES] [--solver ID] [--edge-compliance M_PER_N]
-//                  [--volume-compliance M5_PER_N] [--spring-damping NS_PER_M] [--serve]
+//                  [--volume-compliance M5_PER_N] [--spring-damping NS_PER_M] [--shuffle SEED] [--serve]
 //
 // The box has NX x NY x NZ cubic cells of --cell-size (6 tets each) and starts --drop above the
 // ground plane y = 0, so it has landed by the end of the warm-up. Density 1000 kg/m^3, gravity
-// -9.81. --solver takes an sb_solver value (0 XPBD, the default, ... 8 implicit Euler, see
+// -9.81. --shuffle SEED (> 0) makes the body from the box's vertices and its tets in a shuffled order
+// (shuffle_tets below; bench.mjs shuffles its wasm body and Jolt's the same way), as a mesh from a
+// tetrahedralizer comes, instead of the box's lattice order. --solver takes an sb_solver value (0 XPBD, the default, ... 8 implicit Euler, see
 // emscripten/softbody.h); the force-based ones (2..8) need both compliances > 0 (defaults 0).
 //
 // One-shot (default): warms up, times --frames frames and prints one JSON object on stdout: the
@@ -23,6 +25,8 @@
 // If the body diverges (the C API freezes it and sb_world_step reports SB_ERR_DIVERGED), timing
 // stops at that frame: the samples end there and "finite" is false, with "divergedAtFrame"
 // counting all frames stepped, warm-up included (1-based).
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -52,8 +56,40 @@ struct Options {
   double youngs_modulus = 1e5;     // Pa (Neo-Hookean)
   double poisson_ratio = 0.45;     // (Neo-Hookean)
   int iterations = 1;              // XPBD passes or VBD sweeps per substep
+  uint32_t shuffle = 0;             // seed; 0 = the box's own tet order
   bool serve = false;
 };
+
+// Fisher-Yates over whole tets with xorshift32 (Marsaglia 2003) from `seed`: the same sequence as
+// shuffleTets in bench.mjs, so native, wasm and Jolt get the same input order. The tets are first
+// sorted by their indices, so the input does not depend on the order the solver keeps them in (the
+// box body's sb_body_tets, which a change of the solver's ordering changes).
+void shuffle_tets(std::vector<uint32_t>& tets, uint32_t seed) {
+  std::vector<std::array<uint32_t, 4>> sorted(tets.size() / 4);
+  std::memcpy(sorted.data(), tets.data(), tets.size() * sizeof(uint32_t));
+  std::sort(sorted.begin(), sorted.end());
+  std::memcpy(tets.data(), sorted.data(), tets.size() * sizeof(uint32_t));
+  uint32_t x = seed;
+  for (size_t i = tets.size() / 4; i > 1; --i) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    const size_t j = x % i;
+    for (int k = 0; k < 4; ++k) std::swap(tets[4 * (i - 1) + k], tets[4 * j + k]);
+  }
+}
+
+// FNV-1a over 32-bit words: tells the caller that its body got the same tets in the same solve
+// order (and, for positions, the same state to the bit).
+uint32_t fnv1a(const void* data, size_t words) {
+  const uint32_t* w = static_cast<const uint32_t*>(data);
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < words; ++i) {
+    h ^= w[i];
+    h *= 16777619u;
+  }
+  return h;
+}
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
@@ -62,7 +98,7 @@ struct Options {
                "                      [--dt SECONDS] [--cell-size METRES] [--drop METRES] [--solver ID]\n"
                "                      [--edge-compliance M_PER_N] [--volume-compliance M5_PER_N]\n"
                "                      [--spring-damping NS_PER_M] [--material 0|1] [--youngs-modulus PA]\n"
-               "                      [--poisson-ratio NU] [--iterations N] [--serve]\n"
+               "                      [--poisson-ratio NU] [--iterations N] [--shuffle SEED] [--serve]\n"
                "solver ids: 0 xpbd, 1 pbd, 2 explicit Euler, 3 semi-implicit Euler, 4 Verlet,\n"
                "            5 midpoint, 6 Heun, 7 RK4, 8 implicit Euler, 9 VBD (2..9 need compliances > 0)\n",
                why);
@@ -117,6 +153,8 @@ Options parse(int argc, char** argv) {
       o.poisson_ratio = number(argc, argv, ++i);
     } else if (a == "--iterations") {
       o.iterations = integer(argc, argv, ++i);
+    } else if (a == "--shuffle") {
+      o.shuffle = uint32_t(integer(argc, argv, ++i));
     } else if (a == "--serve") {
       o.serve = true;
     } else if (a == "--help" || a == "-h") {
@@ -157,6 +195,17 @@ class Bench {
     body_ = check(sb_body_create_box(world_, o.cells[0], o.cells[1], o.cells[2], size[0], size[1], size[2], 0.0f,
                                      float(o.drop + 0.5 * size[1]), 0.0f),
                   "sb_body_create_box");
+    if (o.shuffle) {
+      const int32_t nv = check(sb_body_vertex_count(world_, body_), "sb_body_vertex_count");
+      const int32_t nt = check(sb_body_tet_count(world_, body_), "sb_body_tet_count");
+      const float* xyz = sb_body_positions(world_, body_);
+      const uint32_t* ids = sb_body_tets(world_, body_);
+      const std::vector<float> positions(xyz, xyz + 3 * size_t(nv));
+      std::vector<uint32_t> tets(ids, ids + 4 * size_t(nt));
+      shuffle_tets(tets, o.shuffle);
+      check(sb_body_destroy(world_, body_), "sb_body_destroy");
+      body_ = check(sb_body_create_tets(world_, positions.data(), nv, tets.data(), nt), "sb_body_create_tets");
+    }
     check(sb_body_set_param(world_, body_, SB_PARAM_EDGE_COMPLIANCE, float(o.edge_compliance)), "sb_body_set_param");
     check(sb_body_set_param(world_, body_, SB_PARAM_VOLUME_COMPLIANCE, float(o.volume_compliance)),
           "sb_body_set_param");
@@ -213,6 +262,8 @@ class Bench {
     std::printf("\"minY\":%s,\"maxY\":%s,\"volumeRatio\":%s,\"kineticEnergy\":%s,\"elasticEnergy\":%s,",
                 json(st.min_y).c_str(), json(max_y).c_str(), json(st.volume_ratio).c_str(),
                 json(st.kinetic_energy).c_str(), json(st.elastic_energy).c_str());
+    std::printf("\"tetsHash\":%u,\"positionsHash\":%u,", fnv1a(sb_body_tets(world_, body_), 4 * size_t(tets_)),
+                fnv1a(x, 3 * size_t(vertices_)));
     std::printf("\"finite\":%s,\"divergedAtFrame\":%d,\"msPerFrame\":[", st.finite ? "true" : "false", diverged_at_);
     for (size_t i = 0; i < ms_.size(); ++i) std::printf("%s%.6f", i ? "," : "", ms_[i]);
     std::printf("],\"cgIterations\":[");

@@ -1,5 +1,6 @@
-// The peer in the benchmark: a Jolt Physics soft body (npm jolt-physics, single-threaded `wasm`
-// flavour) built from exactly the mesh our engine simulates, resting on a static floor.
+// The peer in the benchmark: a Jolt Physics soft body (npm jolt-physics: the single-threaded `wasm`
+// flavour, and the SIMD `wasm-multithread` flavour run with 0 worker threads) built from exactly the
+// mesh our engine simulates, resting on a static floor.
 //
 // Same simulation as ours, item by item:
 // - vertices: our body's rest positions, with our per-vertex masses (density * V_tet / 4 summed
@@ -27,15 +28,35 @@
 // the body every step), its vertices are SIMD-layout Vec3s (16 bytes each) although the npm
 // single-threaded `wasm` flavour is compiled without wasm SIMD (its multithreaded flavour has it),
 // and it orders constraints its own way (Optimize).
-import initJolt from 'jolt-physics/wasm';
+import { Worker as NodeWorker } from 'node:worker_threads';
 
 const LAYER_STATIC = 0;
 const LAYER_MOVING = 1;
 
-// In node the `wasm` flavour finds jolt-physics.wasm.wasm next to its .js file by itself (it reads
-// it with fs relative to import.meta.url), so no wasmBinary or locateFile is needed.
-export async function loadJolt() {
-  return initJolt();
+// flavour 'wasm': single-threaded, no wasm SIMD. 'simd': the `wasm-multithread` build, which is the
+// npm package's only one compiled with wasm SIMD (-msimd128); scenes made with workerThreads 0 run
+// every job on the calling thread, so it is a single-threaded SIMD Jolt.
+// In node each flavour finds its .wasm next to its .js file by itself (fs, relative to
+// import.meta.url), so no wasmBinary or locateFile is needed.
+export async function loadJolt(flavour = 'wasm') {
+  if (flavour === 'wasm') return (await import('jolt-physics/wasm')).default();
+  if (flavour !== 'simd') throw new Error(`unknown Jolt flavour ${flavour}`);
+  // The multithread build starts a pool of 16 pthread workers at load and waits for them, even when
+  // no job ever runs on one. Its node check for "am I a pthread worker" is broken in 1.1.0
+  // (`await import("node:worker_threads").workerData` reads workerData off the import's promise),
+  // so a worker that loads the build never starts and loading never finishes. Its workers are
+  // made with `new Worker(url)` after the module sets globalThis.Worker = worker_threads.Worker: keep
+  // that assignment from landing and hand it a Worker that loads jolt_pthread.mjs, which starts the
+  // worker side itself (left in place: threads started later need it too). The workers are unref'd
+  // once loaded and idle; they cost ~0.5 GB of RSS.
+  const entry = new URL('./jolt_pthread.mjs', import.meta.url);
+  class PthreadWorker extends NodeWorker {
+    constructor(_url, options) {
+      super(entry, options);
+    }
+  }
+  Object.defineProperty(globalThis, 'Worker', { configurable: true, get: () => PthreadWorker, set() {} });
+  return (await import('jolt-physics/wasm-multithread')).default();
 }
 
 // Per-vertex masses as in our core: each tet gives density * V / 4 to each of its 4 vertices.
@@ -74,7 +95,8 @@ export function totalVolume(positions, tets) {
 // mesh: { positions: Float32Array xyz (rest, world space), tets, edges, triangles: Uint32Array,
 //         invMass: Float64Array per vertex }.
 export class JoltBoxScene {
-  constructor(J, mesh, { substeps, gravity = -9.81, friction = 0.5, restitution = 0.2 }) {
+  // workerThreads: Jolt's job system threads (the multithread flavour only; 0 = the calling thread).
+  constructor(J, mesh, { substeps, gravity = -9.81, friction = 0.5, restitution = 0.2, workerThreads = null }) {
     this.J = J;
     this.tets = mesh.tets;
     this.restVolume = totalVolume(mesh.positions, mesh.tets);
@@ -96,6 +118,7 @@ export class JoltBoxScene {
     settings.mObjectLayerPairFilter = objectFilter;
     settings.mBroadPhaseLayerInterface = bpInterface;
     settings.mObjectVsBroadPhaseLayerFilter = bpFilter;
+    if (workerThreads !== null) settings.mMaxWorkerThreads = workerThreads;
     this.jolt = new J.JoltInterface(settings); // now owns the three filter objects
     J.destroy(settings);
     this.system = this.jolt.GetPhysicsSystem();

@@ -1,6 +1,7 @@
 // Mesh checks, edges, boundaries, built-in shapes and constraint colouring.
 #include <doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -121,6 +122,18 @@ TEST_CASE("colouring: a permutation in which no colour touches a vertex twice") 
     for (uint32_t i = o.color_starts[c]; i < o.color_starts[c + 1]; ++i)
       for (int k = 0; k < 4; ++k) CHECK(seen.insert(m.tets[4 * o.order[i] + k]).second);
   }
+}
+
+TEST_CASE("colouring: within a colour, constraints in order of their smallest vertex, whatever the input order") {
+  TetMesh m = make_box(6, 5, 4, 1, 1, 1, 0, 0, 0);
+  const uint32_t nv = uint32_t(m.positions.size() / 3), nt = uint32_t(m.tets.size() / 4);
+  for (uint32_t t = nt - 1; t > 0; --t)  // reversed and interleaved: any order but the lattice's
+    if (t % 3 == 0) std::swap_ranges(&m.tets[4 * t], &m.tets[4 * t + 4], &m.tets[4 * (nt - 1 - t)]);
+  const ConstraintOrder o = color_constraints(m.tets.data(), nt, 4, nv);
+  const auto smallest = [&](uint32_t t) { return *std::min_element(&m.tets[4 * t], &m.tets[4 * t + 4]); };
+  for (size_t c = 0; c + 1 < o.color_starts.size(); ++c)
+    for (uint32_t i = o.color_starts[c] + 1; i < o.color_starts[c + 1]; ++i)
+      CHECK(smallest(o.order[i - 1]) < smallest(o.order[i]));
 }
 
 TEST_CASE("colouring: a fan of 200 edges on one vertex overflows in order instead of slowing down") {
