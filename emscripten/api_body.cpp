@@ -259,6 +259,35 @@ int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned
   return SB_OK;
 }
 
+int32_t sb_body_set_vertex_scales(sb_world world, sb_body body, const uint32_t* vertices, int32_t count,
+                                  float mass_scale, float stiffness_scale) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (count < 1 || count > SB_MAX_VERTEX_GROUP)
+    return fail(SB_ERR_BAD_COUNT, "a vertex group has 1 to %d vertices, got %d", SB_MAX_VERTEX_GROUP, count);
+  if (!vertices) return fail(SB_ERR_NULL_POINTER, "vertices is NULL");
+  if (!check_range(mass_scale, SB_MIN_VERTEX_SCALE, SB_MAX_VERTEX_SCALE, "mass scale") ||
+      !check_range(stiffness_scale, SB_MIN_VERTEX_SCALE, SB_MAX_VERTEX_SCALE, "stiffness scale"))
+    return sb_last_error_code();
+  // Every index first: a bad one changes nothing.
+  for (int32_t k = 0; k < count; ++k)
+    if (vertices[k] >= b->vertex_count())
+      return fail(SB_ERR_INDEX_OUT_OF_RANGE, "vertices[%d] = %u is out of range [0, %u)", k, vertices[k], b->vertex_count());
+  b->set_vertex_scales(vertices, uint32_t(count), mass_scale, stiffness_scale);
+  return SB_OK;
+}
+
+int32_t sb_body_get_vertex_scales(sb_world world, sb_body body, int32_t vertex, float* mass_scale,
+                                  float* stiffness_scale) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b || !check_vertex(b, vertex)) return sb_last_error_code();
+  if (mass_scale) *mass_scale = b->vertex_mass_scale(uint32_t(vertex));
+  if (stiffness_scale) *stiffness_scale = b->vertex_stiffness_scale(uint32_t(vertex));
+  return SB_OK;
+}
+
 int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);

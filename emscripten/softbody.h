@@ -321,6 +321,19 @@ int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears d
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value);
 float sb_body_get_param(sb_world world, sb_body body, int32_t param);
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned); /* pinned: 0 or 1 */
+/* Vertex groups: sets the mass and stiffness multipliers of `count` listed vertices (indices < the
+ * vertex count; count in [1, SB_MAX_VERTEX_GROUP]). mass_scale multiplies each vertex's mass;
+ * stiffness_scale the stiffness of every edge and tet it belongs to, under every solver and material
+ * (a constraint takes the mean of its vertices' scales). Both in [SB_MIN_VERTEX_SCALE,
+ * SB_MAX_VERTEX_SCALE]; 1 and 1 undo it. Kept across reset, like pins. On failure nothing changes. */
+#define SB_MAX_VERTEX_GROUP 16777216
+#define SB_MIN_VERTEX_SCALE 1.0e-3f
+#define SB_MAX_VERTEX_SCALE 1.0e3f
+int32_t sb_body_set_vertex_scales(sb_world world, sb_body body, const uint32_t* vertices, int32_t count,
+                                  float mass_scale, float stiffness_scale);
+/* One vertex's multipliers, written to *mass_scale and *stiffness_scale (either may be NULL). */
+int32_t sb_body_get_vertex_scales(sb_world world, sb_body body, int32_t vertex, float* mass_scale,
+                                  float* stiffness_scale);
 /* Contact between bodies (XPBD/PBD bodies of one world, solved in every substep: each surface vertex
  * against the other body's surface triangles, keeping a 5 mm gap, with friction sqrt(mu_a mu_b)).
  * Two bodies touch when (group_a & mask_b) and (group_b & mask_a) are both nonzero. Default group 1,

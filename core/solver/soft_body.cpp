@@ -33,18 +33,20 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
   grabbed_.assign(n, 0);
+  vertex_mass_scale_.assign(n, 1.0f);
+  vertex_stiffness_scale_.assign(n, 1.0f);
 
   const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
   tet_ids_ = permute(mesh.tets, tet_order.order, 4);
   tet_colors_ = tet_order.color_starts.size() - 1;
   tet_color_starts_ = tet_order.color_starts;
   tet_rest6_.resize(tet_count);
-  tet_rest_volume_.resize(tet_count);
+  tet_energy_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
   for (uint32_t t = 0; t < tet_count; ++t) {
     const double volume6 = tet_volume6(pos_.data(), &tet_ids_[4 * t]);
     tet_rest6_[t] = float(volume6);
-    tet_rest_volume_[t] = float(volume6 / 6.0);
+    tet_energy_volume_[t] = float(volume6 / 6.0);
     rest_volume_ += tet_rest6_[t] / 6.0;
     rest_shape_inverse(pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);  // checked mesh: never flat
   }
@@ -84,6 +86,7 @@ void SoftBody::compute_masses() {
     for (int k = 0; k < 4; ++k) mass_[tet_ids_[4 * t + k]] += quarter;
   }
   for (size_t i = 0; i < mass_.size(); ++i) {
+    mass_[i] *= vertex_mass_scale_[i];  // vertex groups
     // Force-based solvers hold grabbed particles kinematically whatever the grab compliance.
     const bool kinematic = grabbed_[i] && (params_.grab_compliance == 0.0f || is_force_based(solver_));
     inv_mass_[i] = (pinned_[i] || kinematic) ? 0.0f : 1.0f / mass_[i];
@@ -144,14 +147,40 @@ ForceModel SoftBody::force_model(const float gravity[3]) const {
   if (nh) {
     m.neo_hookean = &neo_hookean_;
     m.tet_inverse_rest = tet_inverse_rest_.data();
-    m.tet_rest_volume = tet_rest_volume_.data();
+    m.tet_rest_volume = tet_energy_volume_.data();
   }
+  m.edge_scale = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
+  m.tet_scale = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();
   for (int k = 0; k < 3; ++k) m.gravity[k] = gravity[k];
   m.surface = surface_.data();
   m.surface_count = surface_triangle_count();
   m.pressure_nrt = params_.pressure;
   m.rest_volume = rest_volume_;
   return m;
+}
+
+void SoftBody::set_vertex_scales(const uint32_t* vertices, uint32_t count, float mass_scale, float stiffness_scale) {
+  for (uint32_t k = 0; k < count; ++k) {
+    vertex_mass_scale_[vertices[k]] = mass_scale;
+    vertex_stiffness_scale_[vertices[k]] = stiffness_scale;
+  }
+  compute_masses();
+  const bool uniform = std::all_of(vertex_stiffness_scale_.begin(), vertex_stiffness_scale_.end(), [](float v) { return v == 1.0f; });
+  if (uniform) {
+    edge_stiffness_scale_.clear();
+    tet_stiffness_scale_.clear();
+  } else {
+    const float* vs = vertex_stiffness_scale_.data();
+    edge_stiffness_scale_.resize(edge_count());
+    for (uint32_t e = 0; e < edge_count(); ++e) edge_stiffness_scale_[e] = 0.5f * (vs[edge_ids_[2 * e]] + vs[edge_ids_[2 * e + 1]]);
+    tet_stiffness_scale_.resize(tet_count());
+    for (uint32_t t = 0; t < tet_count(); ++t) {
+      const uint32_t* id = &tet_ids_[4 * t];
+      tet_stiffness_scale_[t] = 0.25f * (vs[id[0]] + vs[id[1]] + vs[id[2]] + vs[id[3]]);
+    }
+  }
+  for (uint32_t t = 0; t < tet_count(); ++t)
+    tet_energy_volume_[t] = tet_rest6_[t] / 6.0f * (uniform ? 1.0f : tet_stiffness_scale_[t]);
 }
 
 void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
@@ -444,7 +473,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   }
   if (nh) {
     for (int pass = 0; pass < params_.iterations; ++pass)
-      solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
+      solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_energy_volume_.data(),
                         tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
     return;
   }
@@ -462,6 +491,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   edges.gamma = gamma;
   edges.scale = scale;
   edges.lambda = edge_lambda;
+  edges.stiffness = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
   VolumePass volumes;
   volumes.xw = packed_.data();
   volumes.ids = tet_ids_.data();
@@ -472,6 +502,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   volumes.alpha = volume_alpha;
   volumes.scale = scale;
   volumes.lambda = volume_lambda;
+  volumes.stiffness = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();
   pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
   for (int pass = 0; pass < params_.iterations; ++pass) {
     solve_edges(edges);
@@ -501,13 +532,15 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   if (neo_hookean()) {
     m.neo_hookean = &neo_hookean_;
     m.tet_inverse_rest = tet_inverse_rest_.data();
-    m.tet_rest_volume = tet_rest_volume_.data();
+    m.tet_rest_volume = tet_energy_volume_.data();
   } else {
     m.tet_rest6 = tet_rest6_.data();
     m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
     m.edges = edge_ids_.data();
     m.edge_rest = edge_rest_.data();
     m.edge_stiffness = params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
+    m.edge_scale = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
+    m.tet_scale = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();
   }
   // Chebyshev semi-iterative acceleration (Wang 2015, as VBD uses it): after sweep n >= S,
   // x_n = omega_n (x_sweep - x_{n-2}) + x_{n-2}, omega_S = 2 / (2 - rho^2),
@@ -739,13 +772,14 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
   if (solver_ == Solver::Vbd) st.residual = vbd_imbalance_;
   if (solver_ == Solver::Xpbd && last_inv_h2_ > 0.0f) {
     if (neo_hookean())
-      st.residual = neo_hookean_residual(pos_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_rest_volume_.data(),
+      st.residual = neo_hookean_residual(pos_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_energy_volume_.data(),
                                          tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
     else
       st.residual = simple_residual(pos_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(),
                                     params_.edge_compliance * last_inv_h2_, edge_lambda_.data(), tet_ids_.data(),
                                     tet_rest6_.data(), tet_count(), params_.volume_compliance * last_inv_h2_,
-                                    volume_lambda_.data());
+                                    volume_lambda_.data(), edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data(),
+                                    tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data());
   }
   return st;
 }

@@ -162,6 +162,13 @@ class SoftBody {
   bool set_params(const BodyParams& params);
   const BodyParams& params() const { return params_; }
   void set_pinned(uint32_t vertex, bool pinned);
+  // Vertex groups: the listed vertices' mass is multiplied by mass_scale and the stiffness of every
+  // edge and tet they belong to by stiffness_scale (a constraint takes the mean over its vertices,
+  // so a painted region stiffens smoothly into its surroundings). Sets, not multiplies: 1 and 1 undo
+  // it. Kept across reset, like pins. Callers check the indices and ranges (the C API does).
+  void set_vertex_scales(const uint32_t* vertices, uint32_t count, float mass_scale, float stiffness_scale);
+  float vertex_mass_scale(uint32_t vertex) const { return vertex_mass_scale_[vertex]; }
+  float vertex_stiffness_scale(uint32_t vertex) const { return vertex_stiffness_scale_[vertex]; }
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
   // Presses to factor x height, widening to keep the volume; stops motion. Returns false, changing
   // nothing, when the result would not be finite (positions overwritten through the shared buffer
@@ -246,7 +253,12 @@ class SoftBody {
   std::vector<uint32_t> tet_ids_;
   std::vector<float> tet_rest6_;   // 6 V0, m^3
   std::vector<float> tet_inverse_rest_;  // B = Dm^-1 per tet (9 floats, 1/m): the Neo-Hookean material
-  std::vector<float> tet_rest_volume_;   // V0 per tet, m^3
+  std::vector<float> tet_energy_volume_;  // V0 x the tet's stiffness scale per tet, m^3: Neo-Hookean's weight
+  // Vertex groups: per-vertex multipliers of mass and stiffness (1 by default), and the per-constraint
+  // stiffness multipliers they give (the mean over a constraint's vertices; empty while all are 1, so
+  // the solvers keep their uniform-compliance path).
+  std::vector<float> vertex_mass_scale_, vertex_stiffness_scale_;
+  std::vector<float> edge_stiffness_scale_, tet_stiffness_scale_;
   NeoHookean neo_hookean_;               // from params_.youngs_modulus and poisson_ratio
   // XPBD multipliers of the current substep (zeroed at its start), in the constraints' order.
   std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 2 per tet

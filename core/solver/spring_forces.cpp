@@ -45,7 +45,7 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
       if (len == 0.0f) continue;
       const Vec3 n = d * (1.0f / len);
       const float closing = dot(load3(v, a) - load3(v, b), n);  // m/s, > 0 when separating
-      const Vec3 fa = n * (-m.edge_stiffness * (len - m.edge_rest[e]) - m.edge_damping * closing);
+      const Vec3 fa = n * (-m.edge_stiffness * scale_at(m.edge_scale, e) * (len - m.edge_rest[e]) - m.edge_damping * closing);
       add3(f, a, fa);
       add3(f, b, fa * -1.0f);
     }
@@ -53,7 +53,7 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
     for (uint32_t t = 0; t < m.tet_count; ++t) {
       const uint32_t* id = m.tets + 4 * t;
       const TetGradients tg = tet_gradients(x, id);
-      const float s = -m.volume_stiffness * (tg.vol6 - m.tet_rest6[t]);  // -kV C
+      const float s = -m.volume_stiffness * scale_at(m.tet_scale, t) * (tg.vol6 - m.tet_rest6[t]);  // -kV C
       for (int k = 0; k < 4; ++k) add3(f, id[k], tg.g[k] * s);
     }
   if (m.neo_hookean)
@@ -86,7 +86,7 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
     const Vec3 dp = load3(p, a) - load3(p, b);
     const float c = std::max(0.0f, 1.0f - m.edge_rest[e] / len);
     // kx * (-k [n n^T (1 - c) + c I]) dp + kv * (-cd n n^T) dp
-    const Vec3 fa = (n * ((1.0f - c) * dot(n, dp)) + dp * c) * (-kx * m.edge_stiffness) +
+    const Vec3 fa = (n * ((1.0f - c) * dot(n, dp)) + dp * c) * (-kx * m.edge_stiffness * scale_at(m.edge_scale, e)) +
                     n * (-kv * m.edge_damping * dot(n, dp));
     add3(out, a, fa);
     add3(out, b, fa * -1.0f);
@@ -97,7 +97,7 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
       const TetGradients tg = tet_gradients(x, id);
       float gp = 0.0f;  // grad C . p
       for (int k = 0; k < 4; ++k) gp += dot(tg.g[k], load3(p, id[k]));
-      for (int k = 0; k < 4; ++k) add3(out, id[k], tg.g[k] * (-kx * m.volume_stiffness * gp));
+      for (int k = 0; k < 4; ++k) add3(out, id[k], tg.g[k] * (-kx * m.volume_stiffness * scale_at(m.tet_scale, t) * gp));
     }
   if (m.neo_hookean)
     neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p, kx, out);
@@ -107,14 +107,15 @@ void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, fl
   for (uint32_t i = 0; i < m.particle_count; ++i) diag[i] = m.mass[i];
   for (uint32_t e = 0; e < m.edge_count; ++e) {
     // Each spring adds at most k (longitudinal) to a 3x3 diagonal block; use the block's mean.
-    const float add = (kx * m.edge_stiffness + kv * m.edge_damping) / 3.0f;
+    const float add = (kx * m.edge_stiffness * scale_at(m.edge_scale, e) + kv * m.edge_damping) / 3.0f;
     diag[m.edges[2 * e]] += add;
     diag[m.edges[2 * e + 1]] += add;
   }
   if (m.volume_stiffness > 0.0f)
     for (uint32_t t = 0; t < m.tet_count; ++t) {
       const TetGradients tg = tet_gradients(x, m.tets + 4 * t);
-      for (int k = 0; k < 4; ++k) diag[m.tets[4 * t + k]] += kx * m.volume_stiffness * length_sq(tg.g[k]) / 3.0f;
+      for (int k = 0; k < 4; ++k)
+        diag[m.tets[4 * t + k]] += kx * m.volume_stiffness * scale_at(m.tet_scale, t) * length_sq(tg.g[k]) / 3.0f;
     }
   if (m.neo_hookean)
     neo_hookean_stiffness_diagonal(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, kx, diag);
@@ -124,12 +125,12 @@ double elastic_energy(const ForceModel& m, const float* x) {
   double u = 0.0;
   for (uint32_t e = 0; e < m.edge_count; ++e) {
     const double s = edge_length_d(x, m.edges[2 * e], m.edges[2 * e + 1]) - m.edge_rest[e];
-    u += 0.5 * m.edge_stiffness * s * s;
+    u += 0.5 * m.edge_stiffness * scale_at(m.edge_scale, e) * s * s;
   }
   if (m.volume_stiffness > 0.0f)
     for (uint32_t t = 0; t < m.tet_count; ++t) {
       const double c = tet_volume6_d(x, m.tets + 4 * t) - m.tet_rest6[t];
-      u += 0.5 * m.volume_stiffness * c * c;
+      u += 0.5 * m.volume_stiffness * scale_at(m.tet_scale, t) * c * c;
     }
   if (m.neo_hookean)
     u += neo_hookean_energy(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count);

@@ -33,8 +33,13 @@ struct ForceModel {
   // Stable Neo-Hookean tets (materials/neo_hookean.h) instead of springs and volume terms, when set.
   const NeoHookean* neo_hookean = nullptr;
   const float* tet_inverse_rest = nullptr;  // B = Dm^-1 per tet, 9 floats, 1/m
-  const float* tet_rest_volume = nullptr;   // V0 per tet, m^3
+  const float* tet_rest_volume = nullptr;   // V0 per tet times its stiffness scale, m^3 (the energy's weight)
+  // Vertex groups: per edge and per tet multipliers of edge_stiffness and volume_stiffness (the mean
+  // of their vertices' stiffness scales). Null = 1.
+  const float* edge_scale = nullptr;
+  const float* tet_scale = nullptr;
 };
+inline float scale_at(const float* scale, uint32_t i) { return scale ? scale[i] : 1.0f; }
 
 // A tet's volume term: g[k] = d(6V)/dx_k (the cross products of the opposite faces' edges), 6V.
 struct TetGradients {

@@ -107,7 +107,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         const TetGradients tg = tet_gradients(x, id);
         const Vec3 g = tg.g[corner];
         const double C = double(tg.vol6) - m.tet_rest6[t];  // 6V - 6V0
-        const double k = m.volume_stiffness;
+        const double k = double(m.volume_stiffness) * scale_at(m.tet_scale, t);
         forces += k * std::fabs(C) * length(g);
         f[0] -= k * C * g.x;
         f[1] -= k * C * g.y;
@@ -122,7 +122,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         const float len = length(d);
         if (len == 0.0f) continue;
         const Vec3 n = d * (1.0f / len);
-        const double k = m.edge_stiffness, stretch = double(len) - m.edge_rest[e];
+        const double k = double(m.edge_stiffness) * scale_at(m.edge_scale, e), stretch = double(len) - m.edge_rest[e];
         forces += k * std::fabs(stretch);
         f[0] -= k * stretch * n.x;
         f[1] -= k * stretch * n.y;

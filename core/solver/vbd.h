@@ -44,6 +44,8 @@ struct VbdModel {
   const uint32_t* edges = nullptr;
   const float* edge_rest = nullptr;         // m
   float edge_stiffness = 0.0f;              // k, N/m (simple model)
+  const float* edge_scale = nullptr;        // vertex groups: per edge multiplier of k (null = 1)
+  const float* tet_scale = nullptr;         // vertex groups: per tet multiplier of kV (null = 1)
   // Vertices held up by a contact the sweep does not see (the ground, a collider): moved as the
   // others, but left out of the residual, whose weight they would otherwise count as unbalanced.
   const uint8_t* supported = nullptr;       // 1 per vertex, or null

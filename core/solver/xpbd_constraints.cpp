@@ -33,13 +33,17 @@ static void edge_range(const EdgePass& p, uint32_t begin, uint32_t end) {
     if (len == 0.0f) continue;  // no direction to push along; the volume constraints separate them
     const float C = len - p.rest[e];
     const float lam = kMultipliers ? p.lambda[e] : 0.0f;
+    // A branch the predictor always gets right: one mesh either has vertex groups or not.
+    const float alpha = p.stiffness ? p.alpha / p.stiffness[e] : p.alpha;
     float s;  // delta_lambda / |d|
     if (kDamped) {
       // gamma * dC/dt * h: the constraint's change over this substep, grad C . (x - prev)
-      const float damp = p.gamma * dot3(d, (xa - load_xyz(p.prev, a)) - (xb - load_xyz(p.prev, b))) / len;
-      s = p.scale * (-C - p.alpha * lam - damp) / (((1.0f + p.gamma) * w + p.alpha) * len);
+      // gamma = alpha~ h c: with the edge's own compliance, so the damping c stays what was asked.
+      const float gamma = p.stiffness ? p.gamma / p.stiffness[e] : p.gamma;
+      const float damp = gamma * dot3(d, (xa - load_xyz(p.prev, a)) - (xb - load_xyz(p.prev, b))) / len;
+      s = p.scale * (-C - alpha * lam - damp) / (((1.0f + gamma) * w + alpha) * len);
     } else {
-      s = (kMultipliers ? -C - p.alpha * lam : -C) / ((w + p.alpha) * len);
+      s = (kMultipliers ? -C - alpha * lam : -C) / ((w + alpha) * len);
     }
     if (kMultipliers) p.lambda[e] = lam + s * len;
     store4(xw, a, xa + d * splat4(s * wa));
@@ -63,7 +67,12 @@ static inline void edge_batch4(const EdgePass& p, uint32_t e) {
   V4 rest;
   std::memcpy(&rest, p.rest + e, sizeof rest);
   const V4 C = len - rest;
-  const V4 alpha = splat4(p.alpha);
+  V4 alpha = splat4(p.alpha);
+  if (p.stiffness) {
+    V4 k;
+    std::memcpy(&k, p.stiffness + e, sizeof k);
+    alpha = alpha / k;
+  }
   V4 lam{};
   if (kMultipliers) std::memcpy(&lam, p.lambda + e, sizeof lam);
   V4 s;
@@ -75,7 +84,12 @@ static inline void edge_batch4(const EdgePass& p, uint32_t e) {
     transpose4(pax, pay, paz, paw);
     transpose4(pbx, pby, pbz, pbw);
     const V4 mx = (ax - pax) - (bx - pbx), my = (ay - pay) - (by - pby), mz = (az - paz) - (bz - pbz);
-    const V4 gamma = splat4(p.gamma);
+    V4 gamma = splat4(p.gamma);
+    if (p.stiffness) {
+      V4 k;
+      std::memcpy(&k, p.stiffness + e, sizeof k);
+      gamma = gamma / k;
+    }
     const V4 damp = gamma * (dx * mx + dy * my + dz * mz) / len;
     s = splat4(p.scale) * (-C - alpha * lam - damp) / ((((splat4(1.0f) + gamma) * w) + alpha) * len);
   } else {
@@ -129,8 +143,9 @@ static void volume_range(const VolumePass& p, uint32_t begin, uint32_t end) {
     const float w = w0 * dot3(g0, g0) + w1 * dot3(g1, g1) + w2 * dot3(g2, g2) + w3 * dot3(g3, g3);
     if (w == 0.0f) continue;
     const float C = dot3(g3, e3) - p.rest6[t];  // 6V - 6V0
-    const float rhs = kMultipliers ? -C - p.alpha * p.lambda[t] : -C;
-    const float s = (kScaled ? p.scale * rhs : rhs) / (w + p.alpha);  // delta_lambda
+    const float alpha = p.stiffness ? p.alpha / p.stiffness[t] : p.alpha;
+    const float rhs = kMultipliers ? -C - alpha * p.lambda[t] : -C;
+    const float s = (kScaled ? p.scale * rhs : rhs) / (w + alpha);  // delta_lambda
     if (kMultipliers) p.lambda[t] += s;
     store4(xw, id[0], x0 + g0 * splat4(s * w0));
     store4(xw, id[1], x1 + g1 * splat4(s * w1));
@@ -167,7 +182,12 @@ static inline void volume_batch4(const VolumePass& p, uint32_t t) {
   V4 rest;
   std::memcpy(&rest, p.rest6 + t, sizeof rest);
   const V4 C = (g3x * e3x + g3y * e3y + g3z * e3z) - rest;  // 6V - 6V0
-  const V4 alpha = splat4(p.alpha);
+  V4 alpha = splat4(p.alpha);
+  if (p.stiffness) {
+    V4 k;
+    std::memcpy(&k, p.stiffness + t, sizeof k);
+    alpha = alpha / k;
+  }
   V4 rhs = -C;
   V4 lam{};
   if (kMultipliers) {
@@ -232,19 +252,21 @@ void unpack_positions(const float* xw, uint32_t count, float* pos) {
 float simple_residual(const float* pos, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
                       float edge_alpha_tilde, const float* edge_lambda, const uint32_t* tet_ids,
                       const float* rest_volume6, uint32_t tet_count, float volume_alpha_tilde,
-                      const float* volume_lambda) {
+                      const float* volume_lambda, const float* edge_stiffness, const float* tet_stiffness) {
   float worst = 0.0f;
   for (uint32_t e = 0; e < edge_count; ++e) {
     if (!(rest_length[e] > 0.0f)) continue;
     const float C = length(load3(pos, edge_ids[2 * e]) - load3(pos, edge_ids[2 * e + 1])) - rest_length[e];
-    worst = std::max(worst, std::fabs(C + edge_alpha_tilde * edge_lambda[e]) / rest_length[e]);
+    const float alpha = edge_stiffness ? edge_alpha_tilde / edge_stiffness[e] : edge_alpha_tilde;
+    worst = std::max(worst, std::fabs(C + alpha * edge_lambda[e]) / rest_length[e]);
   }
   for (uint32_t t = 0; t < tet_count; ++t) {
     const uint32_t* id = tet_ids + 4 * t;
     const Vec3 x0 = load3(pos, id[0]);
     const float v6 = dot(cross(load3(pos, id[1]) - x0, load3(pos, id[2]) - x0), load3(pos, id[3]) - x0);
     const float C = v6 - rest_volume6[t];
-    worst = std::max(worst, std::fabs(C + volume_alpha_tilde * volume_lambda[t]) / rest_volume6[t]);
+    const float alpha = tet_stiffness ? volume_alpha_tilde / tet_stiffness[t] : volume_alpha_tilde;
+    worst = std::max(worst, std::fabs(C + alpha * volume_lambda[t]) / rest_volume6[t]);
   }
   return worst;
 }

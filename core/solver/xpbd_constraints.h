@@ -33,6 +33,8 @@ struct EdgePass {
   // scale 1), where they cost ~10 %.
   float gamma = 0.0f, scale = 1.0f;
   float* lambda = nullptr;  // may be null: multipliers taken as 0 and not stored
+  // Per edge stiffness multiplier (vertex groups): its compliance is alpha / stiffness[e]. Null = 1.
+  const float* stiffness = nullptr;
 };
 void solve_edges(const EdgePass& p);
 
@@ -48,6 +50,7 @@ struct VolumePass {
   float alpha = 0.0f;  // alpha~ = volume compliance (m^5/N, since C is in m^3) / h^2
   float scale = 1.0f;  // PBD's stiffness
   float* lambda = nullptr;
+  const float* stiffness = nullptr;  // per tet multiplier (vertex groups): compliance alpha / stiffness[t]
 };
 void solve_volumes(const VolumePass& p);
 
@@ -60,7 +63,8 @@ void unpack_positions(const float* xw, uint32_t count, float* pos);
 float simple_residual(const float* pos, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
                       float edge_alpha_tilde, const float* edge_lambda, const uint32_t* tet_ids,
                       const float* rest_volume6, uint32_t tet_count, float volume_alpha_tilde,
-                      const float* volume_lambda);
+                      const float* volume_lambda, const float* edge_stiffness = nullptr,
+                      const float* tet_stiffness = nullptr);
 
 // Ground plane y = 0, an inequality constraint y >= 0 with zero compliance, plus Coulomb friction at
 // position level (Macklin et al. 2014, "Unified particle physics", sec. 6.1): the tangential motion of
