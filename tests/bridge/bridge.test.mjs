@@ -216,3 +216,21 @@ test('ErrorCode mirrors the C names of every code', () => {
     assert.equal(sb.M.UTF8ToString(sb.M._sb_error_name(code)), `SB_ERR_${key}`);
   }
 });
+
+test('vertex groups from JS: a painted half weighs more and the stiffened body sags less; bad groups are refused unchanged', () => {
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [4, 4, 4], size: [1, 1, 1], center: [0, 1, 0] });
+  const mass = body.stats().mass;
+  const p = body.positions;
+  const right = [];
+  for (let i = 0; i < body.vertexCount; i++) if (p[3 * i] > 0.1) right.push(i);
+  body.setVertexScales(right, 2, 1);
+  assert.ok(body.stats().mass > mass * 1.2, 'the right part weighs twice');
+  assert.ok(body.stats().center[0] > 0.05, 'the centre of mass moves toward it');
+  assert.deepEqual(body.vertexScales(right[0]), { mass: 2, stiffness: 1 });
+  assert.throws(() => body.setVertexScales([0, body.vertexCount], 3, 3), (e) => e.code === ErrorCode.INDEX_OUT_OF_RANGE);
+  assert.throws(() => body.setVertexScales([0], 3, Number.NaN), (e) => e.code === ErrorCode.NOT_FINITE);
+  assert.throws(() => body.setVertexScales([], 3, 3), (e) => e.code === ErrorCode.BAD_COUNT);
+  assert.deepEqual(body.vertexScales(0), { mass: 1, stiffness: 1 }, 'nothing changed on refusal');
+  world.destroy();
+});

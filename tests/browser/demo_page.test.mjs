@@ -372,6 +372,56 @@ test('material presets: silicone runs under VBD, clay keeps a squash, simple spr
   }
 });
 
+test('vertex-group brush: a stroke paints particles stiffer, pins a patch, clear undoes it; off grabs again', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 60 });
+  try {
+    await page.evaluate(() => {
+      app.set('brush', 'stiffer');
+      app.set('brushRadius', 0.2);
+    });
+    const click = async () => {
+      const point = await page.evaluate(() => app.bodyScreenPoint());
+      await page.mouse.move(point.x, point.y);
+      await page.mouse.down();
+      const during = await page.evaluate(() => app.grab().dragging);
+      await page.mouse.up();
+      await waitMoreFrames(page, 1);
+      return { during, scene: await page.evaluate(() => app.sceneInfo()) };
+    };
+    let stroke = await click();
+    assert.equal(stroke.during, false, 'painting, not grabbing');
+    assert.equal(stroke.scene.lastPaint.mode, 'stiffer');
+    assert.ok(stroke.scene.lastPaint.count >= 3, `a patch: ${stroke.scene.lastPaint.count} particles`);
+    assert.equal(stroke.scene.painted, stroke.scene.lastPaint.count, 'each painted particle has a bead');
+    const stiff = await page.evaluate(() => {
+      let n = 0;
+      for (let i = 0; i < app.body.vertexCount; i++) if (app.body.vertexScales(i).stiffness === 10) n++;
+      return n;
+    });
+    assert.equal(stiff, stroke.scene.lastPaint.count, 'the C side holds stiffness x10 for exactly those');
+
+    await page.evaluate(() => app.set('brush', 'pin'));
+    stroke = await click();
+    assert.ok(stroke.scene.pins >= 3, `a pinned patch: ${stroke.scene.pins}`);
+    await page.evaluate(() => {
+      app.set('brush', 'clear');
+      app.set('brushRadius', 0.45); // wider than both strokes: the body shifted a little between them
+    });
+    stroke = await click();
+    assert.equal(stroke.scene.pins, 0, 'clear unpins');
+    assert.equal(stroke.scene.painted, 0, 'and clears the paint');
+    assert.equal(await page.evaluate(() => app.body.vertexScales(app.body.nearestVertex(...app.stats().center)).stiffness), 1);
+
+    await page.evaluate(() => app.set('brush', 'off'));
+    stroke = await click();
+    assert.equal(stroke.during, true, 'brush off: a press grabs again');
+    assert.deepEqual(await page.evaluate(() => app.errors.slice()), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a C API error shows in the page and the page keeps running', async () => {
   const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
   try {

@@ -22,6 +22,7 @@ import { createPanel } from './panel.js';
 import { Readout } from './readout.js';
 import { ColliderView } from './scenes/collider_view.js';
 import { PinView } from './scenes/pin_view.js';
+import { VertexBrush } from './scenes/vertex_brush.js';
 import { ScenePointer, nearestBodyHit } from './scenes/scene_pointer.js';
 import { bunnyTets } from './scenes/scene_bodies.js';
 import { scenePreset } from './scenes/scene_presets.js';
@@ -61,6 +62,7 @@ async function init() {
   let sceneLoading = Promise.resolve(); // a scene waiting for the bunny's tets
   const colliderView = new ColliderView(stage.scene);
   const pins = new PinView(stage.scene);
+  const brush = new VertexBrush(stage.scene, pins);
   const extraMeshes = new Map(); // extra body -> its BodyMesh
   // Meshes follow the simulation's extra bodies and obstacles after "add body", "clear bodies" or a scene.
   function syncExtras() {
@@ -79,13 +81,17 @@ async function init() {
     scenePointer?.cancel();
     colliderView.bind(sim.colliders);
     pins.keepOnly(sim.bodies);
+    brush.keepOnly(sim.bodies);
   }
   let sim = null; // assigned below; the first body arrives while the constructor runs
   sim = new Simulation(softbody, {
     onBodyChange: (body, source) => {
       grabber?.cancel(); // the held particle belonged to the old body
       bodyMesh.bind(body);
-      if (sim) pins.keepOnly(sim.bodies);
+      if (sim) {
+        pins.keepOnly(sim.bodies);
+        brush.keepOnly(sim.bodies);
+      }
       if (source.kind === 'lattice') readout.setMeshInfo(null); // the summary was the import's
       panel?.sync();
     },
@@ -102,6 +108,7 @@ async function init() {
     colliders: colliderView,
     pins,
     sim,
+    brush,
     onError: (error) => alerts.error(error),
   });
   const raycaster = new THREE.Raycaster();
@@ -138,6 +145,7 @@ async function init() {
   panel = createPanel({
     sim,
     guard,
+    brush,
     view: bodyMesh,
     actions: {
       togglePause: (paused) => (sim.paused = paused),
@@ -216,7 +224,7 @@ async function init() {
     },
   });
   panel.sync();
-  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, whenSceneBuilt: () => sceneLoading });
+  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, brush, whenSceneBuilt: () => sceneLoading });
 
   function frame(now) {
     requestAnimationFrame(frame);
@@ -234,6 +242,7 @@ async function init() {
       for (const mesh of extraMeshes.values()) mesh.update();
       colliderView.update();
       pins.update();
+      brush.update();
       grabber.updateBead();
       stage.follow(stats.center);
       stage.keepInView(stats.center, { dt: stepMs === null ? 0 : DT, holding: grabber.dragging });

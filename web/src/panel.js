@@ -4,6 +4,7 @@
 import GUI from 'lil-gui';
 import { addLogSlider } from './log_slider.js';
 import { addMeshFolder } from './mesh_panel.js';
+import { BRUSHES } from './scenes/vertex_brush.js';
 import { SCENES } from './scenes/scene_presets.js';
 import { LATTICE_SHAPES, MATERIAL_PRESETS, RANGES, SAMPLE_SHAPES } from './settings.js';
 
@@ -16,7 +17,7 @@ function formatScientific(value) {
 // actions: { togglePause(paused), step(), reset(), squash(), restoreDefaults(), copyEmbed(), shape(name),
 // chooseFile(), remesh(), downloadTets(), scene(name), addBody(), clearBodies() }: shape(name) builds a lattice or starts loading a sample
 // (the importer), and the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
-export function createPanel({ sim, guard, actions, view }) {
+export function createPanel({ sim, guard, actions, view, brush = null }) {
   const gui = new GUI({ title: 'softbody controls', width: 270 });
   gui.domElement.classList.add('panel');
   const model = { ...sim.settings, paused: false, wireframe: false, scene: sim.scene };
@@ -117,6 +118,21 @@ export function createPanel({ sim, guard, actions, view }) {
   addLinear(matter, 'iterations', 'iterations');
   addLinear(matter, 'plasticYield', 'plastic yield');
   addLog(matter, 'plasticCreep', 'plastic creep');
+
+  // Vertex groups (scenes/vertex_brush.js): with a brush chosen, pressing and dragging over a body
+  // paints the particles within the radius instead of grabbing them.
+  if (brush) {
+    const paint = gui.addFolder('Vertex groups (brush)');
+    const brushModel = { brush: brush.mode, brushRadius: brush.radius };
+    const labels = Object.fromEntries(Object.entries(BRUSHES).map(([key, b]) => [b.label, key]));
+    const mode = paint.add(brushModel, 'brush', labels).name('brush');
+    mode.onChange((value) => (brush.mode = value));
+    controllers.set('brush', { controller: mode, set: (value) => mode.setValue(value), update: () => mode.updateDisplay() });
+    const radius = paint.add(brushModel, 'brushRadius', 0.02, 0.5, 0.01).name('brush radius (m)');
+    radius.onChange((value) => (brush.radius = value));
+    controllers.set('brushRadius', { controller: radius, set: (value) => radius.setValue(value), update: () => radius.updateDisplay() });
+    paint.close();
+  }
 
   // Scenes and more bodies: obstacles to fall on and drag (scene_presets.js), another of the current
   // shape dropped from above, and contact of each body with itself.

@@ -569,6 +569,23 @@ export class Body {
   pin(vertex, pinned = true) {
     this._call('_sb_body_pin', vertex, pinned ? 1 : 0);
   }
+  // Vertex groups (sb_body_set_vertex_scales): the listed vertices' mass x massScale and the stiffness
+  // of every edge and tet they belong to x stiffnessScale (each in [1e-3, 1e3]; 1, 1 undoes it).
+  setVertexScales(vertices, massScale = 1, stiffnessScale = 1) {
+    const ptr = this.sb.copyIn(vertices, Uint32Array);
+    try {
+      this._call('_sb_body_set_vertex_scales', ptr, vertices.length, massScale, stiffnessScale);
+    } finally {
+      this.sb.M._free(ptr);
+    }
+  }
+  // { mass, stiffness }: one vertex's multipliers.
+  vertexScales(vertex) {
+    const at = this.sb._stats; // scratch: two floats
+    this._call('_sb_body_get_vertex_scales', vertex, at, at + 4);
+    const f = new Float32Array(this.sb.buffer, at, 2);
+    return { mass: f[0], stiffness: f[1] };
+  }
   squash(factor) {
     this._call('_sb_body_squash', factor);
   }

@@ -9,7 +9,7 @@ function isBodyColour(r, g, b) {
   return r >= 50 && r > 1.4 * g && r > 1.4 * b;
 }
 
-export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, whenSceneBuilt }) {
+export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, brush, whenSceneBuilt }) {
   // CSS pixel position (viewport coordinates) of a world point, for page.mouse.
   function project([x, y, z]) {
     const ndc = new THREE.Vector3(x, y, z).project(stage.camera);
@@ -74,6 +74,8 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, impo
       draggingCollider: scenePointer.dragging,
       pins: pins.count,
       lastPin: scenePointer.lastPin,
+      lastPaint: scenePointer.lastPaint ?? null, // { count, mode } of the last brush stroke
+      painted: brush.count, // particles with a stiffness or mass paint
     }),
     whenSceneBuilt, // resolves once a scene waiting for the bunny's tets is built
     // Screen point of an obstacle's top centre (a press there picks it when no body is in front).

@@ -271,6 +271,9 @@ export declare class Body {
   setSelfCollision(enabled: boolean, thickness?: number): void;
   readonly selfCollision: { enabled: boolean; thickness: number };
   pin(vertex: number, pinned?: boolean): void;
+  /** Vertex groups: mass and stiffness multipliers of the listed vertices, each in [1e-3, 1e3]. */
+  setVertexScales(vertices: ArrayLike<number>, massScale?: number, stiffnessScale?: number): void;
+  vertexScales(vertex: number): { mass: number; stiffness: number };
   /** Presses to factor in [0.05, 1] of the height at once, volume kept. */
   squash(factor: number): void;
   /** Squashes, then releases under a plate rising over `seconds`, so the body does not launch. */

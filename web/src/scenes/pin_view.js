@@ -2,7 +2,7 @@
 // that follow them. The C side keeps pins across reset; a body that goes away takes its pins along.
 import * as THREE from 'three';
 
-const MAX_PINS = 512;
+const MAX_PINS = 4096; // the vertex-group brush pins patches at once
 
 export class PinView {
   constructor(scene) {
@@ -28,6 +28,17 @@ export class PinView {
     else set.delete(vertex);
     this.pins.set(body, set);
     return pinned;
+  }
+
+  // Pins or unpins `vertex` of `body` as asked (the vertex-group brush).
+  set(body, vertex, pinned) {
+    const set = this.pins.get(body) ?? new Set();
+    if (pinned === set.has(vertex)) return;
+    if (pinned && this.count >= MAX_PINS) throw new Error(`at most ${MAX_PINS} pins; the clear brush frees them`);
+    body.pin(vertex, pinned);
+    if (pinned) set.add(vertex);
+    else set.delete(vertex);
+    this.pins.set(body, set);
   }
 
   get count() {

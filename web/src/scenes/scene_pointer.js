@@ -1,5 +1,6 @@
 // The pointer's scene tools, ahead of the body grabber on the same canvas (capture phase, registered
-// first): Shift+click (or Alt+click) on a body pins or unpins its nearest particle; pressing an
+// first): with a vertex-group brush chosen, pressing and dragging over a body paints it
+// (vertex_brush.js); Shift+click (or Alt+click) on a body pins or unpins its nearest particle; pressing an
 // obstacle (nearer than any body under the pointer) drags it on the horizontal plane through the press. A dragged
 // obstacle is posed once per frame without teleporting, so the step sweeps it there and it pushes
 // and carries the bodies it meets.
@@ -20,8 +21,10 @@ export function nearestBodyHit(raycaster, items) {
 
 export class ScenePointer {
   // getBodies(): [{ mesh, body }] to pick from; colliders: the ColliderView; sim: for heldCollider.
-  constructor({ canvas, camera, controls, getBodies, colliders, pins, sim, onError }) {
-    Object.assign(this, { canvas, camera, controls, getBodies, colliders, pins, sim, onError });
+  // brush: the VertexBrush; while it is active, pressing a body paints instead of grabbing.
+  constructor({ canvas, camera, controls, getBodies, colliders, pins, sim, onError, brush = null }) {
+    Object.assign(this, { canvas, camera, controls, getBodies, colliders, pins, sim, onError, brush });
+    this.painting = null; // the body being painted while the pointer is down, or null
     this.raycaster = new THREE.Raycaster();
     this.plane = new THREE.Plane();
     this.offset = new THREE.Vector3();
@@ -75,6 +78,15 @@ export class ScenePointer {
       }
       return;
     }
+    if (this.brush?.active && body && (!collider || body.distance < collider.distance)) {
+      event.stopImmediatePropagation(); // paint, not grab or orbit
+      this.painting = body.body;
+      this.pointerId = event.pointerId;
+      this.controls.enabled = false;
+      this.canvas.setPointerCapture(event.pointerId);
+      this._paint(body.point);
+      return;
+    }
     if (!collider || (body && body.distance < collider.distance)) return; // the grabber's (or the orbit's)
     event.stopImmediatePropagation();
     this.entry = collider.entry;
@@ -93,8 +105,23 @@ export class ScenePointer {
     this.canvas.style.cursor = 'grabbing';
   }
 
+  _paint(point) {
+    try {
+      this.lastPaint = { count: this.brush.paint(this.painting, point), mode: this.brush.mode };
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
   _move(event) {
     if (!this.dragging || event.pointerId !== this.pointerId) return;
+    if (this.painting) {
+      // Paints along the drag wherever it crosses the body it started on.
+      this._ray(event);
+      const hit = nearestBodyHit(this.raycaster, this.getBodies().filter((item) => item.body === this.painting));
+      if (hit) this._paint(hit.hit.point);
+      return;
+    }
     const p = this._ray(event).intersectPlane(this.plane, new THREE.Vector3());
     if (!p) return;
     this.target.copy(p.add(this.offset).clampScalar(-MAX_COORDINATE, MAX_COORDINATE));
@@ -107,6 +134,7 @@ export class ScenePointer {
   _finish() {
     if (this.pointerId !== null && this.canvas.hasPointerCapture(this.pointerId)) this.canvas.releasePointerCapture(this.pointerId);
     this.pointerId = null;
+    this.painting = null;
     if (this.sim.heldCollider === this.entry) this.sim.heldCollider = null;
     this.entry = null;
     this.controls.enabled = true;
@@ -120,7 +148,7 @@ export class ScenePointer {
 
   // Once per frame, before the step: the held obstacle goes to the pointer.
   update() {
-    if (!this.dragging) return;
+    if (!this.dragging || !this.entry) return; // painting moves nothing
     const position = this.target.toArray();
     try {
       this.entry.collider.setPose(position, this.entry.rotation);
