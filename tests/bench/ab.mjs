@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { fnv1a, shuffleTets } from './tet_order.mjs';
 
 const DT = 1 / 60;
 const SUBSTEPS = 10;
@@ -60,38 +61,6 @@ const median = (v) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-
-function fnv1a(words) {
-  let h = 2166136261;
-  for (const w of words) h = Math.imul(h ^ w, 16777619) >>> 0;
-  return h;
-}
-
-// Tets (4 indices each) sorted lexicographically by their indices, as a new array.
-function sortedTets(tets) {
-  const n = tets.length / 4;
-  const idx = Array.from({ length: n }, (_, i) => i);
-  idx.sort((a, b) => tets[4 * a] - tets[4 * b] || tets[4 * a + 1] - tets[4 * b + 1]
-    || tets[4 * a + 2] - tets[4 * b + 2] || tets[4 * a + 3] - tets[4 * b + 3]);
-  const out = new Uint32Array(4 * n);
-  idx.forEach((t, i) => out.set(tets.subarray(4 * t, 4 * t + 4), 4 * i));
-  return out;
-}
-
-function shuffleTets(tets, seed) { // as bench.mjs / softbody_bench --shuffle
-  const out = sortedTets(tets);
-  let x = seed >>> 0;
-  for (let i = out.length / 4; i > 1; --i) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    const j = x % i;
-    for (let k = 0; k < 4; ++k) {
-      const t = out[4 * (i - 1) + k];
-      out[4 * (i - 1) + k] = out[4 * j + k];
-      out[4 * j + k] = t;
-    }
-  }
-  return out;
-}
 
 class Server { // softbody_bench --serve
   constructor(exe, args) {

@@ -207,26 +207,20 @@ export function fromSearchParams(params, { scenes = ['box', 'ball'] } = {}) {
     }
     if (views.length) setup.views = views;
   }
-  const substeps = params.get('substeps');
-  if (substeps !== null) {
-    substeps.split(',').forEach((text, i) => {
+  // Per-view whole numbers, in the views' order: substeps=10,40 and iters=1,32.
+  const readPerView = (name, key, what) => {
+    const text = params.get(name);
+    if (text === null) return;
+    text.split(',').forEach((item, i) => {
       if (i >= setup.views.length) return;
-      const n = Number(text);
-      const { min, max } = RANGES.substeps;
-      if (Number.isInteger(n) && n >= min && n <= max) setup.views[i].substeps = n;
-      else notes.push(`URL: substeps "${text}" for view ${i + 1} is not an integer in [${min}, ${max}]`);
+      const n = Number(item);
+      const { min, max } = RANGES[key];
+      if (Number.isInteger(n) && n >= min && n <= max) setup.views[i][key] = n;
+      else notes.push(`URL: ${what} "${item}" for view ${i + 1} is not an integer in [${min}, ${max}]`);
     });
-  }
-  const iterations = params.get('iters');
-  if (iterations !== null) {
-    iterations.split(',').forEach((text, i) => {
-      if (i >= setup.views.length) return;
-      const n = Number(text);
-      const { min, max } = RANGES.iterations;
-      if (Number.isInteger(n) && n >= min && n <= max) setup.views[i].iterations = n;
-      else notes.push(`URL: iterations "${text}" for view ${i + 1} are not an integer in [${min}, ${max}]`);
-    });
-  }
+  };
+  readPerView('substeps', 'substeps', 'substeps');
+  readPerView('iters', 'iterations', 'iterations');
   let count = setup.views.length;
   const views = params.get('views');
   if (views !== null) {

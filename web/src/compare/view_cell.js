@@ -38,28 +38,28 @@ export class ViewCell {
     solver.className = 'solver';
     solver.setAttribute('aria-label', `view ${index + 1} solver`);
     for (const name of SOLVERS) solver.add(new Option(SOLVER_LABELS[name], name));
-    const substepsLabel = document.createElement('label');
-    substepsLabel.className = 'substeps';
-    substepsLabel.textContent = 'substeps ';
-    const substeps = (this.substepsInput = document.createElement('input'));
-    substeps.type = 'number';
-    substeps.min = String(RANGES.substeps.min);
-    substeps.max = String(RANGES.substeps.max);
-    substeps.step = '1';
-    substeps.setAttribute('aria-label', `view ${index + 1} substeps`);
-    substepsLabel.append(substeps);
-    // XPBD/PBD passes or VBD sweeps per substep (the integrators ignore it).
-    const iterationsLabel = (this.iterationsLabel = document.createElement('label'));
-    iterationsLabel.className = 'substeps iterations';
-    iterationsLabel.textContent = '× ';
-    iterationsLabel.title = 'passes (XPBD, PBD) or sweeps (VBD) per substep';
-    const iterations = (this.iterationsInput = document.createElement('input'));
-    iterations.type = 'number';
-    iterations.min = String(RANGES.iterations.min);
-    iterations.max = String(RANGES.iterations.max);
-    iterations.step = '1';
-    iterations.setAttribute('aria-label', `view ${index + 1} iterations per substep`);
-    iterationsLabel.append(iterations);
+    // A labelled whole-number field in RANGES[key]'s range.
+    const numberField = (key, text, aria, className) => {
+      const label = document.createElement('label');
+      label.className = className;
+      label.textContent = text;
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.min = String(RANGES[key].min);
+      input.max = String(RANGES[key].max);
+      input.step = '1';
+      input.setAttribute('aria-label', `view ${index + 1} ${aria}`);
+      label.append(input);
+      return { label, input };
+    };
+    const substepsField = numberField('substeps', 'substeps ', 'substeps', 'substeps');
+    const substeps = (this.substepsInput = substepsField.input);
+    const substepsLabel = substepsField.label;
+    // XPBD/PBD passes or VBD sweeps per substep (the integrators have none: hidden for them).
+    const iterationsField = numberField('iterations', '× ', 'iterations per substep', 'substeps iterations');
+    iterationsField.label.title = 'passes (XPBD, PBD) or sweeps (VBD) per substep';
+    const iterations = (this.iterationsInput = iterationsField.input);
+    const iterationsLabel = (this.iterationsLabel = iterationsField.label);
     head.append(swatch, solver, substepsLabel, iterationsLabel);
 
     const hud = document.createElement('div');
