@@ -84,6 +84,13 @@ std::vector<uint32_t> snapshot(const State& s) {
       out.push_back(group);
       out.push_back(mask);
     }
+    for (int32_t i = 0; i < std::min(n, 64); ++i) {
+      float mass = 0.0f, stiffness = 0.0f;
+      if (sb_body_get_vertex_scales(b.world, b.body, i, &mass, &stiffness) == SB_OK) {
+        put_float(mass);
+        put_float(stiffness);
+      }
+    }
     int32_t self_on = 0;
     float self_thickness = 0.0f;
     if (sb_body_get_self_collision(b.world, b.body, &self_on, &self_thickness) == SB_OK) {
@@ -450,6 +457,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           int32_t on = 0;
           float thickness = 0.0f;
           r = sb_body_get_self_collision(w, b, in.byte() < 250 ? &on : nullptr, &thickness);
+        } else if (which < 200) {  // vertex groups: arbitrary lists and scales
+          const int32_t n = sb_body_vertex_count(w, b);
+          fill_ints(in.in(-1, 8), n > 0 ? n : 4);
+          // The list's own length, or a count the API must refuse before reading (it cannot know a
+          // buffer's size, so a count past the list would be the harness's overflow, not the API's).
+          const int32_t bad_counts[] = {0, -1, SB_MAX_VERTEX_GROUP + 1, INT32_MIN};
+          const int32_t count = in.byte() < 240 ? int32_t(ints.size()) : bad_counts[in.byte() % 4];
+          const float mass = in.byte() < 200 ? 0.01f * float(1 + in.byte()) : in.real();
+          const float stiffness = in.byte() < 200 ? 0.05f * float(1 + in.byte()) : in.real();
+          r = sb_body_set_vertex_scales(w, b, in.byte() < 250 ? ints.data() : nullptr, count, mass, stiffness);
+        } else if (which < 215) {
+          float mass = 0.0f, stiffness = 0.0f;
+          r = sb_body_get_vertex_scales(w, b, in.in(-1, 30), in.byte() < 250 ? &mass : nullptr, &stiffness);
         } else {
           uint32_t group = 0, mask = 0;
           r = sb_body_get_collision_filter(w, b, in.byte() < 250 ? &group : nullptr, &mask);
