@@ -47,8 +47,8 @@ export const MATERIAL_PRESETS = Object.freeze({
   softMetal: { label: 'soft metal (plastic)', solver: 'xpbd', params: { edgeCompliance: 1e-5, iterations: 4, plasticYield: 0.02, plasticCreep: 100 } },
 });
 // Under VBD the simple model's compliances must be > 0 for a moment while the material switches
-// (both ways round); the Neo-Hookean body ignores them. m^5/N.
-export const VBD_VOLUME_COMPLIANCE = 1e-8;
+// (both ways round); the Neo-Hookean body ignores them. Used for both (m/N for edges, m^5/N for tets).
+export const VBD_SPARE_COMPLIANCE = 1e-8;
 
 export const MAX_EXTRA_BODIES = 40; // "add body" and scenes; the pile uses 20
 

@@ -5,7 +5,7 @@
 import { addDropBody, placedCopy } from './scenes/scene_bodies.js';
 import { addSceneColliders, scenePreset, spinPose } from './scenes/scene_presets.js';
 import { Material } from './softbody.js';
-import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MATERIAL_PRESETS, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S, VBD_VOLUME_COMPLIANCE } from './settings.js';
+import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MATERIAL_PRESETS, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S, VBD_SPARE_COMPLIANCE } from './settings.js';
 
 // The gap a body's surface keeps from itself under self-collision: half its mean surface edge (m),
 // within the C API's [0.0005, 0.5] (a gap of ~0.4-1 spacing keeps edges from passing between vertices).
@@ -99,8 +99,8 @@ export class Simulation {
   _applyMaterial(body, settings) {
     const preset = MATERIAL_PRESETS[settings.material];
     if (body.getParam('material') === Material.neoHookean || preset.solver === 'vbd') {
-      body.setParam('edgeCompliance', settings.edgeCompliance || VBD_VOLUME_COMPLIANCE);
-      body.setParam('volumeCompliance', settings.volumeCompliance || VBD_VOLUME_COMPLIANCE);
+      body.setParam('edgeCompliance', settings.edgeCompliance || VBD_SPARE_COMPLIANCE);
+      body.setParam('volumeCompliance', settings.volumeCompliance || VBD_SPARE_COMPLIANCE);
     }
     if (preset.solver === 'vbd') {
       body.setSolver('vbd');
