@@ -155,12 +155,17 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
   const mesh = addMeshFolder(gui, { view, actions });
   for (const [key, entry] of mesh.controllers) controllers.set(key, entry);
 
-  // Shows what the simulation holds in every setting's control.
+  // Shows what the simulation holds in every setting's control. E and nu only mean something to the
+  // Neo-Hookean presets: greyed out under the simple model.
   function showSettings() {
     Object.assign(model, sim.settings);
     for (const key of Object.keys(sim.settings)) controllers.get(key)?.update?.();
     pause.updateDisplay();
+    const neoHookean = MATERIAL_PRESETS[sim.settings.material]?.solver === 'vbd';
+    for (const key of ['youngsModulus', 'poissonRatio']) controllers.get(key)?.controller.enable(neoHookean);
   }
+
+  showSettings(); // E and nu greyed out under the default simple model
 
   const look = gui.addFolder('View');
   const wire = look.add(model, 'wireframe').name('wireframe');
