@@ -173,7 +173,7 @@ test('the stiff-cantilever preset: each view\'s tip sag beside beam theory\'s li
     // The clamp and the red line at beam theory's height of the free end's axis (1.2 m at rest).
     assert.deepEqual({ clamp: guides.clamp, beam: guides.beam }, { clamp: true, beam: true });
     assert.ok(Math.abs(guides.beamY - (1.2 - implicit.beamSag)) < 1e-6);
-    // XPBD cannot run this material: switching a view to it is refused with the C API's reason.
+        // XPBD cannot run this material: switching a view to it is refused with the C API's reason.
     await page.evaluate(() => app.setView(1, { solver: 'xpbd' }));
     const refused = await page.evaluate(() => ({ errors: app.errors.slice(), solver: app.lanes()[1].solver }));
     assert.equal(refused.solver, 'vbd', 'the view keeps its solver');
@@ -190,6 +190,12 @@ test('the stiff-cantilever preset: each view\'s tip sag beside beam theory\'s li
     } finally {
       await again.context.close();
     }
+    // A material button sets real values on every view (rubber: E = 2 MPa, nu = 0.49).
+    await page.evaluate(() => app.press('rubber'));
+    const rubber = await page.evaluate(() => ({ setup: app.setup(), E: app.lane(0).body.getParam('youngsModulus') }));
+    assert.equal(rubber.setup.youngsModulus, 2e6);
+    assert.ok(Math.abs(rubber.setup.poissonRatio - 0.49) < 1e-9);
+    assert.equal(rubber.E, 2e6, 'the C side holds it');
     // Other scenes draw no guides.
     await page.evaluate(() => app.preset('stiff-jelly'));
     const other = await page.evaluate(() => app.guides());

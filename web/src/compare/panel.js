@@ -5,6 +5,7 @@
 import GUI from 'lil-gui';
 import { addLogSlider } from '../log_slider.js';
 import { SCENES } from './scenes.js';
+import { MATERIAL_PRESETS } from '../settings.js';
 import { MATERIALS, MAX_VIEWS, MIN_VIEWS, RANGES, STARTS, TIME_STEPS_HZ } from './setup.js';
 
 function formatStiffness(k) {
@@ -72,6 +73,17 @@ export function createPanel(container, { comparison, guard, scenes, actions }) {
   // The material: the simple model's k above, or Neo-Hookean from E and nu (VBD and the integrators;
   // a view under XPBD or PBD then reports the C API's refusal).
   add(physics, 'material', 'material', shared('material'), Object.fromEntries(Object.entries(MATERIALS).map(([k, v]) => [v, k])));
+  // The demo's materials with real values (settings.js MATERIAL_PRESETS), one click each: Neo-Hookean
+  // with their E and nu (the views must run VBD or an integrator), or back to the simple k.
+  const realMaterials = ['simple', 'gelatin', 'silicone', 'rubber'].map((key) => [key, MATERIAL_PRESETS[key]]);
+  const materialButtons = {};
+  for (const [key, preset] of realMaterials) {
+    materialButtons[key] = () =>
+      guard(() =>
+        comparison.set(preset.solver === 'vbd' ? { material: 'neo-hookean', youngsModulus: preset.params.youngsModulus, poissonRatio: preset.params.poissonRatio } : { material: 'simple' }),
+      );
+    physics.add(materialButtons, key).name(`material: ${preset.label}`);
+  }
   const youngs = addLogSlider(physics, {
     label: "Young's modulus E (Pa)",
     min: Math.log10(RANGES.youngsModulus.min),
