@@ -36,6 +36,7 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, impo
     settings: () => ({ ...sim.settings }),
     particleCount: () => sim.body.vertexCount,
     tetCount: () => sim.body.tetCount,
+    stepMs: () => sim.stepMs, // wall time of the last world.step, ms (the readout's "physics")
     positions: () => Array.from(sim.body.positions),
     // The current body and how it is drawn: skinned = its imported surface follows the tets.
     bodyInfo: () => ({
