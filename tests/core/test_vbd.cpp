@@ -117,16 +117,9 @@ TEST_CASE("Substeps: implicit Euler's static sag is the same at 10 and 40 subste
   p.damping = 10.0f;
   auto run = [&](Solver solver, int iterations, int substeps, double* residual) {
     p.iterations = iterations;
-    SoftBody body(make_box(10, 1, 1, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), p);
-    REQUIRE(body.set_solver(solver));
-    for (uint32_t i = 0; i < body.vertex_count(); ++i)
-      if (body.rest_positions()[3 * i] < 1e-5f) body.set_pinned(i, true);
-    StepSettings s;
-    s.ground = false;
-    s.substeps = substeps;
-    for (int f = 0; f < 120; ++f) REQUIRE(body.step(1.0f / 60, s));
-    if (residual) *residual = body.stats().residual;
-    return testing_cantilever::tip_sag(body);
+    const auto body = settled(p, 10, solver, 120, substeps);
+    if (residual) *residual = body->stats().residual;
+    return testing_cantilever::tip_sag(*body);
   };
   const double implicit10 = run(Solver::ImplicitEuler, 1, 10, nullptr), implicit40 = run(Solver::ImplicitEuler, 1, 40, nullptr);
   CHECK(implicit40 == doctest::Approx(implicit10).epsilon(0.005));
