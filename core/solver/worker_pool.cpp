@@ -28,9 +28,10 @@ bool WorkerPool::set_threads(int n) { return n == 1; }
 void WorkerPool::run(Job job, void* ctx, uint32_t chunks) {
   shared_->next = 0;
   shared_->chunks = chunks;
-  job(ctx, *this);
+  uint32_t chunk;
+  if (claim(0, &chunk)) job(ctx, *this, 0, chunk);
 }
-bool WorkerPool::claim(uint32_t* chunk) {
+bool WorkerPool::claim(uint32_t, uint32_t* chunk) {
   if (shared_->next >= shared_->chunks) return false;
   *chunk = shared_->next++;
   return true;
@@ -38,7 +39,7 @@ bool WorkerPool::claim(uint32_t* chunk) {
 void WorkerPool::wait_finished(uint32_t) {}
 void WorkerPool::finish() {}
 void WorkerPool::stop_workers() {}
-void WorkerPool::worker_main(WorkerPool*, uint64_t) {}
+void WorkerPool::worker_main(WorkerPool*, uint32_t) {}
 
 #else
 
@@ -55,7 +56,7 @@ constexpr int kSpinsBeforeYield = 2048;
 // How long an idle worker spins for the next job before it sleeps: longer than the serial part
 // between two substeps' jobs (prediction, ground, velocities: ~0.1-0.2 ms at 150k tets), so the
 // substeps of a frame do not wait for wake-ups.
-constexpr auto kIdleSpin = std::chrono::microseconds(1000);
+constexpr auto kIdleSpin = std::chrono::microseconds(2000);
 
 template <typename Done>
 static void spin_until(Done done) {
@@ -65,16 +66,20 @@ static void spin_until(Done done) {
   }
 }
 
+// Jobs are numbered (epoch, 32 bits). The ticket word holds the current job's epoch and its next
+// chunk; `limit` its epoch and chunk count. A worker claims only in the job it saw posted, so one
+// that wakes up after that job is over (or the OS kept it off a core through it) finds the epoch
+// changed and claims nothing: the caller never waits for a worker that has not started.
 struct WorkerPool::Shared {
-  alignas(64) std::atomic<uint32_t> next{0};      // the ticket counter: next chunk to claim
-  alignas(64) std::atomic<uint32_t> finished{0};  // chunks finished
-  alignas(64) std::atomic<uint64_t> job_gen{0};   // bumped by run() for each job
-  std::atomic<uint32_t> active{0};                // workers still inside the last job
+  alignas(64) std::atomic<uint64_t> ticket{0};    // epoch << 32 | next chunk to claim
+  alignas(64) std::atomic<uint32_t> finished{0};  // chunks of the current job finished
+  alignas(64) std::atomic<uint32_t> job_gen{0};   // the current job's epoch
+  std::atomic<uint64_t> limit{0};                 // epoch << 32 | chunks of that job
+  std::atomic<uint32_t> sleepers{0};              // workers asleep (or about to be) on `wake`
   std::atomic<bool> stop{false};
-  uint32_t chunks = 0;
-  Job job = nullptr;
-  void* ctx = nullptr;
-  std::mutex mutex;  // guards the sleep: job_gen and stop change under it
+  std::atomic<Job> job{nullptr};
+  std::atomic<void*> ctx{nullptr};
+  std::mutex mutex;  // guards the sleep
   std::condition_variable wake;
   std::vector<std::thread> workers;
 };
@@ -88,7 +93,6 @@ WorkerPool::~WorkerPool() { stop_workers(); }
 void WorkerPool::stop_workers() {
   Shared& s = *shared_;
   if (s.workers.empty()) return;
-  spin_until([&] { return s.active.load(std::memory_order_acquire) == 0; });
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.stop.store(true);
@@ -108,7 +112,7 @@ bool WorkerPool::set_threads(int n) {
   Shared& s = *shared_;
   try {
     s.workers.reserve(size_t(n - 1));
-    const uint64_t gen = s.job_gen.load();
+    const uint32_t gen = s.job_gen.load();
     for (int i = 1; i < n; ++i) s.workers.emplace_back(worker_main, this, gen);
   } catch (const std::system_error&) {  // the OS refused a thread: back to one
     stop_workers();
@@ -118,11 +122,10 @@ bool WorkerPool::set_threads(int n) {
   return true;
 }
 
-void WorkerPool::worker_main(WorkerPool* pool, uint64_t seen) {
+void WorkerPool::worker_main(WorkerPool* pool, uint32_t seen) {
   Shared& s = *pool->shared_;
-  // `seen` is the job count when set_threads started this worker (a run() may come before the
-  // thread gets going); run() waits for every worker to leave a job before it posts the next, so
-  // each job is seen by every worker.
+  // `seen`: the epoch when set_threads started this worker (a run() may come before the thread
+  // gets going). A worker joins the latest job it sees, if that is not over yet.
   for (;;) {
     const auto spin_end = std::chrono::steady_clock::now() + kIdleSpin;
     int spins = 0;
@@ -134,51 +137,63 @@ void WorkerPool::worker_main(WorkerPool* pool, uint64_t seen) {
         continue;
       }
       std::this_thread::yield();
-      if (std::chrono::steady_clock::now() > spin_end) break;
+      if ((spins & 63) == 0 && std::chrono::steady_clock::now() > spin_end) break;
     }
     if (!ready) {
       std::unique_lock<std::mutex> lock(s.mutex);
+      s.sleepers.fetch_add(1);  // before the last look at job_gen: run() then sees a sleeper (seq_cst)
       s.wake.wait(lock, [&] { return s.job_gen.load() != seen || s.stop.load(); });
+      s.sleepers.fetch_sub(1);
       ready = s.job_gen.load() != seen;
     }
     if (!ready) return;  // stop
-    ++seen;
-    s.job(s.ctx, *pool);
-    s.active.fetch_sub(1, std::memory_order_release);
+    seen = s.job_gen.load(std::memory_order_acquire);
+    uint32_t chunk;
+    if (!pool->claim(seen, &chunk)) continue;  // over already
+    // A claimed chunk keeps the job (and its job and ctx) alive until it is finished.
+    s.job.load(std::memory_order_relaxed)(s.ctx.load(std::memory_order_relaxed), *pool, seen, chunk);
   }
 }
 
 void WorkerPool::run(Job job, void* ctx, uint32_t chunks) {
   Shared& s = *shared_;
-  // A worker that was descheduled through the whole last job may still be on its way out of it
-  // (it claims past the end and leaves); the counters are reset only after it left.
-  spin_until([&] { return s.active.load(std::memory_order_acquire) == 0; });
-  s.next.store(0, std::memory_order_relaxed);
+  if (chunks == 0) return;
+  // The last job is over (every chunk finished), so no thread holds a chunk of it; workers that
+  // still look at it fail to claim (epoch).
+  const uint32_t epoch = s.job_gen.load(std::memory_order_relaxed) + 1;
   s.finished.store(0, std::memory_order_relaxed);
-  s.chunks = chunks;
-  s.job = job;
-  s.ctx = ctx;
+  s.job.store(job, std::memory_order_relaxed);
+  s.ctx.store(ctx, std::memory_order_relaxed);
+  s.limit.store(uint64_t(epoch) << 32 | chunks, std::memory_order_release);
+  s.ticket.store(uint64_t(epoch) << 32, std::memory_order_release);
   if (threads_ > 1) {
-    s.active.store(uint32_t(threads_ - 1), std::memory_order_relaxed);
-    {
-      std::lock_guard<std::mutex> lock(s.mutex);  // a worker on its way to sleep sees the new job
-      s.job_gen.fetch_add(1, std::memory_order_release);
+    s.job_gen.store(epoch);  // seq_cst, as the sleepers count: either a worker going to sleep sees
+                             // the new job, or this sees the sleeper and wakes it
+    // The mutex only when someone sleeps: on the browser's main thread (and in node's) a contended
+    // lock busy-waits in Emscripten, and the workers are usually spinning here.
+    if (s.sleepers.load() > 0) {
+      { std::lock_guard<std::mutex> lock(s.mutex); }
+      s.wake.notify_all();
     }
-    s.wake.notify_all();
   }
-  job(ctx, *this);
-  // Chunks other threads still hold; the job's data (ctx) may go once they are finished: a worker
-  // that comes late only claims past the end.
+  uint32_t chunk;
+  if (claim(epoch, &chunk)) job(ctx, *this, epoch, chunk);
+  // Chunks other threads still hold; the job's data (ctx) may go once they are finished.
   wait_finished(chunks);
 }
 
-bool WorkerPool::claim(uint32_t* chunk) {
+bool WorkerPool::claim(uint32_t epoch, uint32_t* chunk) {
   Shared& s = *shared_;
-  if (s.next.load(std::memory_order_relaxed) >= s.chunks) return false;  // no traffic on the line once done
-  const uint32_t c = s.next.fetch_add(1, std::memory_order_relaxed);
-  if (c >= s.chunks) return false;
-  *chunk = c;
-  return true;
+  uint64_t t = s.ticket.load(std::memory_order_acquire);
+  for (;;) {
+    // limit is published before the ticket, so it is at least as new as t's job.
+    const uint64_t l = s.limit.load(std::memory_order_acquire);
+    if (uint32_t(t >> 32) != epoch || uint32_t(l >> 32) != epoch || uint32_t(t) >= uint32_t(l)) return false;
+    if (s.ticket.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      *chunk = uint32_t(t);
+      return true;
+    }
+  }
 }
 
 void WorkerPool::wait_finished(uint32_t n) {

@@ -37,13 +37,14 @@ class WorkerPool {
   bool set_threads(int n);
   int threads() const { return threads_; }
 
-  // Runs job(ctx, pool) on every thread of the team, the caller included; returns once `chunks`
-  // chunks are finished. The job loops: claim, (wait_finished,) work, finish. Not reentrant.
-  using Job = void (*)(void* ctx, WorkerPool& pool);
+  // Runs a job of `chunks` chunks on the team; returns once all are finished. A thread that claimed
+  // a chunk calls job(ctx, pool, epoch, chunk), which loops: (wait_finished,) work, finish, then
+  // claim(epoch, ...) the next until none is left. Not reentrant.
+  using Job = void (*)(void* ctx, WorkerPool& pool, uint32_t epoch, uint32_t first_chunk);
   void run(Job job, void* ctx, uint32_t chunks);
 
-  // Within a job: the next unclaimed chunk, or false when all are claimed (the job should return).
-  bool claim(uint32_t* chunk);
+  // Within a job: the next unclaimed chunk of job `epoch`, or false when all are claimed.
+  bool claim(uint32_t epoch, uint32_t* chunk);
   // Within a job: returns once at least n chunks are finished; their writes are then visible.
   void wait_finished(uint32_t n);
   // Within a job: marks one claimed chunk as finished (after its writes).
@@ -52,7 +53,7 @@ class WorkerPool {
  private:
   struct Shared;
   void stop_workers();
-  static void worker_main(WorkerPool* pool, uint64_t seen);
+  static void worker_main(WorkerPool* pool, uint32_t seen);
 
   int threads_ = 1;
   std::unique_ptr<Shared> shared_;  // the workers, their mutex and condition, the job slot

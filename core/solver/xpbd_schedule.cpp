@@ -116,11 +116,9 @@ uint32_t total_chunks(const XpbdPasses& p) {
 }
 
 // Every thread of the team: claims chunks in order; before a chunk, waits for all chunks of the
-// earlier items. The job's data (ctx) is read only while holding a claimed chunk: a worker that
-// comes late, after the caller saw every chunk finished and returned, only fails to claim.
-void xpbd_job(void* ctx, WorkerPool& pool) {
-  uint32_t chunk;
-  if (!pool.claim(&chunk)) return;
+// earlier items. The job's data (ctx) is read only while holding a claimed chunk (the pool calls
+// this only with one): the caller cannot return before that chunk is finished.
+void xpbd_job(void* ctx, WorkerPool& pool, uint32_t epoch, uint32_t chunk) {
   const XpbdPasses& p = *static_cast<const XpbdPasses*>(ctx);
   const Segments segments(p);
   Segment g;
@@ -134,7 +132,7 @@ void xpbd_job(void* ctx, WorkerPool& pool) {
     pool.wait_finished(first);
     run_item_chunk(p, segments, it, g, chunk - first);
     pool.finish();
-  } while (pool.claim(&chunk));
+  } while (pool.claim(epoch, &chunk));
 }
 
 }  // namespace
