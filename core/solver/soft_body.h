@@ -69,8 +69,8 @@ inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
 
 class WorkerPool;
-// The smallest colour the XPBD passes split across threads (StepSettings::split_min; measured, see
-// the README's benchmark section).
+// The smallest colour the XPBD passes split across threads (StepSettings::split_min): a colour of n
+// constraints becomes n / split_min chunks. Not tuned yet (README, benchmark: threads).
 constexpr uint32_t kDefaultSplitMin = 256;
 
 // Per-frame settings that come from the world.

@@ -6,7 +6,9 @@
 //    jolt-physics: its single-threaded `wasm` build and its SIMD `wasm-multithread` build with 0
 //    worker threads), on box lattices of ~9.5k, ~50k and ~151k tets with the tets in shuffled order
 //    (as a tetrahedralizer's mesh comes; every engine gets the same shuffled input), resting on the
-//    ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance.
+//    ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance. Threaded rows: native on 2
+//    threads and the multi-threaded wasm module (build-wasm/softbody-mt.*, when built) on 1 and 2,
+//    each checked to end with the position bits of its one-thread run.
 // 2. What each solver costs: the ~10k-tet box (12x12x12 cells, 10,368 tets) under each of the ten
 //    sb_solver values (XPBD, PBD, VBD and the seven force integrators), plus the Neo-Hookean material
 //    under VBD and implicit Euler, native and wasm, dt = 1/60 s, 10 substeps, one pass or sweep per
