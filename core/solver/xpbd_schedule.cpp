@@ -34,7 +34,7 @@ class Segments {
     if (s == 0 || s + 1 == count_) {
       g.kind = s == 0 ? Kind::Pack : Kind::Unpack;
       g.end = p_.vertices;
-      g.chunks = std::max(1u, p_.vertices / kVertexBlock);
+      g.chunks = std::clamp(p_.vertices / kVertexBlock, 1u, p_.threads);
       return g;
     }
     uint32_t k = (s - 1) % (edge_segments_ + volume_segments_);
@@ -46,7 +46,12 @@ class Segments {
     g.begin = starts[k];
     g.end = k < colors ? starts[k + 1] : (edges ? p_.edges.count : p_.volumes.count);
     g.in_colour = k < colors;
-    g.chunks = g.in_colour ? std::max(1u, (g.end - g.begin) / p_.split_min) : 1u;
+    // At most two chunks per thread: a hand-over between threads costs a few cache-line transfers
+    // (the ticket, the finished count, the colour's vertices), so fewer, larger chunks pay; two
+    // per thread still let a thread that finished early take part of a late one's share.
+    // Measured (native, 2 threads, 2T/1T time): n / 256 chunks 0.81 / 0.79 at 50k / 151k, at most
+    // 2 per thread 0.76 / 0.69.
+    g.chunks = g.in_colour ? std::clamp((g.end - g.begin) / p_.split_min, 1u, 2 * p_.threads) : 1u;
     return g;
   }
 
@@ -137,11 +142,14 @@ void xpbd_job(void* ctx, WorkerPool& pool, uint32_t epoch, uint32_t chunk) {
 
 }  // namespace
 
-void run_xpbd_passes(const XpbdPasses& p, WorkerPool* pool) {
+void run_xpbd_passes(const XpbdPasses& passes, WorkerPool* pool) {
   if (pool && pool->threads() > 1) {
-    pool->run(xpbd_job, const_cast<XpbdPasses*>(&p), total_chunks(p));
+    XpbdPasses p = passes;
+    p.threads = uint32_t(pool->threads());
+    pool->run(xpbd_job, &p, total_chunks(p));
     return;
   }
+  const XpbdPasses& p = passes;
   pack_positions(p.pos, p.inv_mass, p.vertices, p.edges.xw);
   for (int pass = 0; pass < p.iterations; ++pass) {
     solve_edges(p.edges);
