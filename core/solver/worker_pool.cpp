@@ -43,7 +43,7 @@ void WorkerPool::worker_main(WorkerPool*, uint32_t) {}
 
 #else
 
-// Spinning: a pause hint per turn, never a yield. On a busy machine sched_yield hands the core to
+// Spinning: a pause hint per turn, a yield only after a long wait. On a busy machine sched_yield hands the core to
 // another process for a whole time slice (milliseconds), while the other threads of the team wait
 // for this one: with yields after 2048 turns, 2 threads took 1.4-1.6x the time of one (native,
 // 50k and 151k tets, load ~4, nice -20); without, 0.81 and 0.79.
@@ -58,6 +58,7 @@ static inline void cpu_relax() {
 // between two substeps' jobs (prediction, ground, velocities: ~0.1-0.2 ms at 150k tets), so the
 // substeps of a frame do not wait for wake-ups.
 constexpr auto kIdleSpin = std::chrono::microseconds(2000);
+constexpr auto kYieldAfter = std::chrono::microseconds(1000);  // see wait_finished
 
 
 // Jobs are numbered (epoch, 32 bits). The ticket word holds the current job's epoch and its next
@@ -189,10 +190,19 @@ bool WorkerPool::claim(uint32_t epoch, uint32_t* chunk) {
 
 void WorkerPool::wait_finished(uint32_t n) {
   Shared& s = *shared_;
-  // Pure spinning, no yield: the caller holds a claimed chunk, and a yield on a busy machine hands
-  // the core to another process for a whole time slice, during which the other threads wait for
-  // that chunk.
-  while (s.finished.load(std::memory_order_acquire) < n) cpu_relax();
+  // Spinning, no yield for the first millisecond: the caller holds a claimed chunk, and a yield on
+  // a busy machine hands the core to another process for a whole time slice, during which the
+  // other threads wait for that chunk. Waits that long mean more threads than free cores (the
+  // thread being waited for is off the core): then yield, so it can get back on.
+  int spins = 0;
+  std::chrono::steady_clock::time_point yield_from{};
+  while (s.finished.load(std::memory_order_acquire) < n) {
+    cpu_relax();
+    if ((++spins & 1023) != 0) continue;
+    const auto now = std::chrono::steady_clock::now();
+    if (spins == 1024) yield_from = now + kYieldAfter;
+    else if (now > yield_from) std::this_thread::yield();
+  }
 }
 
 void WorkerPool::finish() { shared_->finished.fetch_add(1, std::memory_order_acq_rel); }
