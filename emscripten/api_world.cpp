@@ -91,6 +91,38 @@ int32_t sb_world_set_ground(sb_world world, int32_t enabled) {
   return SB_OK;
 }
 
+int32_t sb_max_threads(void) {
+  if (!sb::WorkerPool::available()) return 1;
+#ifdef SB_WASM_THREAD_POOL_SIZE
+  // Emscripten starts pthreads synchronously only from its pre-started pool: one more would wait for
+  // a worker to load, which needs the main thread's event loop that the step is blocking.
+  return SB_WASM_THREAD_POOL_SIZE + 1 < SB_MAX_THREADS ? SB_WASM_THREAD_POOL_SIZE + 1 : SB_MAX_THREADS;
+#else
+  return SB_MAX_THREADS;
+#endif
+}
+
+int32_t sb_world_set_threads(sb_world world, int32_t threads) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  const int32_t most = sb_max_threads();
+  if (threads < 1 || threads > most) {
+    if (most == 1)
+      return fail(SB_ERR_OUT_OF_RANGE, "threads must be 1 in this build, which has no threads (got %d); the -mt build "
+                  "runs more", threads);
+    return fail(SB_ERR_OUT_OF_RANGE, "threads must be in [1, %d], got %d", most, threads);
+  }
+  if (!w->set_threads(threads)) return fail(SB_ERR_LIMIT, "the system refused to start %d threads", threads);
+  return SB_OK;
+}
+
+int32_t sb_world_get_threads(sb_world world) {
+  clear_error();
+  sb::World* w = find_world(world);
+  return w ? w->threads() : sb_last_error_code();
+}
+
 int32_t sb_world_body_count(sb_world world) {
   clear_error();
   sb::World* w = find_world(world);

@@ -235,6 +235,18 @@ int32_t sb_world_set_substeps(sb_world world, int32_t substeps);       /* defaul
 int32_t sb_world_set_ground(sb_world world, int32_t enabled);          /* plane y = 0, default 1 */
 int32_t sb_world_get_substeps(sb_world world);
 int32_t sb_world_body_count(sb_world world);
+/* Threads that step the world's bodies, the calling thread included: n in [1, sb_max_threads()],
+ * default 1. The XPBD/PBD passes split each large colour of constraints across them (the other
+ * solvers run on the calling thread); positions are the same to the bit for any n. The workers start
+ * here (n = 1 stops them), spin briefly between steps and then sleep. SB_ERR_OUT_OF_RANGE for n
+ * outside the range, which is [1, 1] in a build without threads (softbody.wasm: load the -mt build
+ * in a crossOriginIsolated page for more); SB_ERR_LIMIT when the system refuses a thread. */
+#define SB_MAX_THREADS 64
+int32_t sb_world_set_threads(sb_world world, int32_t threads);
+int32_t sb_world_get_threads(sb_world world);
+/* The largest thread count this build accepts: 1 without threads, SB_MAX_THREADS natively, the
+ * pthread pool's size + 1 in the -mt wasm build. */
+int32_t sb_max_threads(void);
 /* Advances every body by dt in [SB_MIN_DT, SB_MAX_DT] seconds. Returns SB_ERR_DIVERGED (naming the body)
  * when a body went non-finite during this call; the other bodies still stepped. */
 int32_t sb_world_step(sb_world world, float dt);

@@ -37,3 +37,27 @@ add_custom_command(TARGET softbody_wasm POST_BUILD
 
 # The export list is read from the header at configure time: re-configure when the header changes.
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/emscripten/softbody.h)
+
+# The opt-in multi-threaded module, softbody-mt.mjs + .wasm + .worker.js: the same C API with
+# -pthread (shared memory, so pages need crossOriginIsolated) and a pool of pre-started workers
+# that sb_world_set_threads uses. Every object must be compiled with -pthread, so it has its own
+# copy of the core. Not part of the default build: `cmake --build build-wasm --target softbody_wasm_mt`.
+set(SOFTBODY_WASM_POOL 3)  # workers started at load; sb_max_threads() = this + 1
+add_library(softbody_core_mt STATIC EXCLUDE_FROM_ALL ${SOFTBODY_CORE_SOURCES})
+target_include_directories(softbody_core_mt PUBLIC core)
+target_compile_options(softbody_core_mt PUBLIC -pthread)
+add_executable(softbody_wasm_mt EXCLUDE_FROM_ALL emscripten/api_state.cpp emscripten/api_world.cpp
+  emscripten/api_body.cpp emscripten/api_visual.cpp emscripten/api_tetra.cpp emscripten/api_collider.cpp)
+target_include_directories(softbody_wasm_mt PRIVATE emscripten)
+target_compile_definitions(softbody_wasm_mt PRIVATE SB_WASM_THREAD_POOL_SIZE=${SOFTBODY_WASM_POOL})
+target_link_libraries(softbody_wasm_mt PRIVATE softbody_core_mt)
+set_target_properties(softbody_wasm_mt PROPERTIES OUTPUT_NAME softbody-mt SUFFIX ".mjs")
+target_link_options(softbody_wasm_mt PRIVATE
+  -O3 -pthread -sPTHREAD_POOL_SIZE=${SOFTBODY_WASM_POOL}
+  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSoftbodyModule
+  -sENVIRONMENT=web,worker
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
+  -sFILESYSTEM=0
+  -sEXPORTED_FUNCTIONS=${SOFTBODY_EXPORTS}
+  -sEXPORTED_RUNTIME_METHODS=HEAPF32,HEAPU32,HEAP32,UTF8ToString)
+

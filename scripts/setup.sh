@@ -61,6 +61,10 @@ if [[ "$mode" != start ]]; then
   configure build-native cmake
   build build-native
 fi
+if [[ "$mode" == bench ]]; then
+  # The opt-in multi-threaded module (softbody-mt.*) for the benchmark's threaded wasm rows.
+  out=$(cmake --build build-wasm --target softbody_wasm_mt 2>&1) || { echo "$out" >&2; echo "setup: softbody_wasm_mt failed" >&2; exit 1; }
+fi
 if [[ "$mode" == test ]]; then
   # The doctest suite and the fuzz harnesses under AddressSanitizer + UBSan (clang: libFuzzer).
   configure build-asan env CC=clang CXX=clang++ cmake -DSOFTBODY_SANITIZE=ON -DSOFTBODY_FUZZ=ON -DSOFTBODY_BENCH=OFF

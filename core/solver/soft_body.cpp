@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "solver/constraint_order.h"
+#include "solver/worker_pool.h"
 #include "solver/xpbd_constraints.h"
+#include "solver/xpbd_schedule.h"
 
 namespace sb {
 
@@ -63,6 +65,9 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   edge_ids_ = permute(edges, edge_order.order, 2);
   edge_colors_ = edge_order.color_starts.size() - 1;
   edge_color_starts_ = edge_order.color_starts;
+  for (const std::vector<uint32_t>* starts : {&edge_color_starts_, &tet_color_starts_})
+    for (size_t c = 0; c + 1 < starts->size(); ++c)
+      largest_color_ = std::max(largest_color_, (*starts)[c + 1] - (*starts)[c]);
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   for (uint32_t e = 0; e < edge_count; ++e)
@@ -427,7 +432,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   if (solver_ == Solver::Vbd) {
     vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
   } else {
-    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1);
+    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min);
   }
   solve_grab(h, grab_t);
   if (s.ground) {
@@ -458,7 +463,8 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
 }
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
-void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last) {
+void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
+                          WorkerPool* pool, uint32_t split_min) {
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
@@ -479,7 +485,8 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   }
   // The passes run on positions padded to xyzw with the inverse mass in w, copied in and out around
   // them (pos_ stays the public xyz buffer).
-  EdgePass edges;
+  XpbdPasses job;
+  EdgePass& edges = job.edges;
   edges.xw = packed_.data();
   edges.prev = prev_.data();
   edges.ids = edge_ids_.data();
@@ -492,7 +499,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   edges.scale = scale;
   edges.lambda = edge_lambda;
   edges.stiffness = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
-  VolumePass volumes;
+  VolumePass& volumes = job.volumes;
   volumes.xw = packed_.data();
   volumes.ids = tet_ids_.data();
   volumes.rest6 = tet_rest6_.data();
@@ -503,12 +510,13 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   volumes.scale = scale;
   volumes.lambda = volume_lambda;
   volumes.stiffness = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();
-  pack_positions(pos_.data(), inv_mass_.data(), vertex_count(), packed_.data());
-  for (int pass = 0; pass < params_.iterations; ++pass) {
-    solve_edges(edges);
-    solve_volumes(volumes);
-  }
-  unpack_positions(packed_.data(), vertex_count(), pos_.data());
+  job.iterations = params_.iterations;
+  job.pos = pos_.data();
+  job.inv_mass = inv_mass_.data();
+  job.vertices = vertex_count();
+  job.split_min = split_min;
+  // A body whose colours are all below the split size gains nothing from the team.
+  run_xpbd_passes(job, largest_color_ >= split_min ? pool : nullptr);
 }
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the

@@ -68,6 +68,11 @@ inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::
 // Solvers that integrate the energy with k = 1/compliance, so the simple model needs compliances > 0.
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
 
+class WorkerPool;
+// The smallest colour the XPBD passes split across threads (StepSettings::split_min): a colour of n
+// constraints becomes n / split_min chunks. Not tuned yet (README, benchmark: threads).
+constexpr uint32_t kDefaultSplitMin = 256;
+
 // Per-frame settings that come from the world.
 struct StepSettings {
   float gravity[3] = {0.0f, -9.81f, 0.0f};  // m/s^2
@@ -77,6 +82,11 @@ struct StepSettings {
   // from its previous pose to its pose over the step); set by World::step.
   const Collider* colliders = nullptr;
   uint32_t collider_count = 0;
+  // Threads (worker_pool.h): the world's pool, set by World::step (null: one thread). The XPBD/PBD
+  // passes split each colour of at least split_min constraints across its threads; smaller colours
+  // run on one thread, where a barrier would cost more than the split gains.
+  WorkerPool* pool = nullptr;
+  uint32_t split_min = kDefaultSplitMin;
 };
 
 struct BodyStats {
@@ -229,7 +239,8 @@ class SoftBody {
   void post_solve(float h, bool ground, float rest_threshold);
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
-  void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last);
+  void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
+                  WorkerPool* pool, uint32_t split_min);
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
@@ -276,6 +287,7 @@ class SoftBody {
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   size_t edge_colors_ = 0, tet_colors_ = 0;
+  uint32_t largest_color_ = 0;  // constraints in the largest edge or tet colour: below split_min, no threads
   // First solve-order position of each colour, then the overflow's start (constraint_order.h).
   std::vector<uint32_t> edge_color_starts_, tet_color_starts_;
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted

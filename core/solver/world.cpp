@@ -96,6 +96,15 @@ size_t World::collider_count() const {
   return n;
 }
 
+bool World::set_threads(int n) {
+  if (n < 1 || n > WorkerPool::kMaxThreads) return false;
+  if (!pool_) {
+    if (n == 1) return true;
+    pool_ = std::make_unique<WorkerPool>();
+  }
+  return pool_->set_threads(n);
+}
+
 int World::step(float dt, BodyHandle* first_diverged) {
   // The live colliders in slot order (a fixed order keeps runs deterministic); the vector keeps its
   // capacity, so a steady scene allocates nothing here.
@@ -105,6 +114,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
   StepSettings step_settings = settings;
   step_settings.colliders = active_colliders_.data();
   step_settings.collider_count = uint32_t(active_colliders_.size());
+  step_settings.pool = pool_ && pool_->threads() > 1 ? pool_.get() : nullptr;
   int diverged = 0;
   // Bodies that could touch each other (position-based, with a collision mask): with two or more, or
   // any body touching itself, the world runs their substeps side by side and solves contacts between

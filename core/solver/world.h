@@ -8,6 +8,7 @@
 #include "contact/body_contact.h"
 #include "contact/mesh_shape.h"
 #include "solver/soft_body.h"
+#include "solver/worker_pool.h"
 
 namespace sb {
 
@@ -47,6 +48,13 @@ class World {
   // call; the first of them is in *first_diverged.
   int step(float dt, BodyHandle* first_diverged);
   double time() const { return time_; }  // simulated seconds
+
+  // Threads that step the bodies (worker_pool.h): n in [1, WorkerPool::kMaxThreads], 1 by default.
+  // The XPBD/PBD passes split their colours across them (settings.split_min: the smallest colour
+  // split); results are the same to the bit for any n. False (nothing changed) for n out of range,
+  // n > 1 in a build without threads, or when the OS refuses a thread.
+  bool set_threads(int n);
+  int threads() const { return pool_ ? pool_->threads() : 1; }
 
   // Grab targets below the ground would drag the body into it; keep them on or above y = 0.
   void clamp_target(float target[3]) const;
@@ -97,6 +105,7 @@ class World {
   std::vector<BodyHandle> stepping_handles_;
   BodyContact contact_;
   ContactReport contact_report_;
+  std::unique_ptr<WorkerPool> pool_;  // made by the first set_threads(n > 1)
   double time_ = 0.0;
 };
 

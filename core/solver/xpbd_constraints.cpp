@@ -111,13 +111,15 @@ static inline void edge_batch4(const EdgePass& p, uint32_t e) {
 }
 
 template <bool kMultipliers, bool kDamped>
+static void edge_colors(const EdgePass& p, uint32_t e, uint32_t end) {
+  for (; e + 4 <= end; e += 4) edge_batch4<kMultipliers, kDamped>(p, e);
+  edge_range<kMultipliers, kDamped>(p, e, end);
+}
+
+template <bool kMultipliers, bool kDamped>
 static void edge_pass(const EdgePass& p) {
-  for (uint32_t c = 0; c < p.color_count; ++c) {
-    uint32_t e = p.color_starts[c];
-    const uint32_t end = p.color_starts[c + 1];
-    for (; e + 4 <= end; e += 4) edge_batch4<kMultipliers, kDamped>(p, e);
-    edge_range<kMultipliers, kDamped>(p, e, end);
-  }
+  for (uint32_t c = 0; c < p.color_count; ++c)
+    edge_colors<kMultipliers, kDamped>(p, p.color_starts[c], p.color_starts[c + 1]);
   edge_range<kMultipliers, kDamped>(p, p.color_starts[p.color_count], p.count);
 }
 
@@ -125,6 +127,18 @@ void solve_edges(const EdgePass& p) {
   const bool damped = p.gamma != 0.0f || p.scale != 1.0f;
   if (p.lambda) damped ? edge_pass<true, true>(p) : edge_pass<true, false>(p);
   else damped ? edge_pass<false, true>(p) : edge_pass<false, false>(p);
+}
+
+template <bool kMultipliers, bool kDamped>
+static void edge_span(const EdgePass& p, uint32_t begin, uint32_t end, bool in_colour) {
+  if (in_colour) edge_colors<kMultipliers, kDamped>(p, begin, end);
+  else edge_range<kMultipliers, kDamped>(p, begin, end);
+}
+
+void solve_edge_span(const EdgePass& p, uint32_t begin, uint32_t end, bool in_colour) {
+  const bool damped = p.gamma != 0.0f || p.scale != 1.0f;
+  if (p.lambda) damped ? edge_span<true, true>(p, begin, end, in_colour) : edge_span<true, false>(p, begin, end, in_colour);
+  else damped ? edge_span<false, true>(p, begin, end, in_colour) : edge_span<false, false>(p, begin, end, in_colour);
 }
 
 // Tets one at a time, [begin, end).
@@ -216,13 +230,15 @@ static inline void volume_batch4(const VolumePass& p, uint32_t t) {
 }
 
 template <bool kMultipliers, bool kScaled>
+static void volume_colors(const VolumePass& p, uint32_t t, uint32_t end) {
+  for (; t + 4 <= end; t += 4) volume_batch4<kMultipliers, kScaled>(p, t);
+  volume_range<kMultipliers, kScaled>(p, t, end);
+}
+
+template <bool kMultipliers, bool kScaled>
 static void volume_pass(const VolumePass& p) {
-  for (uint32_t c = 0; c < p.color_count; ++c) {
-    uint32_t t = p.color_starts[c];
-    const uint32_t end = p.color_starts[c + 1];
-    for (; t + 4 <= end; t += 4) volume_batch4<kMultipliers, kScaled>(p, t);
-    volume_range<kMultipliers, kScaled>(p, t, end);
-  }
+  for (uint32_t c = 0; c < p.color_count; ++c)
+    volume_colors<kMultipliers, kScaled>(p, p.color_starts[c], p.color_starts[c + 1]);
   volume_range<kMultipliers, kScaled>(p, p.color_starts[p.color_count], p.count);
 }
 
@@ -230,6 +246,18 @@ void solve_volumes(const VolumePass& p) {
   const bool scaled = p.scale != 1.0f;
   if (p.lambda) scaled ? volume_pass<true, true>(p) : volume_pass<true, false>(p);
   else scaled ? volume_pass<false, true>(p) : volume_pass<false, false>(p);
+}
+
+template <bool kMultipliers, bool kScaled>
+static void volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool in_colour) {
+  if (in_colour) volume_colors<kMultipliers, kScaled>(p, begin, end);
+  else volume_range<kMultipliers, kScaled>(p, begin, end);
+}
+
+void solve_volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool in_colour) {
+  const bool scaled = p.scale != 1.0f;
+  if (p.lambda) scaled ? volume_span<true, true>(p, begin, end, in_colour) : volume_span<true, false>(p, begin, end, in_colour);
+  else scaled ? volume_span<false, true>(p, begin, end, in_colour) : volume_span<false, false>(p, begin, end, in_colour);
 }
 
 void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw) {

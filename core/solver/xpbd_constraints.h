@@ -10,6 +10,7 @@
 
 namespace sb {
 
+
 // The passes run on positions padded to xyzw with the inverse mass in w (4 floats per vertex, see
 // pack_positions): a vertex is one 16-byte load and store, its mass in the same cache line. Within
 // each colour (color_starts: color_count + 1 entries, the last the overflow set's start; the overflow
@@ -37,6 +38,9 @@ struct EdgePass {
   const float* stiffness = nullptr;
 };
 void solve_edges(const EdgePass& p);
+// Part of the pass (for threads, xpbd_schedule.h): constraints [begin, end) of one colour
+// (in_colour: four at a time) or of the overflow set (one at a time, in order).
+void solve_edge_span(const EdgePass& p, uint32_t begin, uint32_t end, bool in_colour);
 
 // Volume constraint per tet: C = 6(V - V0), V = ((x1-x0) x (x2-x0)) . (x3-x0) / 6,
 // gradients: g1 = (x2-x0) x (x3-x0), g2 = (x3-x0) x (x1-x0), g3 = (x1-x0) x (x2-x0), g0 = -(g1+g2+g3).
@@ -53,6 +57,7 @@ struct VolumePass {
   const float* stiffness = nullptr;  // per tet multiplier (vertex groups): compliance alpha / stiffness[t]
 };
 void solve_volumes(const VolumePass& p);
+void solve_volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool in_colour);
 
 // xw = (x, y, z, 1/m) per vertex from pos (xyz) and inv_mass; unpack writes xyz back to pos.
 void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw);

@@ -1,11 +1,16 @@
 // A/B of two builds of our solver in one interleaved run: how the README's speed steps were measured.
 //
 //   node tests/bench/ab.mjs --a DIR --b DIR [--rounds N] [--sizes 9k,50k,151k] [--only native|wasm]
-//                           [--scene plain|damped|pbd|pbdSoft]
+//                           [--scene plain|damped|pbd|pbdSoft] [--threads-a N] [--threads-b N]
+//                           [--split-min-a N] [--split-min-b N]
 //
 // DIR holds one snapshot of a build: softbody_bench (build-native/) and softbody.mjs + softbody.wasm
 // (web/src/wasm/), e.g. `mkdir -p /tmp/ab/a && cp build-native/softbody_bench web/src/wasm/softbody.* /tmp/ab/a`.
 // Both wasm binaries run under the current bridge with A's glue (the glue files must be the same).
+// --threads-a/-b N: that side's world steps on N threads (native: softbody_bench --threads; wasm:
+// the multi-threaded build softbody-mt.mjs/.wasm/.worker.js from DIR, for any N, so A = B = DIR with
+// --threads-b 2 measures 2 threads against 1 in the same build). --split-min-a/-b: native only,
+// softbody_bench --split-min.
 // Scene: part 1's (bench.mjs): box lattices with tets in shuffled order, dt 1/60 s, 10 substeps,
 // zero compliance, warmed up 40 frames (--scene damped: part 2's XPBD values instead, edge
 // compliance 1e-3 m/N, volume 2e-8 m^5/N, spring damping 2 N s/m; pbd: the PBD solver). Per round, per mesh, the four runs (native A/B, wasm A/B)
@@ -17,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { fnv1a, shuffleTets } from './tet_order.mjs';
+import { softbodyMtOptions } from './softbody_mt_node.mjs';
 
 const DT = 1 / 60;
 const SUBSTEPS = 10;
@@ -39,7 +45,7 @@ const SIZES = {
 };
 
 function parse(argv) {
-  const o = { rounds: 9, sizes: ['9k', '50k', '151k'], only: null, scene: 'plain' };
+  const o = { rounds: 9, sizes: ['9k', '50k', '151k'], only: null, scene: 'plain', threads: { A: 1, B: 1 }, splitMin: {}, mt: { A: false, B: false } };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--a') o.a = argv[++i];
@@ -48,6 +54,12 @@ function parse(argv) {
     else if (a === '--sizes') o.sizes = argv[++i].split(',');
     else if (a === '--only') o.only = argv[++i];
     else if (a === '--scene') o.scene = argv[++i];
+    else if (a === '--threads-a' || a === '--threads-b') {
+      const v = a.endsWith('a') ? 'A' : 'B';
+      o.threads[v] = Number(argv[++i]);
+      o.mt[v] = true;
+    } else if (a === '--split-min-a') o.splitMin.A = Number(argv[++i]);
+    else if (a === '--split-min-b') o.splitMin.B = Number(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.a || !o.b) throw new Error('usage: ab.mjs --a DIR --b DIR [--rounds N] [--sizes 9k,50k,151k] [--only native|wasm]');
@@ -85,10 +97,11 @@ class Server { // softbody_bench --serve
   }
 }
 
-async function wasmBody(dir, cells, scene) {
+async function wasmBody(dir, cells, scene, threads, mt) {
   const { loadSoftbody } = await import('../../web/src/softbody.js');
-  const sb = await loadSoftbody({ wasmBinary: readFileSync(new URL('softbody.wasm', dir)) });
+  const sb = await loadSoftbody(mt ? await softbodyMtOptions(dir) : { wasmBinary: readFileSync(new URL('softbody.wasm', dir)) });
   const world = sb.createWorld();
+  if (mt) world.setThreads(threads);
   world.setSubsteps(SUBSTEPS);
   world.setGravity(0, -9.81, 0);
   world.setGround(true);
@@ -118,7 +131,7 @@ async function wasmBody(dir, cells, scene) {
 async function main() {
   const o = parse(process.argv.slice(2));
   const dirs = { A: pathToFileURL(`${o.a}/`), B: pathToFileURL(`${o.b}/`) };
-  if (readFileSync(new URL('softbody.mjs', dirs.A), 'utf8') !== readFileSync(new URL('softbody.mjs', dirs.B), 'utf8'))
+  if (!o.mt.A && !o.mt.B && readFileSync(new URL('softbody.mjs', dirs.A), 'utf8') !== readFileSync(new URL('softbody.mjs', dirs.B), 'utf8'))
     process.stderr.write('WARNING: A and B have different wasm glue; both run with the bridge\'s\n');
   const runs = [];
   for (const v of ['A', 'B']) {
@@ -132,9 +145,10 @@ async function main() {
     for (const r of runs) {
       const id = `${r.kind} ${r.v}`;
       const args = ['--cells', ...cells, '--warmup', WARMUP, '--substeps', SUBSTEPS, '--dt', DT, '--cell-size', CELL,
-        '--drop', DROP, '--shuffle', SEED, ...SCENES[o.scene].args].map(String);
+        '--drop', DROP, '--shuffle', SEED, ...SCENES[o.scene].args,
+        ...(o.mt[r.v] ? ['--threads', o.threads[r.v]] : []), ...(o.splitMin[r.v] !== undefined ? ['--split-min', o.splitMin[r.v]] : [])].map(String);
       mesh.runs[id] = { ...r, samples: [],
-        impl: r.kind === 'native' ? new Server(new URL('softbody_bench', dirs[r.v]).pathname, args) : await wasmBody(dirs[r.v], cells, SCENES[o.scene]) };
+        impl: r.kind === 'native' ? new Server(new URL('softbody_bench', dirs[r.v]).pathname, args) : await wasmBody(dirs[r.v], cells, SCENES[o.scene], o.threads[r.v], o.mt[r.v]) };
       if (r.kind === 'native') mesh.runs[id].last = await mesh.runs[id].impl.next();
     }
     meshes.push(mesh);

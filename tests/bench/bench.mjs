@@ -6,7 +6,9 @@
 //    jolt-physics: its single-threaded `wasm` build and its SIMD `wasm-multithread` build with 0
 //    worker threads), on box lattices of ~9.5k, ~50k and ~151k tets with the tets in shuffled order
 //    (as a tetrahedralizer's mesh comes; every engine gets the same shuffled input), resting on the
-//    ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance.
+//    ground, dt = 1/60 s, 10 substeps, zero edge and volume compliance. Threaded rows: native on 2
+//    threads and the multi-threaded wasm module (build-wasm/softbody-mt.*, when built) on 1 and 2,
+//    each checked to end with the position bits of its one-thread run.
 // 2. What each solver costs: the ~10k-tet box (12x12x12 cells, 10,368 tets) under each of the ten
 //    sb_solver values (XPBD, PBD, VBD and the seven force integrators), plus the Neo-Hookean material
 //    under VBD and implicit Euler, native and wasm, dt = 1/60 s, 10 substeps, one pass or sweep per
@@ -63,7 +65,20 @@ const WARMUP = 40; // frames: the box starts DROP above the ground and has lande
 const CELL = 0.05; // m, cubic cells
 const DROP = 0.01; // m; from higher up the stiff box keeps ringing for seconds after the impact
 const DENSITY = 1000; // kg/m^3
-const BUILDS = ['native', 'wasm', 'jolt-wasm', 'jolt-simd'];
+// Part 1's runs: a build on a number of threads. The threaded rows (native on 2 threads, the
+// multi-threaded wasm build softbody-mt on 1 and 2) use sb_world_set_threads; wasm-mt runs only when
+// build-wasm/softbody-mt.wasm exists (cmake --build build-wasm --target softbody_wasm_mt).
+const RUNS = [
+  { key: 'native', build: 'native', threads: 1 },
+  { key: 'native 2T', build: 'native', threads: 2 },
+  { key: 'wasm', build: 'wasm', threads: 1 },
+  { key: 'wasm-mt 1T', build: 'wasm-mt', threads: 1 },
+  { key: 'wasm-mt 2T', build: 'wasm-mt', threads: 2 },
+  { key: 'jolt-wasm', build: 'jolt-wasm', threads: 1 },
+  { key: 'jolt-simd', build: 'jolt-simd', threads: 1 },
+];
+const MT_WASM = new URL('../../build-wasm/softbody-mt.wasm', import.meta.url);
+let BUILDS = RUNS.map((r) => r.key); // the run keys of this benchmark (without wasm-mt if not built)
 const JOLT_FLAVOURS = { 'jolt-wasm': 'wasm', 'jolt-simd': 'simd' }; // build -> loadJolt flavour
 const SHUFFLE_SEED = 1; // tets in shuffled order (shuffleTets), the same for every build
 const JOLT_FACTORY_BYTES = 2912;
@@ -159,9 +174,9 @@ function createOurs(sb, mesh) {
   return { world, body, positions, tets };
 }
 
-function nativeJoltArgs(mesh) {
+function nativeJoltArgs(mesh, threads = 1) {
   return ['--cells', ...mesh.cells, '--warmup', WARMUP, '--substeps', SUBSTEPS, '--dt', DT, '--cell-size', CELL,
-    '--drop', DROP, '--shuffle', SHUFFLE_SEED].map(String);
+    '--drop', DROP, '--shuffle', SHUFFLE_SEED, '--threads', threads].map(String);
 }
 
 function checkCounts(mesh, out, what) {
@@ -204,6 +219,16 @@ function boxGeometry(cells) {
 // ---- part 1: ours (native, wasm) vs Jolt --------------------------------------------------------
 
 async function runJoltPart(sb, opts, started) {
+  let sbMt = null;
+  if (existsSync(MT_WASM)) {
+    const { softbodyMtOptions } = await import('./softbody_mt_node.mjs');
+    const { loadSoftbody } = await import('../../web/src/softbody.js');
+    sbMt = await loadSoftbody(await softbodyMtOptions());
+  } else {
+    BUILDS = BUILDS.filter((k) => !k.startsWith('wasm-mt'));
+    log('no build-wasm/softbody-mt.wasm: the wasm-mt rows are left out');
+  }
+  const runOf = Object.fromEntries(RUNS.map((r) => [r.key, r]));
   const J = {};
   const joltFreeBefore = {};
   for (const [build, flavour] of Object.entries(JOLT_FLAVOURS)) {
@@ -217,7 +242,8 @@ async function runJoltPart(sb, opts, started) {
   for (const m of MESHES) {
     const mesh = { ...m, ...boxGeometry(m.cells) };
     mesh.frames = Math.max(2, Math.round(m.frames * opts.frameScale));
-    mesh.server = new NativeServer(nativeJoltArgs(mesh));
+    mesh.servers = Object.fromEntries(BUILDS.filter((k) => runOf[k].build === 'native')
+      .map((k) => [k, new NativeServer(nativeJoltArgs(mesh, runOf[k].threads))]));
     const ours = createOurs(sb, mesh);
     const b = ours.body;
     Object.assign(mesh, { vertices: b.vertexCount, edges: b.edgeCount, tets: b.tetCount });
@@ -235,6 +261,13 @@ async function runJoltPart(sb, opts, started) {
     }
     for (let f = 0; f < WARMUP; ++f) ours.world.step(DT);
     mesh.ours = ours;
+    mesh.worlds = { wasm: ours };
+    for (const k of BUILDS.filter((key) => runOf[key].build === 'wasm-mt')) {
+      const w = createOurs(sbMt, mesh);
+      w.world.setThreads(runOf[k].threads);
+      for (let f = 0; f < WARMUP; ++f) w.world.step(DT);
+      mesh.worlds[k] = w;
+    }
     mesh.samples = Object.fromEntries(BUILDS.map((b) => [b, []]));
     mesh.batchMedians = Object.fromEntries(BUILDS.map((b) => [b, []]));
     mesh.state = {};
@@ -242,25 +275,28 @@ async function runJoltPart(sb, opts, started) {
     log(`${mesh.name}: ${mesh.vertices} vertices, ${mesh.edges} edges, ${mesh.tets} tets (shuffled), ${mesh.frames} frames per batch (${fmt((Date.now() - started) / 1000, 1)} s)`);
   }
   for (const mesh of meshes) {
-    const ready = await mesh.server.next();
-    checkCounts(mesh, ready, 'native');
-    // Same input to the solver: the same tets in the same solve order.
-    const hash = fnv1a(mesh.ours.body.tets);
-    if (ready.tetsHash !== hash) throw new Error(`native ${mesh.name}: tets in another order than wasm's (hash ${ready.tetsHash}, wasm ${hash})`);
+    for (const server of Object.values(mesh.servers)) {
+      const ready = await server.next();
+      checkCounts(mesh, ready, 'native');
+      // Same input to the solver: the same tets in the same solve order.
+      const hash = fnv1a(mesh.ours.body.tets);
+      if (ready.tetsHash !== hash) throw new Error(`native ${mesh.name}: tets in another order than wasm's (hash ${ready.tetsHash}, wasm ${hash})`);
+    }
   }
 
   const runBatch = async (mesh, build) => {
     let samples;
-    if (build === 'native') {
-      const out = await mesh.server.run(mesh.frames);
+    if (runOf[build].build === 'native') {
+      const out = await mesh.servers[build].run(mesh.frames);
       if (!out.finite) throw new Error(`native ${mesh.name}: the body diverged`);
       samples = out.msPerFrame;
-      mesh.state.native = { minY: out.minY, volumeRatio: out.volumeRatio };
-    } else if (build === 'wasm') {
+      mesh.state[build] = { minY: out.minY, volumeRatio: out.volumeRatio, positionsHash: out.positionsHash };
+    } else if (mesh.worlds[build]) {
+      const ours = mesh.worlds[build];
       samples = [];
-      timeInProcess((dt) => mesh.ours.world.step(dt), mesh.frames, samples);
-      const st = mesh.ours.body.stats();
-      mesh.state.wasm = { minY: st.minY, volumeRatio: st.volumeRatio };
+      timeInProcess((dt) => ours.world.step(dt), mesh.frames, samples);
+      const st = ours.body.stats();
+      mesh.state[build] = { minY: st.minY, volumeRatio: st.volumeRatio, positionsHash: fnv1a(new Uint32Array(ours.body.positions.slice().buffer)) };
     } else {
       samples = [];
       timeInProcess((dt) => mesh.jolt[build].step(dt), mesh.frames, samples);
@@ -286,9 +322,16 @@ async function runJoltPart(sb, opts, started) {
   for (const mesh of meshes) {
     for (const build of Object.keys(JOLT_FLAVOURS)) mesh.state[build] = mesh.jolt[build].state();
     for (const b of BUILDS) checkState(mesh, b, mesh.state[b]);
+    // Threads change no result: each threaded run ends with the position bits of its 1-thread run.
+    for (const [k, one] of [['native 2T', 'native'], ['wasm-mt 1T', 'wasm'], ['wasm-mt 2T', 'wasm']]) {
+      if (!mesh.state[k]) continue;
+      const same = mesh.state[k].positionsHash === mesh.state[one].positionsHash;
+      mesh.sameBits = { ...mesh.sameBits, [k]: same };
+      if (!same) log(`WARNING ${mesh.name}: ${k} ended with other positions than ${one}`);
+    }
     for (const jolt of Object.values(mesh.jolt)) jolt.destroy();
-    mesh.ours.world.destroy();
-    await mesh.server.close();
+    for (const w of Object.values(mesh.worlds)) w.world.destroy();
+    for (const server of Object.values(mesh.servers)) await server.close();
   }
   // Every Jolt object we made is destroyed, but the bindings' JoltInterface constructor installs a
   // new global Factory without freeing the previous one, so each interface alive at the same time
@@ -310,8 +353,9 @@ async function runJoltPart(sb, opts, started) {
       const bm = mesh.batchMedians[build];
       results.push({
         name: mesh.name,
-        build,
-        threads: 1,
+        build: runOf[build].build,
+        run: build,
+        threads: runOf[build].threads,
         tets: mesh.tets,
         tetOrder: 'shuffled',
         msPerFrame: ms,
@@ -331,6 +375,10 @@ async function runJoltPart(sb, opts, started) {
       wasmVsJolt: row['jolt-wasm'] / row.wasm, // > 1: our wasm is faster than Jolt's
       wasmVsJoltSimd: row['jolt-simd'] / row.wasm, // > 1: our wasm is faster than Jolt's SIMD build
       nativeVsWasm: row.wasm / row.native, // > 1: native is faster than our wasm
+      // Thread speed-ups (> 1: 2 threads faster than 1) and whether the positions stayed the same
+      native2T: row.native / row['native 2T'],
+      wasmMt2T: row['wasm-mt 1T'] ? row['wasm-mt 1T'] / row['wasm-mt 2T'] : null,
+      sameBits: mesh.sameBits ?? {},
     });
   }
   const floorMeshes = ratios.filter((r) => r.tets >= 9000);
@@ -665,7 +713,7 @@ function joltReport(meta, { meshes, results, ratios, floor }) {
     const jolt = rows.find((r) => r.build === 'jolt-wasm').msPerFrame;
     const joltSimd = rows.find((r) => r.build === 'jolt-simd').msPerFrame;
     const cells = rows.map((r) => [
-      r.build,
+      r.run,
       String(r.tets),
       fmt(r.msPerFrame, 3),
       `${fmt(r.projPerSec / 1e6, 1)} M/s`,
@@ -679,6 +727,8 @@ function joltReport(meta, { meshes, results, ratios, floor }) {
     lines.push(`${mesh.name}: ${mesh.vertices} vertices, ${mesh.edges} edges, ${mesh.tets} tets (shuffled)`);
     lines.push(...table(header, cells));
     lines.push(`  ratios: ours wasm / Jolt wasm speed-up ${fmt(ratio.wasmVsJolt, 2)}x, / Jolt SIMD ${fmt(ratio.wasmVsJoltSimd, 2)}x, native / wasm speed-up ${fmt(ratio.nativeVsWasm, 2)}x`);
+    const bits = Object.entries(ratio.sameBits).map(([k, same]) => `${k} ${same ? 'same bits' : 'POSITIONS DIFFER'}`).join(', ');
+    lines.push(`  threads: native 2T speed-up ${fmt(ratio.native2T, 2)}x${ratio.wasmMt2T ? `, wasm-mt 2T / 1T ${fmt(ratio.wasmMt2T, 2)}x` : ''}; ${bits}`);
   }
   lines.push('');
   const margins = ratios.filter((r) => r.tets >= 9000).map((r) => `${r.name} ${fmt(r.wasmVsJolt, 2)}x`).join(', ');

@@ -3,12 +3,15 @@
 //   softbody_bench --cells NX NY NZ [--frames N] [--warmup W] [--substeps S] [--dt SECONDS]
 //                  [--cell-size METRES] [--drop METRES] [--solver ID] [--edge-compliance M_PER_N]
 //                  [--volume-compliance M5_PER_N] [--spring-damping NS_PER_M] [--shuffle SEED] [--serve]
+//                  [--threads N] [--split-min N]
 //
 // The box has NX x NY x NZ cubic cells of --cell-size (6 tets each) and starts --drop above the
 // ground plane y = 0, so it has landed by the end of the warm-up. Density 1000 kg/m^3, gravity
 // -9.81. --shuffle SEED (> 0) makes the body from the box's vertices and its tets in a shuffled order
 // (shuffle_tets below; bench.mjs shuffles its wasm body and Jolt's the same way), as a mesh from a
-// tetrahedralizer comes, instead of the box's lattice order. --solver takes an sb_solver value (0 XPBD, the default, ... 8 implicit Euler, see
+// tetrahedralizer comes, instead of the box's lattice order. --threads N steps the world on N
+// threads (sb_world_set_threads, default 1); --split-min N (testing the split size only) overrides
+// the smallest colour the passes split across them, through the core (the C API has no such knob). --solver takes an sb_solver value (0 XPBD, the default, ... 8 implicit Euler, see
 // emscripten/softbody.h); the force-based ones (2..8) need both compliances > 0 (defaults 0).
 //
 // One-shot (default): warms up, times --frames frames and prints one JSON object on stdout: the
@@ -36,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "api_state.h"  // --split-min only: the world behind the handle
 #include "softbody.h"
 
 namespace {
@@ -57,6 +61,8 @@ struct Options {
   double poisson_ratio = 0.45;     // (Neo-Hookean)
   int iterations = 1;              // XPBD passes or VBD sweeps per substep
   uint32_t shuffle = 0;             // seed; 0 = the box's own tet order
+  int threads = 1;
+  int split_min = -1;               // -1: the core's default
   bool serve = false;
 };
 
@@ -99,6 +105,7 @@ uint32_t fnv1a(const void* data, size_t words) {
                "                      [--edge-compliance M_PER_N] [--volume-compliance M5_PER_N]\n"
                "                      [--spring-damping NS_PER_M] [--material 0|1] [--youngs-modulus PA]\n"
                "                      [--poisson-ratio NU] [--iterations N] [--shuffle SEED] [--serve]\n"
+               "                      [--threads N] [--split-min N]\n"
                "solver ids: 0 xpbd, 1 pbd, 2 explicit Euler, 3 semi-implicit Euler, 4 Verlet,\n"
                "            5 midpoint, 6 Heun, 7 RK4, 8 implicit Euler, 9 VBD (2..9 need compliances > 0)\n",
                why);
@@ -155,6 +162,10 @@ Options parse(int argc, char** argv) {
       o.iterations = integer(argc, argv, ++i);
     } else if (a == "--shuffle") {
       o.shuffle = uint32_t(integer(argc, argv, ++i));
+    } else if (a == "--threads") {
+      o.threads = integer(argc, argv, ++i);
+    } else if (a == "--split-min") {
+      o.split_min = integer(argc, argv, ++i);
     } else if (a == "--serve") {
       o.serve = true;
     } else if (a == "--help" || a == "-h") {
@@ -190,6 +201,8 @@ class Bench {
     check(sb_world_set_substeps(world_, o.substeps), "sb_world_set_substeps");
     check(sb_world_set_gravity(world_, 0.0f, -9.81f, 0.0f), "sb_world_set_gravity");
     check(sb_world_set_ground(world_, 1), "sb_world_set_ground");
+    check(sb_world_set_threads(world_, o.threads), "sb_world_set_threads");
+    if (o.split_min >= 0) sbapi::find_world(world_)->settings.split_min = uint32_t(o.split_min);
     const float size[3] = {float(o.cells[0] * o.cell_size), float(o.cells[1] * o.cell_size),
                            float(o.cells[2] * o.cell_size)};
     body_ = check(sb_body_create_box(world_, o.cells[0], o.cells[1], o.cells[2], size[0], size[1], size[2], 0.0f,
@@ -257,7 +270,7 @@ class Bench {
                 o_.cells[1], o_.cells[2], vertices_, edges_, tets_);
     std::printf("\"solver\":%d,\"edgeCompliance\":%.9g,\"volumeCompliance\":%.9g,\"springDamping\":%.9g,", o_.solver,
                 o_.edge_compliance, o_.volume_compliance, o_.spring_damping);
-    std::printf("\"substeps\":%d,\"dt\":%.9g,\"warmup\":%d,\"framesStepped\":%d,", o_.substeps, o_.dt, o_.warmup,
+    std::printf("\"threads\":%d,\"substeps\":%d,\"dt\":%.9g,\"warmup\":%d,\"framesStepped\":%d,", o_.threads, o_.substeps, o_.dt, o_.warmup,
                 stepped_);
     std::printf("\"minY\":%s,\"maxY\":%s,\"volumeRatio\":%s,\"kineticEnergy\":%s,\"elasticEnergy\":%s,",
                 json(st.min_y).c_str(), json(max_y).c_str(), json(st.volume_ratio).c_str(),

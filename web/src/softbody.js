@@ -97,14 +97,16 @@ const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolum
 // or { module }: an already compiled WebAssembly.Module to instantiate (wasm_module.js compiles
 // one per page and hands it to workers too).
 export async function loadSoftbody(options = {}) {
-  const { module, ...rest } = options;
-  if (!module) return new Softbody(await createSoftbodyModule(rest));
+  // factory: another build's module factory (the default export of softbody-mt.mjs, the
+  // multi-threaded build) instead of the single-threaded one.
+  const { module, factory = createSoftbodyModule, ...rest } = options;
+  if (!module) return new Softbody(await factory(rest));
   return new Promise((resolve, reject) => {
     const instantiateWasm = (imports, receive) => {
       WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), reject);
       return {}; // the exports arrive through receive
     };
-    createSoftbodyModule({ ...rest, instantiateWasm }).then((M) => resolve(new Softbody(M)), reject);
+    factory({ ...rest, instantiateWasm }).then((M) => resolve(new Softbody(M)), reject);
   });
 }
 
@@ -117,6 +119,11 @@ export class Softbody {
   // The ArrayBuffer behind wasm memory now; replaced whenever memory grows.
   get buffer() {
     return this.M.HEAPF32.buffer;
+  }
+
+  // The largest thread count a world of this build accepts (1 in the single-threaded build).
+  get maxThreads() {
+    return this.M._sb_max_threads();
   }
 
   createWorld() {
@@ -181,6 +188,13 @@ export class World {
   }
   get substeps() {
     return this.sb.check(this.sb.M._sb_world_get_substeps(this.handle));
+  }
+  // Threads stepping this world, [1, sb.maxThreads]: more than 1 only in the multi-threaded build.
+  setThreads(n) {
+    this.sb.check(this.sb.M._sb_world_set_threads(this.handle, n));
+  }
+  get threads() {
+    return this.sb.check(this.sb.M._sb_world_get_threads(this.handle));
   }
   setGround(enabled) {
     this.sb.check(this.sb.M._sb_world_set_ground(this.handle, enabled ? 1 : 0));
