@@ -50,7 +50,6 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
     tet_rest6_[t] = float(volume6);
     tet_energy_volume_[t] = float(volume6 / 6.0);
     rest_volume_ += tet_rest6_[t] / 6.0;
-    rest_shape_inverse(pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);  // checked mesh: never flat
   }
   tet_lambda_.assign(2 * size_t(tet_count), 0.0f);
   volume_lambda_.assign(tet_count, 0.0f);
@@ -70,8 +69,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
       largest_color_ = std::max(largest_color_, (*starts)[c + 1] - (*starts)[c]);
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
-  for (uint32_t e = 0; e < edge_count; ++e)
-    edge_rest_[e] = length(load3(pos_.data(), edge_ids_[2 * e]) - load3(pos_.data(), edge_ids_[2 * e + 1]));
+  shape_rest_data();
 
   surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
   // Bodies without tets measure their volume through the closed surface (ropes have neither).
@@ -194,14 +192,19 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
   if (pinned) store3(vel_.data(), vertex, {0, 0, 0});
 }
 
+// The edge rest lengths and the tets' inverse rest shapes of the creation shape rest_pos_.
+void SoftBody::shape_rest_data() {
+  for (uint32_t e = 0; e < edge_count(); ++e)
+    edge_rest_[e] = length(load3(rest_pos_.data(), edge_ids_[2 * e]) - load3(rest_pos_.data(), edge_ids_[2 * e + 1]));
+  for (uint32_t t = 0; t < tet_count(); ++t)  // a checked mesh: never flat
+    rest_shape_inverse(rest_pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);
+}
+
 // Back to the creation shape's rest data after plastic flow changed it.
 void SoftBody::restore_rest_shape() {
   if (plastic_.empty()) return;
   reset_plastic_state(plastic_);
-  for (uint32_t e = 0; e < edge_count(); ++e)
-    edge_rest_[e] = length(load3(rest_pos_.data(), edge_ids_[2 * e]) - load3(rest_pos_.data(), edge_ids_[2 * e + 1]));
-  for (uint32_t t = 0; t < tet_count(); ++t)
-    rest_shape_inverse(rest_pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);
+  shape_rest_data();
 }
 
 void SoftBody::reset() {

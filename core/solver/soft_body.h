@@ -247,6 +247,7 @@ class SoftBody {
   Vec3 grab_target(float t) const;
   void advance_plate(float h);
   void hold_frozen_shape();
+  void shape_rest_data();
   void restore_rest_shape();
 
   BodyParams params_;
