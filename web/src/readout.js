@@ -2,6 +2,7 @@
 // (particles touching the ground or obstacles, and the deepest penetration corrected), the solver
 // and its residual, and a line about how the current mesh was made (after an import). Averages over
 // half a second and touches the DOM only then, so it costs nothing per frame.
+import { POSITION_BASED_SOLVERS } from './softbody.js';
 
 const WINDOW_MS = 500;
 
@@ -74,7 +75,7 @@ export class Readout {
     // Force-based solvers count no contacts (their contact is at velocity level): show a dash.
     const summary = world
       ? world.contacts()
-      : stats.solver === 'xpbd' || stats.solver === 'pbd' || stats.solver === 'vbd'
+      : POSITION_BASED_SOLVERS.has(stats.solver)
         ? { contacts: stats.contacts, deepest: stats.maxPenetration }
         : null;
     f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm` : '–';

@@ -4,7 +4,7 @@
 // throw the bridge's SoftbodyError; callers decide how to show it.
 import { addDropBody, placedCopy } from './scenes/scene_bodies.js';
 import { addSceneColliders, scenePreset, spinPose } from './scenes/scene_presets.js';
-import { Material } from './softbody.js';
+import { Material, POSITION_BASED_SOLVERS } from './softbody.js';
 import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MATERIAL_PRESETS, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S, VBD_SPARE_COMPLIANCE } from './settings.js';
 
 // The gap a body's surface keeps from itself under self-collision: half its mean surface edge (m),
@@ -271,7 +271,7 @@ export class Simulation {
     let any = false;
     for (const body of this.bodies) {
       const s = body.stats();
-      if (s.solver !== 'xpbd' && s.solver !== 'pbd' && s.solver !== 'vbd') continue;
+      if (!POSITION_BASED_SOLVERS.has(s.solver)) continue;
       any = true;
       contacts += s.contacts;
       deepest = Math.max(deepest, s.maxPenetration);

@@ -79,6 +79,10 @@ export const Solver = Object.freeze({
   vbd: 9, // Vertex Block Descent: implicit Euler's energy, per-vertex Newton sweeps (Param.iterations)
 });
 
+// The solvers that move positions directly: they count contacts and report a residual, and take
+// Param.iterations; the integrators (force-based) do neither.
+export const POSITION_BASED_SOLVERS = new Set(['xpbd', 'pbd', 'vbd']);
+
 export class SoftbodyError extends Error {
   constructor(code, codeName, message) {
     super(message);

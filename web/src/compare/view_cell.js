@@ -2,10 +2,10 @@
 // fields, the heads-up line (physics ms per frame, total energy, volume, max edge strain, the tip's
 // sag on the cantilever, state) and the EXPLODED label. Numbers are averaged over half a second and
 // written to the DOM only then; the state changes at once.
+import { POSITION_BASED_SOLVERS } from '../softbody.js';
 import { RANGES, SOLVER_LABELS, SOLVERS } from './setup.js';
 
 const WINDOW_MS = 500;
-const ITERATIVE = new Set(['xpbd', 'pbd', 'vbd']);
 
 function formatEnergy(joules) {
   if (!Number.isFinite(joules)) return '—';
@@ -115,7 +115,7 @@ export class ViewCell {
     this.substepsInput.value = String(view.substeps);
     this.iterationsInput.value = String(view.iterations ?? 1);
     // Only the iterative solvers have passes or sweeps to set.
-    this.iterationsLabel.hidden = !ITERATIVE.has(view.solver);
+    this.iterationsLabel.hidden = !POSITION_BASED_SOLVERS.has(view.solver);
   }
 
   // Once per frame after the step. lane: the view's Lane; stepped: whether it advanced this frame.

@@ -73,6 +73,8 @@ export declare const Solver: Readonly<{
   vbd: 9; // Vertex Block Descent
 }>;
 export type SolverName = keyof typeof Solver;
+/** The solvers that move positions directly (count contacts, report a residual, take iterations). */
+export declare const POSITION_BASED_SOLVERS: ReadonlySet<SolverName>;
 
 /** A failed C API call: the code, its name and the C message ("SB_ERR_...: ..."). */
 export declare class SoftbodyError extends Error {
