@@ -41,7 +41,8 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_S
 # The opt-in multi-threaded module, softbody-mt.mjs + .wasm + .worker.js: the same C API with
 # -pthread (shared memory, so pages need crossOriginIsolated) and a pool of pre-started workers
 # that sb_world_set_threads uses. Every object must be compiled with -pthread, so it has its own
-# copy of the core. Not part of the default build: `cmake --build build-wasm --target softbody_wasm_mt`.
+# copy of the core. Not part of the default target: scripts/setup.sh builds it with
+# `cmake --build build-wasm --target softbody_wasm_mt`.
 set(SOFTBODY_WASM_POOL 3)  # workers started at load; sb_max_threads() = this + 1
 add_library(softbody_core_mt STATIC EXCLUDE_FROM_ALL ${SOFTBODY_CORE_SOURCES})
 target_include_directories(softbody_core_mt PUBLIC core)
@@ -61,3 +62,12 @@ target_link_options(softbody_wasm_mt PRIVATE
   -sEXPORTED_FUNCTIONS=${SOFTBODY_EXPORTS}
   -sEXPORTED_RUNTIME_METHODS=HEAPF32,HEAPU32,HEAP32,UTF8ToString)
 
+# The pages load it from web/public/wasm-mt/ (git-ignored): Vite serves and copies that folder as
+# it is, so the glue's own new URL('softbody-mt.worker.js' / '.wasm', import.meta.url) find their
+# files in the dev server and in any static build (web/src/wasm_module.js).
+add_custom_command(TARGET softbody_wasm_mt POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_SOURCE_DIR}/web/public/wasm-mt
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different
+    $<TARGET_FILE_DIR:softbody_wasm_mt>/softbody-mt.mjs $<TARGET_FILE_DIR:softbody_wasm_mt>/softbody-mt.wasm
+    $<TARGET_FILE_DIR:softbody_wasm_mt>/softbody-mt.worker.js
+    ${CMAKE_CURRENT_SOURCE_DIR}/web/public/wasm-mt/)

@@ -23,6 +23,7 @@ const WEB = join(ROOT, 'web');
 const SRC = join(WEB, 'src');
 const DIST = join(ROOT, 'dist');
 const PLACEHOLDER = '__softbodyPackageAsset';
+const THREADED_GLUE = "const THREADED_GLUE = 'wasm-mt/softbody-mt.mjs';";
 
 // The URLs to keep for the page's bundler: file -> [the expression in the source, the file it names].
 const ASSET_URLS = {
@@ -40,7 +41,13 @@ function packageAssets() {
       const [expression, file] = entry;
       // A source that no longer has the expression would silently ship an inlined copy: refuse.
       if (!code.includes(expression)) throw new Error(`${id} no longer contains ${expression}; update scripts/build_package.mjs`);
-      return { code: code.replace(expression, `${PLACEHOLDER}(${JSON.stringify(file)})`), map: null };
+      let out = code.replace(expression, `${PLACEHOLDER}(${JSON.stringify(file)})`);
+      // The package ships the single-threaded build only: no threaded glue to look for.
+      if (id.split('?')[0] === join(SRC, 'wasm_module.js')) {
+        if (!out.includes(THREADED_GLUE)) throw new Error(`${id} no longer contains ${THREADED_GLUE}; update scripts/build_package.mjs`);
+        out = out.replace(THREADED_GLUE, 'const THREADED_GLUE = null;');
+      }
+      return { code: out, map: null };
     },
     renderChunk(code, chunk) {
       if (!code.includes(PLACEHOLDER)) return null;

@@ -57,13 +57,13 @@ build() {  # dir: incremental build, output shown only when there was something 
 }
 configure build-wasm emcmake cmake "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
 build build-wasm
+# The multi-threaded module (softbody-mt.*, into web/public/wasm-mt/): the pages load it when they
+# are cross-origin isolated, and the benchmark's threaded wasm rows use it.
+out=$(cmake --build build-wasm --target softbody_wasm_mt 2>&1) || { echo "$out" >&2; echo "setup: softbody_wasm_mt failed" >&2; exit 1; }
+grep -q "no work to do" <<<"$out" || echo "setup: built the multi-threaded module"
 if [[ "$mode" != start ]]; then
   configure build-native cmake
   build build-native
-fi
-if [[ "$mode" == bench ]]; then
-  # The opt-in multi-threaded module (softbody-mt.*) for the benchmark's threaded wasm rows.
-  out=$(cmake --build build-wasm --target softbody_wasm_mt 2>&1) || { echo "$out" >&2; echo "setup: softbody_wasm_mt failed" >&2; exit 1; }
 fi
 if [[ "$mode" == test ]]; then
   # The doctest suite and the fuzz harnesses under AddressSanitizer + UBSan (clang: libFuzzer).

@@ -5,7 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import { texPlugin } from './tex_plugin.js';
 
+// Cross-origin isolation: with these headers a page may share memory with workers, so the pages
+// load the multi-threaded physics build (web/src/wasm_module.js). A static host must send the same
+// two headers for that (README "Threads in the browser"); without them the pages use one thread.
+const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 export default {
+  server: { headers: ISOLATION_HEADERS },
+  preview: { headers: ISOLATION_HEADERS },
   // Relative asset paths: the built site works from any folder (a blog's sub-folder, GitHub
   // Pages), not only from the server's root.
   base: './',

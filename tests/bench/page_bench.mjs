@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { buildPackage } from '../../scripts/build_package.mjs';
-import { launchBrowser, serveStatic } from '../browser/harness.mjs';
+import { ISOLATION_HEADERS, launchBrowser, serveStatic } from '../browser/harness.mjs';
 
 const gz = (bytes) => gzipSync(bytes, { level: 6 }).length;
 
@@ -132,14 +132,20 @@ async function idleCost(browser, base) {
 
 // The demo page's own physics timer (world.step wall time, the readout's "physics") for a box of
 // `cells`^3 cells (6 tets each) at the default 10 substeps: median over `frames` frames after a
-// warm-up, in headless Chromium with the single-threaded wasm build.
-async function demoPhysics(browser, base, cells, frames = 90) {
+// warm-up, in headless Chromium. threads 0: the single-threaded build; n >= 1: the multi-threaded
+// build (base must send ISOLATION_HEADERS) held at n threads once the page's tuner is done.
+async function demoPhysics(browser, base, cells, { frames = 90, threads = 0 } = {}) {
   const context = await browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
-  await page.goto(`${base}index.html?test`);
+  await page.goto(`${base}index.html?test${threads ? '' : '&threads=1'}`);
   await page.waitForFunction(() => window.app?.ready, null, { timeout: 120_000 });
   await page.evaluate((n) => app.set('resolution', n), cells);
   const tets = await page.evaluate(() => app.tetCount());
+  if (threads) {
+    await page.waitForFunction(() => !app.threads().trying, null, { timeout: 600_000, polling: 100 });
+    const max = await page.evaluate((n) => (app.world.setThreads(n), app.threads().max), threads);
+    if (max < 4) throw new Error('the isolated page did not load the multi-threaded build');
+  }
   const start = await page.evaluate(() => app.frames);
   await page.waitForFunction((f) => app.frames >= f, start + 30, { timeout: 600_000, polling: 'raf' });
   const samples = await page.evaluate(
@@ -156,7 +162,7 @@ async function demoPhysics(browser, base, cells, frames = 90) {
     frames,
   );
   await context.close();
-  return { cells, tets, ms: median(samples), samples: samples.length };
+  return { cells, tets, threads: Math.max(1, threads), build: threads ? 'site-mt' : 'site', ms: median(samples), samples: samples.length };
 }
 
 export async function runPagePart({ rounds = 5, log = () => {} } = {}) {
@@ -170,6 +176,7 @@ export async function runPagePart({ rounds = 5, log = () => {} } = {}) {
     log('page: minified sizes');
     const sizes = await minifiedSizes(packageDir, work);
     const server = await serveStatic(work);
+    const isolatedServer = await serveStatic(work, { headers: ISOLATION_HEADERS });
     const browser = await launchBrowser();
     try {
       const base = `http://127.0.0.1:${server.address().port}/package/site/`;
@@ -179,12 +186,15 @@ export async function runPagePart({ rounds = 5, log = () => {} } = {}) {
       const full = await firstFigure(browser, base, '', rounds);
       log('page: idle cost');
       const idle = await idleCost(browser, base);
-      log('page: the demo\'s physics at 10k and 48k tets');
+      log('page: the demo\'s physics at 10k and 48k tets, and at 48k on the threaded build (1 and 2 threads)');
+      const isolatedBase = `http://127.0.0.1:${isolatedServer.address().port}/package/site/`;
       const physics = [await demoPhysics(browser, base, 12), await demoPhysics(browser, base, 20)];
+      for (const threads of [1, 2]) physics.push(await demoPhysics(browser, isolatedBase, 20, { threads }));
       return { sizes, firstFigureMs: { test: cheap, full }, idle, physics, rounds };
     } finally {
       await browser.close();
       server.close();
+      isolatedServer.close();
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -199,7 +209,7 @@ const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 export function pageResults({ sizes, firstFigureMs, idle, physics }) {
   return [
-    ...physics.map((p) => ({ name: `demo-physics-${p.tets}`, build: 'site', threads: 1, tets: p.tets, msPerFrame: p.ms, samples: p.samples })),
+    ...physics.map((p) => ({ name: `demo-physics-${p.tets}`, build: p.build, threads: p.threads, tets: p.tets, msPerFrame: p.ms, samples: p.samples })),
     { name: 'page-weight', build: 'site', elementBridgeGzip: sizes.elementBridgeGzip, onDemandGzip: sizes.onDemandGzip, threeGzip: sizes.threeGzip, wasmGzip: sizes.wasmGzip, wasmBytes: sizes.wasmBytes },
     { name: 'first-figure', build: 'site', msTest: median(firstFigureMs.test), msFull: median(firstFigureMs.full), samplesTest: firstFigureMs.test, samplesFull: firstFigureMs.full },
     { name: 'idle-article', build: 'site', ...idle },
@@ -214,7 +224,7 @@ export function pageReport({ sizes, firstFigureMs, idle, physics, rounds }) {
     `  softbody.wasm: ${kB(sizes.wasmGzip)} gzipped (${kB(sizes.wasmBytes)} raw); three.js as bundled: ${kB(sizes.threeGzip)} gzipped`,
     `  first figure of the article drawn, from navigation (median of ${rounds} fresh visits): ${median(firstFigureMs.full).toFixed(0)} ms as a reader gets it (target 1500 ms: ${target(median(firstFigureMs.full) <= 1500)}), ${median(firstFigureMs.test).toFixed(0)} ms with ?test`,
     `    samples ?test: ${firstFigureMs.test.map((t) => t.toFixed(0)).join(', ')} ms; full: ${firstFigureMs.full.map((t) => t.toFixed(0)).join(', ')} ms`,
-    ...physics.map((p) => `  demo physics, ${p.tets.toLocaleString('en-US')} tets (${p.cells}^3 box), 10 substeps, one thread: ${p.ms.toFixed(2)} ms per frame (median of ${p.samples} frames, the page's own timer)${p.tets >= 40000 ? ` (target 8 ms: ${target(p.ms <= 8)})` : ''}`),
+    ...physics.map((p) => `  demo physics, ${p.tets.toLocaleString('en-US')} tets (${p.cells}^3 box), 10 substeps, ${p.build === 'site' ? 'single-threaded build' : `threaded build on ${p.threads} thread${p.threads > 1 ? 's' : ''}`}: ${p.ms.toFixed(2)} ms per frame (median of ${p.samples} frames, the page's own timer)${p.tets >= 40000 && p.build === 'site' ? ` (target 8 ms: ${target(p.ms <= 8)})` : ''}`),
     `  idle article (${idle.figures} figures seen, then ${idle.visible} in view): ${(100 * idle.coreFraction).toFixed(2)} % of one core over ${idle.seconds.toFixed(1)} s (target 2 %: ${target(idle.coreFraction <= 0.02)}), ${idle.animationFrames} animation frames requested`,
   ];
 }

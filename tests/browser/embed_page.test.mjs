@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { FRAME_TIMEOUT, launchBrowser, serveStatic, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, ISOLATION_HEADERS, launchBrowser, serveStatic, startServer } from './harness.mjs';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
 
@@ -133,6 +133,7 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
   const site = mkdtempSync(join(tmpdir(), 'softbody-site-'));
   const folder = join(site, 'blog', 'figures');
   let httpServer = null;
+  let isolatedServer = null;
   const context = await browser.newContext({ viewport: { width: 480, height: 320 }, deviceScaleFactor: 1 });
   try {
     await build({ root: WEB_ROOT, configFile: join(WEB_ROOT, 'vite.config.js'), logLevel: 'error', build: { outDir: folder, emptyOutDir: true } });
@@ -158,9 +159,24 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     await page.waitForFunction(() => document.getElementById('fig-spring')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
     assert.deepEqual(failed, []);
     assert.deepEqual(problems, []);
+    assert.equal(await page.evaluate(() => document.getElementById('fig-spring').bodies[0].sb.maxThreads), 1, 'not isolated: one thread');
+
+    // The same build from a host that sends COOP + COEP: the pages load the threaded build, which
+    // the build copied from web/public/wasm-mt/ beside them (its worker and .wasm found by the glue).
+    isolatedServer = await serveStatic(site, { headers: ISOLATION_HEADERS });
+    const isolatedBase = `http://127.0.0.1:${isolatedServer.address().port}/blog/figures/`;
+    await page.goto(`${isolatedBase}index.html?test`);
+    await page.waitForFunction(() => window.app?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    assert.deepEqual(await page.evaluate(() => [crossOriginIsolated, app.threads().max]), [true, 4]);
+    await page.goto(`${isolatedBase}embed.html?test&autoplay&scene=bunny`);
+    await page.waitForFunction(() => window.app?.figure?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    assert.equal(await page.evaluate(() => window.app.figure.bodies[0].sb.maxThreads), 4);
+    assert.deepEqual(failed, []);
+    assert.deepEqual(problems, []);
   } finally {
     await context.close();
     httpServer?.close();
+    isolatedServer?.close();
     rmSync(site, { recursive: true, force: true });
   }
 });

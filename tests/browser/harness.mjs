@@ -25,13 +25,18 @@ const CHROMIUM_ARGS = [
 export const VIEWPORT = { width: 480, height: 360 };
 export const FRAME_TIMEOUT = 60_000; // ms; SwiftShader renders ~5-20 fps, so wait on frame counts
 
-export async function startServer() {
+// The headers that make a page cross-origin isolated (as web/vite.config.js sends them): with them
+// the pages load the multi-threaded build.
+export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+// isolated: send ISOLATION_HEADERS (the other tests run the single-threaded build, as most embeds do).
+export async function startServer({ isolated = false } = {}) {
   const server = await createServer({
     root: WEB_ROOT,
     configFile: false,
     logLevel: 'error',
     clearScreen: false,
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null, ...(isolated ? { headers: ISOLATION_HEADERS } : {}) },
     // No dependency discovery: three and lil-gui are plain ES modules, and a discovering optimizer
     // can finish after the first load and reload the page under a running test. Only the bunny
     // sample's package is CommonJS: it is converted at start-up, before any page asks for it, so
@@ -79,9 +84,9 @@ export async function waitMoreFrames(page, count) {
 }
 
 // A minimal static file server for built sites (a sub-folder of root is fine); resolves to the
-// listening http.Server on a free port.
-export function serveStatic(root) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+// listening http.Server on a free port. headers: sent with every file (e.g. ISOLATION_HEADERS).
+export function serveStatic(root, { headers = {} } = {}) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
   const httpServer = createHttpServer((request, response) => {
     const path = normalize(join(root, decodeURIComponent(new URL(request.url, 'http://x').pathname)));
     if (!path.startsWith(root)) return void response.writeHead(403).end();
@@ -90,7 +95,7 @@ export function serveStatic(root) {
     } catch {
       return void response.writeHead(404).end();
     }
-    response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
+    response.writeHead(200, { ...headers, 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
     createReadStream(path).pipe(response);
   });
   return new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(httpServer)));

@@ -247,7 +247,7 @@ async function init() {
       stage.follow(stats.center);
       stage.keepInView(stats.center, { dt: stepMs === null ? 0 : DT, holding: grabber.dragging });
       stage.render();
-      readout.frame(now, { stepMs, body: sim.body, stats, world: { bodies: sim.bodies.length, contacts: () => sim.contactSummary() } });
+      readout.frame(now, { stepMs, body: sim.body, stats, world: { bodies: sim.bodies.length, contacts: () => sim.contactSummary() }, threads: sim.world.threads });
     });
     app.frames += 1;
   }

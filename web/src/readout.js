@@ -51,7 +51,8 @@ export class Readout {
   // now: rAF timestamp (ms); stepMs: world.step wall time this frame, or null when paused.
   // world: optional { bodies: count, contacts(): { contacts, deepest } | null } over every body of the
   // page (asked only when the numbers refresh); without it the one body's stats are shown.
-  frame(now, { stepMs, body, stats, world = null }) {
+  // threads: the threads stepping the world (shown after the physics time when more than 1).
+  frame(now, { stepMs, body, stats, world = null, threads = 1 }) {
     this.frames += 1;
     if (stepMs !== null) {
       this.steps += 1;
@@ -66,7 +67,7 @@ export class Readout {
 
     const f = this.fields;
     f.fps.textContent = this.fps.toFixed(0);
-    f.physics.textContent = this.physicsMs === null ? 'paused' : `${this.physicsMs.toFixed(2)} ms`;
+    f.physics.textContent = this.physicsMs === null ? 'paused' : `${this.physicsMs.toFixed(2)} ms${threads > 1 ? ` · ${threads} threads` : ''}`;
     f.particles.textContent = body.vertexCount.toLocaleString('en-US');
     f.tets.textContent = body.tetCount.toLocaleString('en-US');
     f.volume.textContent = `${(100 * stats.volumeRatio).toFixed(1)} %`;

@@ -5,6 +5,8 @@
 import { addDropBody, placedCopy } from './scenes/scene_bodies.js';
 import { addSceneColliders, scenePreset, spinPose } from './scenes/scene_presets.js';
 import { Material, POSITION_BASED_SOLVERS } from './softbody.js';
+import { ThreadTuner } from './thread_tuner.js';
+import { autoThreads } from './wasm_module.js';
 import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MATERIAL_PRESETS, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S, VBD_SPARE_COMPLIANCE } from './settings.js';
 
 // The gap a body's surface keeps from itself under self-collision: half its mean surface edge (m),
@@ -38,6 +40,8 @@ export class Simulation {
     this._stepRequested = false;
     this.stepMs = 0; // wall time of the last world.step, ms
     this.world = softbody.createWorld();
+    this.threads = new ThreadTuner(this.world);
+    this._threadTets = -1; // the tet count threads were last fitted to
     this.world.setSubsteps(this.settings.substeps);
     this.world.setGravity(0, this.settings.gravity, 0);
     this.body = null;
@@ -130,7 +134,18 @@ export class Simulation {
     this.source = source;
     this.settings.shape = source.name;
     if (old) old.destroy();
+    this._fitThreads();
     this.onBodyChange(body, source);
+  }
+
+  // Threads for the bodies now in the world (wasm_module.js autoThreads: more than 1 only in the
+  // multi-threaded build and for large bodies), tried against one thread on the next steps
+  // (thread_tuner.js). The bits of a step do not depend on the count.
+  _fitThreads() {
+    const tets = this.bodies.reduce((sum, body) => sum + body.tetCount, 0);
+    if (tets === this._threadTets) return;
+    this._threadTets = tets;
+    this.threads.fit(autoThreads(this.softbody, tets));
   }
 
   // Applies one setting; on a C API error nothing changes and the error propagates.
@@ -172,6 +187,7 @@ export class Simulation {
     const angle = 2.4 * n; // golden-angle-like spread, so drops do not stack in a column
     const at = [0.35 * Math.cos(angle), 2.6 + 0.25 * (n % 6), 0.35 * Math.sin(angle)];
     this._addExtra(() => this.world.addTets(placedCopy(this.source, null, at), this.source.tets));
+    this._fitThreads();
     this.onBodiesChange();
   }
 
@@ -191,6 +207,7 @@ export class Simulation {
   clearBodies() {
     for (const body of this.extras) body.destroy();
     this.extras = [];
+    this._fitThreads();
     this.onBodiesChange();
   }
 
@@ -211,6 +228,7 @@ export class Simulation {
       for (const drop of preset.drops) this._addExtra(() => addDropBody(this.world, drop, { current: this.source, bunny }));
     } finally {
       this.body.reset();
+      this._fitThreads();
       this.onBodiesChange();
     }
   }
@@ -239,6 +257,7 @@ export class Simulation {
     } finally {
       this.stepMs = performance.now() - start;
     }
+    this.threads.stepped(this.stepMs);
   }
 
   // Reset keeps the parameters (documented); this goes back to DEFAULTS: a new default body, built

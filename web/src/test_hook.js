@@ -37,6 +37,9 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, impo
     particleCount: () => sim.body.vertexCount,
     tetCount: () => sim.body.tetCount,
     stepMs: () => sim.stepMs, // wall time of the last world.step, ms (the readout's "physics")
+    // The world's threads: the count now, the build's most, what autoThreads asked, whether the
+    // tuner is still timing, and its last medians (ms) on many threads and on one.
+    threads: () => ({ count: sim.world.threads, max: sim.softbody.maxThreads, wanted: sim.threads.wanted, trying: sim.threads.trial !== null, verdict: sim.threads.verdict }),
     positions: () => Array.from(sim.body.positions),
     // The current body and how it is drawn: skinned = its imported surface follows the tets.
     bodyInfo: () => ({

@@ -27,9 +27,59 @@ export function compiledWasm() {
   return compiling;
 }
 
-// Promise<Softbody>: the page's one instance.
+// The multi-threaded build (softbody-mt.*: pthreads over a SharedArrayBuffer) sits in the site's
+// public folder, which Vite serves and copies untouched: its glue then finds its .wasm and its
+// worker script next to itself, in the dev server and in any static build. Relative to the page:
+// the site's pages all sit at its root. (The npm package ships no threaded build: its build sets
+// this to null, scripts/build_package.mjs.)
+const THREADED_GLUE = 'wasm-mt/softbody-mt.mjs';
+
+// ?threads=N in the page's URL: 1 keeps the single-threaded build, N > 1 asks for N threads.
+function threadsInUrl() {
+  const value = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('threads');
+  const n = value === null ? NaN : Math.floor(Number(value));
+  return n >= 1 ? n : null;
+}
+
+// Shared memory exists only in cross-origin isolated pages (COOP: same-origin + COEP:
+// require-corp, README "Threads in the browser"); embeds on other people's sites rarely are.
+export function threadsPossible() {
+  return THREADED_GLUE !== null && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && typeof document !== 'undefined';
+}
+
+async function loadThreaded() {
+  const url = new URL(THREADED_GLUE, document.baseURI).href;
+  // A template literal, not a variable: Vite's dev server wraps a variable import() in a helper
+  // from its HMR client, and that client then tries to open its websocket on every page that
+  // loads this file. The build leaves both alone.
+  const { default: factory } = await import(/* @vite-ignore */ `${url}`);
+  return loadSoftbody({ factory });
+}
+
+// Promise<Softbody>: the page's one instance. The multi-threaded build when the page can share
+// memory (and ?threads=1 does not say otherwise); the single-threaded one otherwise, or when the
+// threaded build cannot be loaded (a warning says why; the page runs as before).
 export function sharedSoftbody() {
-  loading ??= compiledWasm().then((module) => loadSoftbody({ module }));
+  const single = () => compiledWasm().then((module) => loadSoftbody({ module }));
+  loading ??=
+    threadsPossible() && threadsInUrl() !== 1
+      ? loadThreaded().catch((error) => {
+          console.warn(`softbody: the multi-threaded build did not load (${error.message}); using one thread`);
+          return single();
+        })
+      : single();
   loading.catch(() => (loading = null));
   return loading;
+}
+
+// World.setThreads' count for a body of `tets` tets: below ~20k tets the hand-overs between
+// colours eat what a second thread gains (README "Threads"), so 1; above, the build's threads up to
+// the machine's cores. ?threads=N overrides (clamped to what the build has).
+export const THREADS_MIN_TETS = 20000;
+export function autoThreads(softbody, tets) {
+  const most = softbody.maxThreads;
+  const asked = threadsInUrl();
+  if (asked !== null) return Math.min(asked, most);
+  if (tets < THREADS_MIN_TETS) return 1;
+  return Math.max(1, Math.min(most, globalThis.navigator?.hardwareConcurrency ?? 1));
 }

@@ -3,6 +3,8 @@
 // frozen when it explodes (the comparison page's rule, compare/explosion.js). Bridge calls only, no
 // DOM, so node tests drive it exactly as the element does.
 import { ErrorCode } from '../softbody.js';
+import { ThreadTuner } from '../thread_tuner.js';
+import { autoThreads } from '../wasm_module.js';
 import { EXPLOSION_FACTOR, energyScale, explosionReason, totalEnergy } from '../compare/explosion.js';
 import { DEFAULT_RESOLUTION, SQUASH_START } from './attributes.js';
 
@@ -112,6 +114,9 @@ class FigureLane {
     this.stats = null;
     this.energy = 0; // J, total after the last step or restart
     this.stepMs = 0;
+    // More threads only for large bodies in the multi-threaded build, and only if faster here.
+    this.threads = new ThreadTuner(world);
+    this.threads.fit(autoThreads(world.sb, body.tetCount));
   }
 
   restart(start, stiffness) {
@@ -149,6 +154,7 @@ class FigureLane {
     } finally {
       this.stepMs = performance.now() - started;
     }
+    this.threads.stepped(this.stepMs);
     this._observe();
     const reason = explosionReason(this.stats, this.limit);
     if (reason) {

@@ -178,6 +178,8 @@ export declare function sharedSoftbody(): Promise<Softbody>;
 export declare class Softbody {
   /** The ArrayBuffer behind wasm memory now (replaced when memory grows). */
   readonly buffer: ArrayBuffer;
+  /** The most threads a world of this build accepts: 1 in the single-threaded build (the package's). */
+  readonly maxThreads: number;
   createWorld(): World;
   /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */
   createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean }): Tetra;
@@ -188,6 +190,9 @@ export declare class World {
   readonly bodies: Set<Body>;
   setGravity(x: number, y: number, z: number): void;
   setSubsteps(n: number): void;
+  /** Threads stepping this world, [1, Softbody.maxThreads]; positions are the same to the bit for any count. */
+  setThreads(n: number): void;
+  readonly threads: number;
   readonly substeps: number;
   setGround(enabled: boolean): void;
   /** Simulated seconds. */
