@@ -194,6 +194,16 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
   if (pinned) store3(vel_.data(), vertex, {0, 0, 0});
 }
 
+StaticReport SoftBody::settle_static(const float gravity[3], const StaticSettings& settings) {
+  const StaticReport report = solve_static(force_model(gravity), pos_.data(), settings);
+  if (report.status == StaticStatus::Unsupported || report.status == StaticStatus::NoLoad) return report;
+  std::fill(vel_.begin(), vel_.end(), 0.0f);
+  prev_ = pos_;
+  last_good_pos_ = pos_;
+  if (!visual_.empty()) visual_.update(pos_.data());
+  return report;
+}
+
 // Back to the creation shape's rest data after plastic flow changed it.
 void SoftBody::restore_rest_shape() {
   if (plastic_.empty()) return;

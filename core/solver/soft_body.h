@@ -9,6 +9,7 @@
 #include "materials/neo_hookean.h"
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
+#include "solver/static_solver.h"
 #include "solver/vbd.h"
 #include "meshing/skinning.h"
 #include "shapes/tet_mesh.h"
@@ -172,6 +173,12 @@ class SoftBody {
   bool set_params(const BodyParams& params);
   const BodyParams& params() const { return params_; }
   void set_pinned(uint32_t vertex, bool pinned);
+  // Moves the body to its static equilibrium under `gravity` (m/s^2) with its pinned vertices held
+  // (static_solver.h: Newton on the same energy every solver uses, k = 1/compliance for the simple
+  // model), and stops it (velocities 0). Whatever the current solver; contacts play no part. The
+  // simple model needs compliances > 0 like the force-based solvers; a pressure body is refused.
+  // On Unsupported or NoLoad nothing changes.
+  StaticReport settle_static(const float gravity[3], const StaticSettings& settings = StaticSettings{});
   // Vertex groups: the listed vertices' mass is multiplied by mass_scale and the stiffness of every
   // edge and tet they belong to by stiffness_scale (a constraint takes the mean over its vertices,
   // so a painted region stiffens smoothly into its surroundings). Sets, not multiplies: 1 and 1 undo
