@@ -547,6 +547,9 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.gravity = gravity;
   m.tets = tet_ids_.data();
   m.tet_count = tet_count();
+  m.edges = edge_ids_.data();
+  m.edge_damping = params_.spring_damping;
+  m.previous = prev_.data();
   if (neo_hookean()) {
     m.neo_hookean = &neo_hookean_;
     m.tet_inverse_rest = tet_inverse_rest_.data();
@@ -554,7 +557,6 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   } else {
     m.tet_rest6 = tet_rest6_.data();
     m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
-    m.edges = edge_ids_.data();
     m.edge_rest = edge_rest_.data();
     m.edge_stiffness = params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
     m.edge_scale = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
