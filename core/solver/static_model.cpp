@@ -52,11 +52,6 @@ void scatter(const Mat3& P, const float* B, const uint32_t* id, double scale, do
   add(out, id[0], sum * -1.0);
 }
 
-D3 corner_row_d(const float* B, int corner) {
-  if (corner == 0) return {-(double(B[0]) + B[3] + B[6]), -(double(B[1]) + B[4] + B[7]), -(double(B[2]) + B[5] + B[8])};
-  return {B[3 * (corner - 1)], B[3 * (corner - 1) + 1], B[3 * (corner - 1) + 2]};
-}
-
 // A tet's 6V and its gradients d(6V)/dx_k (cross products of the opposite faces' edges).
 struct Volume6 {
   D3 e[3], g[4];
@@ -71,16 +66,6 @@ Volume6 volume6(const StaticState& x, const uint32_t* id) {
   v.g[0] = (v.g[1] + v.g[2] + v.g[3]) * -1.0;
   v.vol6 = dot(v.g[3], v.e[2]);
   return v;
-}
-
-void add_block(double* b, uint32_t i, double diag, D3 q, double s) {  // += diag I + s q q^T
-  double* o = b + 6 * size_t(i);
-  o[0] += diag + s * q.x * q.x;
-  o[1] += diag + s * q.y * q.y;
-  o[2] += diag + s * q.z * q.z;
-  o[3] += s * q.x * q.y;
-  o[4] += s * q.x * q.z;
-  o[5] += s * q.y * q.z;
 }
 
 }  // namespace
@@ -149,95 +134,105 @@ void static_gradient(const ForceModel& m, const StaticState& x, double* g) {
   }
 }
 
+namespace {
+
+// Each element's exact Hessian applied to a direction, on the element's own corners (p, out: 3 per
+// corner). The assembled matrix (static_matrix.h) is built from these by unit directions, and the
+// matrix-free product below is their sum, so the two cannot disagree.
+void spring_product(const ForceModel& m, const StaticState& x, uint32_t s, const double* p, double* out) {
+  const D3 d = edge(x, m.edges[2 * s], m.edges[2 * s + 1]);
+  const double len = std::sqrt(dot(d, d));
+  if (len == 0.0) return;
+  const D3 n = d * (1.0 / len), dp = load(p, 0) - load(p, 1);
+  // k [n n^T + (1 - l0/l)(I - n n^T)] dp: the exact Hessian, transverse part negative when compressed.
+  const double k = double(m.edge_stiffness) * scale_at(m.edge_scale, s), c = 1.0 - m.edge_rest[s] / len;
+  const D3 fa = (n * (dot(n, dp) * (1.0 - c)) + dp * c) * k;
+  add(out, 0, fa);
+  add(out, 1, fa * -1.0);
+}
+
+const uint32_t kCorners[4] = {0, 1, 2, 3};
+
+void volume_product(const ForceModel& m, const StaticState& x, uint32_t t, const double* p, double* out) {
+  const Volume6 v = volume6(x, m.tets + 4 * t);
+  const D3 p0 = load(p, 0);
+  const D3 de[3] = {load(p, 1) - p0, load(p, 2) - p0, load(p, 3) - p0};  // the direction's edge changes
+  double gp = 0.0;
+  for (uint32_t k = 0; k < 4; ++k) gp += dot(v.g[k], load(p, k));
+  // kV (g g^T + C d^2(6V)/dx^2) p, with d g in the direction p from the cross products.
+  D3 dg[4];
+  dg[1] = cross(de[1], v.e[2]) + cross(v.e[1], de[2]);
+  dg[2] = cross(de[2], v.e[0]) + cross(v.e[2], de[0]);
+  dg[3] = cross(de[0], v.e[1]) + cross(v.e[0], de[1]);
+  dg[0] = (dg[1] + dg[2] + dg[3]) * -1.0;
+  const double kv = double(m.volume_stiffness) * scale_at(m.tet_scale, t), C = v.vol6 - m.tet_rest6[t];
+  for (uint32_t k = 0; k < 4; ++k) add(out, k, (v.g[k] * gp + dg[k] * C) * kv);
+}
+
+void neo_hookean_product(const ForceModel& m, const StaticState& x, uint32_t t, const double* p, double* out) {
+  const NeoHookean& nh = *m.neo_hookean;
+  const float* B = m.tet_inverse_rest + 9 * size_t(t);
+  const Mat3 F = deformation(x, m.tets + 4 * t, B), dF = deformation(StaticState{p, nullptr}, kCorners, B);  // F is linear in x
+  const Mat3 c = cofactor(F);
+  const double J = dot(F.c[0], c.c[0]);
+  const double cof_dF = dot(c.c[0], dF.c[0]) + dot(c.c[1], dF.c[1]) + dot(c.c[2], dF.c[2]);  // dJ
+  // d cof F in the direction dF, column by column from cof's cross products.
+  const D3 dc[3] = {cross(dF.c[1], F.c[2]) + cross(F.c[1], dF.c[2]), cross(dF.c[2], F.c[0]) + cross(F.c[2], dF.c[0]),
+                    cross(dF.c[0], F.c[1]) + cross(F.c[0], dF.c[1])};
+  // dP = mu dF + lambda dJ cof F + lambda (J - gamma) d cof F.
+  const double s = nh.lambda * (J - nh.gamma);
+  Mat3 dP;
+  for (int j = 0; j < 3; ++j) dP.c[j] = dF.c[j] * nh.mu + c.c[j] * (nh.lambda * cof_dF) + dc[j] * s;
+  scatter(dP, B, kCorners, m.tet_rest_volume[t], out);
+}
+
+void tet_product(const ForceModel& m, const StaticState& x, uint32_t t, const double* p, double* out) {
+  if (m.neo_hookean) neo_hookean_product(m, x, t, p, out);
+  else if (m.volume_stiffness > 0.0f) volume_product(m, x, t, p, out);
+}
+
+}  // namespace
+
 void static_hessian_product(const ForceModel& m, const StaticState& x, const double* p, double* out) {
   std::fill(out, out + 3 * size_t(m.particle_count), 0.0);
+  double local_p[12], local_out[12];
   if (m.edge_stiffness > 0.0f)
     for (uint32_t s = 0; s < m.edge_count; ++s) {
-      const uint32_t a = m.edges[2 * s], b = m.edges[2 * s + 1];
-      const D3 d = edge(x, a, b);
-      const double len = std::sqrt(dot(d, d));
-      if (len == 0.0) continue;
-      const D3 n = d * (1.0 / len), dp = load(p, a) - load(p, b);
-      // k [n n^T + (1 - l0/l)(I - n n^T)] dp: the exact Hessian, transverse part negative when compressed.
-      const double k = double(m.edge_stiffness) * scale_at(m.edge_scale, s), c = 1.0 - m.edge_rest[s] / len;
-      const double along = dot(n, dp);
-      const D3 fa = (n * (along * (1.0 - c)) + dp * c) * k;
-      add(out, a, fa);
-      add(out, b, fa * -1.0);
+      const uint32_t* id = m.edges + 2 * s;
+      for (int c = 0; c < 2; ++c)
+        for (int k = 0; k < 3; ++k) local_p[3 * c + k] = p[3 * size_t(id[c]) + k], local_out[3 * c + k] = 0.0;
+      spring_product(m, x, s, local_p, local_out);
+      for (int c = 0; c < 2; ++c) add(out, id[c], load(local_out, c));
     }
-  if (m.volume_stiffness > 0.0f)
+  if (m.neo_hookean || m.volume_stiffness > 0.0f)
     for (uint32_t t = 0; t < m.tet_count; ++t) {
       const uint32_t* id = m.tets + 4 * t;
-      const Volume6 v = volume6(x, id);
-      const D3 p0 = load(p, id[0]);
-      const D3 de[3] = {load(p, id[1]) - p0, load(p, id[2]) - p0, load(p, id[3]) - p0};  // direction's edge changes
-      double gp = 0.0;
-      for (int k = 0; k < 4; ++k) gp += dot(v.g[k], load(p, id[k]));
-      // kV (g g^T + C d^2(6V)/dx^2) p, with d g in the direction p from the cross products.
-      D3 dg[4];
-      dg[1] = cross(de[1], v.e[2]) + cross(v.e[1], de[2]);
-      dg[2] = cross(de[2], v.e[0]) + cross(v.e[2], de[0]);
-      dg[3] = cross(de[0], v.e[1]) + cross(v.e[0], de[1]);
-      dg[0] = (dg[1] + dg[2] + dg[3]) * -1.0;
-      const double kv = double(m.volume_stiffness) * scale_at(m.tet_scale, t), C = v.vol6 - m.tet_rest6[t];
-      for (int k = 0; k < 4; ++k) add(out, id[k], (v.g[k] * gp + dg[k] * C) * kv);
+      for (int c = 0; c < 4; ++c)
+        for (int k = 0; k < 3; ++k) local_p[3 * c + k] = p[3 * size_t(id[c]) + k], local_out[3 * c + k] = 0.0;
+      tet_product(m, x, t, local_p, local_out);
+      for (int c = 0; c < 4; ++c) add(out, id[c], load(local_out, c));
     }
-  if (m.neo_hookean) {
-    const NeoHookean& nh = *m.neo_hookean;
-    for (uint32_t t = 0; t < m.tet_count; ++t) {
-      const uint32_t* id = m.tets + 4 * t;
-      const float* B = m.tet_inverse_rest + 9 * size_t(t);
-      const Mat3 F = deformation(x, id, B), dF = deformation(StaticState{p, nullptr}, id, B);  // F is linear in x
-      const Mat3 c = cofactor(F);
-      const double J = dot(F.c[0], c.c[0]);
-      const double cof_dF = dot(c.c[0], dF.c[0]) + dot(c.c[1], dF.c[1]) + dot(c.c[2], dF.c[2]);  // dJ
-      // d cof F in the direction dF, column by column from cof's cross products.
-      const D3 dc[3] = {cross(dF.c[1], F.c[2]) + cross(F.c[1], dF.c[2]), cross(dF.c[2], F.c[0]) + cross(F.c[2], dF.c[0]),
-                        cross(dF.c[0], F.c[1]) + cross(F.c[0], dF.c[1])};
-      // dP = mu dF + lambda dJ cof F + lambda (J - gamma) d cof F.
-      const double s = nh.lambda * (J - nh.gamma);
-      Mat3 dP;
-      for (int j = 0; j < 3; ++j) dP.c[j] = dF.c[j] * nh.mu + c.c[j] * (nh.lambda * cof_dF) + dc[j] * s;
-      scatter(dP, B, id, m.tet_rest_volume[t], out);
-    }
+}
+
+void static_tet_hessian(const ForceModel& m, const StaticState& x, uint32_t t, double* H) {
+  double e[12] = {}, column[12];
+  for (int j = 0; j < 12; ++j) {
+    e[j] = 1.0;
+    std::fill(column, column + 12, 0.0);
+    tet_product(m, x, t, e, column);
+    for (int i = 0; i < 12; ++i) H[12 * i + j] = column[i];
+    e[j] = 0.0;
   }
 }
 
-void static_block_diagonal(const ForceModel& m, const StaticState& x, double* blocks) {
-  std::fill(blocks, blocks + 6 * size_t(m.particle_count), 0.0);
-  if (m.edge_stiffness > 0.0f)
-    for (uint32_t s = 0; s < m.edge_count; ++s) {
-      const uint32_t a = m.edges[2 * s], b = m.edges[2 * s + 1];
-      const D3 d = edge(x, a, b);
-      const double len = std::sqrt(dot(d, d));
-      if (len == 0.0) continue;
-      const D3 n = d * (1.0 / len);
-      const double k = double(m.edge_stiffness) * scale_at(m.edge_scale, s);
-      const double c = std::max(0.0, 1.0 - m.edge_rest[s] / len);
-      for (uint32_t v : {a, b}) add_block(blocks, v, k * c, n, k * (1.0 - c));
-    }
-  if (m.volume_stiffness > 0.0f)
-    for (uint32_t t = 0; t < m.tet_count; ++t) {
-      const uint32_t* id = m.tets + 4 * t;
-      const Volume6 v = volume6(x, id);
-      const double kv = double(m.volume_stiffness) * scale_at(m.tet_scale, t);
-      for (int k = 0; k < 4; ++k) add_block(blocks, id[k], 0.0, v.g[k], kv);
-    }
-  if (m.neo_hookean) {
-    const NeoHookean& nh = *m.neo_hookean;
-    for (uint32_t t = 0; t < m.tet_count; ++t) {
-      const uint32_t* id = m.tets + 4 * t;
-      const float* B = m.tet_inverse_rest + 9 * size_t(t);
-      const Mat3 c = cofactor(deformation(x, id, B));
-      const double v0 = m.tet_rest_volume[t];
-      for (int i = 0; i < 4; ++i) {
-        // V0 (mu |b|^2 I + lambda q q^T), q = cof(F) b: dJ/dx_i. (J is linear in x_i, so the
-        // lambda (J - gamma) d^2J term has no diagonal block.)
-        const D3 b = corner_row_d(B, i);
-        const D3 q = c.c[0] * b.x + c.c[1] * b.y + c.c[2] * b.z;
-        add_block(blocks, id[i], v0 * nh.mu * dot(b, b), q, v0 * nh.lambda);
-      }
-    }
+void static_edge_hessian(const ForceModel& m, const StaticState& x, uint32_t s, double* H) {
+  double e[6] = {}, column[6];
+  for (int j = 0; j < 6; ++j) {
+    e[j] = 1.0;
+    std::fill(column, column + 6, 0.0);
+    if (m.edge_stiffness > 0.0f) spring_product(m, x, s, e, column);
+    for (int i = 0; i < 6; ++i) H[6 * i + j] = column[i];
+    e[j] = 0.0;
   }
 }
 

@@ -42,10 +42,10 @@ void static_gradient(const ForceModel& m, const StaticState& x, double* g);
 // out = (d^2 Phi / dx^2) p, N (3 per particle). Gravity is linear in x: only the elastic part.
 void static_hessian_product(const ForceModel& m, const StaticState& x, const double* p, double* out);
 
-// Each particle's 3x3 diagonal block of the Hessian, 6 per particle (xx yy zz xy xz yz), N/m: the
-// block-Jacobi preconditioner. A tet's volume and det F are linear in any single vertex, so the
-// blocks of those terms are exact and positive semi-definite; a compressed spring's transverse part
-// (negative) is clamped to 0 here, as VBD does, so every block stays positive semi-definite.
-void static_block_diagonal(const ForceModel& m, const StaticState& x, double* blocks);
+// The exact Hessian of one element's energy, dense and row-major over its corners (3 per corner):
+// tet t's Neo-Hookean or volume term (12 x 12), spring s (6 x 6; 0 without springs). Built by
+// applying the element's product to unit directions, so it is the product above, entry for entry.
+void static_tet_hessian(const ForceModel& m, const StaticState& x, uint32_t t, double* H);
+void static_edge_hessian(const ForceModel& m, const StaticState& x, uint32_t s, double* H);
 
 }  // namespace sb

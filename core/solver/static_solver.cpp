@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "solver/static_matrix.h"
 #include "solver/static_model.h"
 
 namespace sb {
@@ -55,7 +56,8 @@ StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSetting
   }
   const std::vector<double> X(x_out, x_out + n3);  // the start; the iterate is X + u
   std::vector<double> u(n3, 0.0), u_try(n3), g(n3), r(n3), d(n3), res(n3), z(n3), p(n3), hp(n3);
-  std::vector<double> blocks(6 * size_t(n)), inv(6 * size_t(n));
+  std::vector<double> inv(6 * size_t(n));
+  BlockSparse K = static_matrix_pattern(m);
   // r = -dPhi/dx on the free particles (0 on held ones); returns |r|.
   auto unbalanced = [&](const std::vector<double>& at, std::vector<double>& out) {
     static_gradient(m, StaticState{X.data(), at.data()}, out.data());
@@ -82,15 +84,18 @@ StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSetting
   while (report.relative_residual > settings.tolerance) {
     if (report.newton_iterations >= settings.max_newton) break;
     ++report.newton_iterations;
-    // Block-Jacobi preconditioner at this iterate; a block that is not positive definite (a vertex
-    // whose tets are all badly inverted) falls back to its positive diagonal entries, else identity.
-    static_block_diagonal(m, StaticState{X.data(), u.data()}, blocks.data());
+    // H at this iterate, and the block-Jacobi preconditioner from its diagonal blocks; a block that
+    // is not positive definite (a vertex among badly inverted tets, compressed springs) falls back to
+    // its positive diagonal entries, else identity.
+    static_matrix_assemble(m, StaticState{X.data(), u.data()}, K);
     for (uint32_t i = 0; i < n; ++i) {
       double* o = &inv[6 * size_t(i)];
       std::fill(o, o + 6, 0.0);
       if (held[i]) continue;
-      if (!invert_block(&blocks[6 * size_t(i)], o))
-        for (int k = 0; k < 3; ++k) o[k] = blocks[6 * size_t(i) + k] > 0.0 ? 1.0 / blocks[6 * size_t(i) + k] : 1.0;
+      const double* b = &K.value[9 * size_t(K.diagonal[i])];
+      const double block[6] = {b[0], b[4], b[8], 0.5 * (b[1] + b[3]), 0.5 * (b[2] + b[6]), 0.5 * (b[5] + b[7])};
+      if (!invert_block(block, o))
+        for (int k = 0; k < 3; ++k) o[k] = block[k] > 0.0 ? 1.0 / block[k] : 1.0;
     }
     // CG on H d = r, to |H d - r| <= eta |r| (but no tighter than the Newton tolerance asks).
     const double eta = std::max(std::min(0.1, report.relative_residual), 0.3 * settings.tolerance / report.relative_residual);
@@ -100,7 +105,7 @@ StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSetting
     p = z;
     double rz = dot_n(res, z);
     for (int it = 0; it < settings.max_cg; ++it) {
-      static_hessian_product(m, StaticState{X.data(), u.data()}, p.data(), hp.data());
+      static_matrix_product(K, p.data(), hp.data());
       for (uint32_t i = 0; i < n; ++i)
         if (held[i]) hp[3 * size_t(i)] = hp[3 * size_t(i) + 1] = hp[3 * size_t(i) + 2] = 0.0;
       const double php = dot_n(p, hp);

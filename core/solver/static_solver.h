@@ -5,8 +5,8 @@
 // Newton's method on Phi(x) = E_elastic(x) - sum m g . x (static_model.h, double precision):
 //   1. r = -dPhi/dx on the free particles; stop when |r| <= tolerance |m g| (both 2-norms over the free
 //      particles: the unbalanced force as a share of the load).
-//   2. H d = r by matrix-free conjugate gradient, preconditioned with the inverse 3x3 diagonal blocks
-//      of H (block Jacobi), to a relative residual eta = min(0.1, |r| / |m g|) (Eisenstat & Walker's
+//   2. H d = r by conjugate gradient on H assembled as 3x3 block rows (static_matrix.h), preconditioned
+//      with the inverse 3x3 diagonal blocks of H (block Jacobi), to a relative residual eta = min(0.1, |r| / |m g|) (Eisenstat & Walker's
 //      forcing: loose while far, tight near the answer), stopped at negative curvature (Steihaug: the
 //      iterate so far is still a descent direction; a first-iteration hit takes the preconditioned
 //      gradient).
