@@ -218,7 +218,8 @@ TEST_CASE("Converged statics: each dynamic solver's settled cantilever approache
   // side, float state), so its settled state is the equilibrium to ~1e-4 of the sag, but its
   // damping 10/s leaves a little motion at 2.5 s: within 1 % asked (measured 88.97 mm against 89.19,
   // 0.24 %). VBD minimises the same step with `iterations` sweeps: its error must fall as they grow
-  // and be within 1 % at 64 (measured 240 %, 21 %, 0.33 % at 4, 16, 64).
+  // and be within 1 % at 48, after 90 frames (VBD's Chebyshev-accelerated sweeps settle sooner than
+  // implicit Euler's over-damped steps; measured 240 %, 21 %, 0.35 % at 4, 16, 48).
   const float gravity[3] = {0.0f, -9.81f, 0.0f};
   BodyParams p = neo_hookean_params(1e7f);
   auto reference_body = clamped(p, 20);
@@ -228,10 +229,10 @@ TEST_CASE("Converged statics: each dynamic solver's settled cantilever approache
   MESSAGE("static " << reference * 1000 << " mm, implicit Euler settled " << implicit * 1000 << " mm");
   CHECK(implicit == doctest::Approx(reference).epsilon(0.01));
   double last_error = INFINITY;
-  for (int sweeps : {4, 16, 64}) {
+  for (int sweeps : {4, 16, 48}) {
     CAPTURE(sweeps);
     p.iterations = sweeps;
-    const double vbd = tip_sag(*testing_cantilever::settled(p, 20, Solver::Vbd, 150));
+    const double vbd = tip_sag(*testing_cantilever::settled(p, 20, Solver::Vbd, 90));
     const double error = std::fabs(vbd / reference - 1.0);
     MESSAGE("VBD " << sweeps << " sweeps: " << vbd * 1000 << " mm, " << error * 100 << " % off");
     CHECK(error < last_error);
