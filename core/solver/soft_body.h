@@ -37,7 +37,7 @@ struct BodyParams {
   float friction = 0.5f;           // Coulomb coefficient against the ground
   float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particles follow the pointer kinematically
   float grab_radius = 0.0f;        // m; vertices this close to the picked one are held with it
-  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping)
+  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping; VBD: vbd.h)
   float pbd_stiffness = 1.0f;      // PBD only: fraction of each correction applied, 0..1 (per iteration!)
   float pressure = 0.0f;           // nRT of a gas inside the surface, J (p = nRT / V); 0 = none
   // Plasticity (materials/plasticity.h), bodies with tets: past this equivalent strain a tet's rest
