@@ -195,8 +195,12 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
 }
 
 StaticReport SoftBody::settle_static(const float gravity[3], const StaticSettings& settings) {
-  const StaticReport report = solve_static(force_model(gravity), pos_.data(), settings);
-  if (report.status == StaticStatus::Unsupported || report.status == StaticStatus::NoLoad) return report;
+  // Solved on a copy (not the step loop: allocating is fine), so a solve that does not converge
+  // leaves the body as it was.
+  std::vector<float> x = pos_;
+  const StaticReport report = solve_static(force_model(gravity), x.data(), settings);
+  if (report.status != StaticStatus::Converged) return report;
+  std::copy(x.begin(), x.end(), pos_.begin());  // in place: callers hold views of pos_
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   prev_ = pos_;
   last_good_pos_ = pos_;

@@ -177,7 +177,7 @@ class SoftBody {
   // (static_solver.h: Newton on the same energy every solver uses, k = 1/compliance for the simple
   // model), and stops it (velocities 0). Whatever the current solver; contacts play no part. The
   // simple model needs compliances > 0 like the force-based solvers; a pressure body is refused.
-  // On Unsupported or NoLoad nothing changes.
+  // Unless the status is Converged nothing changes.
   StaticReport settle_static(const float gravity[3], const StaticSettings& settings = StaticSettings{});
   // Vertex groups: the listed vertices' mass is multiplied by mass_scale and the stiffness of every
   // edge and tet they belong to by stiffness_scale (a constraint takes the mean over its vertices,

@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cantilever.h"
 #include "materials/neo_hookean.h"
 #include "shapes/shapes.h"
+#include "softbody.h"
 #include "solver/soft_body.h"
 #include "solver/spring_forces.h"
 #include "solver/static_matrix.h"
@@ -292,4 +294,60 @@ TEST_CASE("Soak: beam theory at 160 x 16 x 16 cells: within 10 % of Euler-Bernou
                           << t->report.cg_iterations << ", " << t->report.seconds << " s");
   CHECK(std::fabs(fine.sag / theory - 1) < 0.10);
   CHECK(std::fabs(fine.sag / coarse.sag - 1) < 0.05);
+}
+
+TEST_CASE("C API: sb_body_solve_static balances gravity whatever the solver, and refuses what it cannot solve with nothing changed") {
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_box(w, 10, 1, 1, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f);
+  REQUIRE(b > 0);
+  const int32_t n = sb_body_vertex_count(w, b);
+  for (int32_t i = 0; i < n; ++i)
+    if (sb_body_positions(w, b)[3 * i] < 1e-5f) REQUIRE(sb_body_pin(w, b, i, 1) == SB_OK);
+  auto positions = [&] { return std::vector<float>(sb_body_positions(w, b), sb_body_positions(w, b) + 3 * n); };
+  const std::vector<float> rest = positions();
+  auto said = [](const char* part) { return std::string(sb_last_error()).find(part) != std::string::npos; };
+  // The default simple material is inextensible (compliance 0): no finite stiffness to balance with.
+  CHECK(sb_body_solve_static(w, b, 1e-8f) == SB_ERR_NEEDS_COMPLIANCE);
+  CHECK(positions() == rest);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-6f) == SB_OK);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-3f) == SB_OK);
+  CHECK(sb_body_solve_static(0, b, 1e-8f) == SB_ERR_INVALID_WORLD);
+  CHECK(sb_body_solve_static(w, 0, 1e-8f) == SB_ERR_INVALID_BODY);
+  CHECK(sb_body_solve_static(w, b, NAN) == SB_ERR_NOT_FINITE);
+  CHECK(sb_body_solve_static(w, b, 0.0f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(said("tolerance"));
+  CHECK(sb_body_solve_static(w, b, 0.1f) == SB_ERR_OUT_OF_RANGE);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_PRESSURE, 10.0f) == SB_OK);
+  CHECK(sb_body_solve_static(w, b, 1e-8f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(said("pressure"));
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_PRESSURE, 0.0f) == SB_OK);
+  REQUIRE(sb_world_set_gravity(w, 0, 0, 0) == SB_OK);
+  CHECK(sb_body_solve_static(w, b, 1e-8f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(said("nothing to balance"));
+  CHECK(positions() == rest);
+  // Under the default XPBD solver too: the stiff simple-model beam's equilibrium (12.12 mm at the tip,
+  // test "Converged statics, simple model"), at rest.
+  REQUIRE(sb_world_set_gravity(w, 0, -9.81f, 0) == SB_OK);
+  const int32_t iterations = sb_body_solve_static(w, b, 1e-8f);
+  CHECK(iterations >= 1);
+  CHECK(iterations <= 60);
+  double tip = 0;
+  int tip_count = 0;
+  const std::vector<float> solved = positions();
+  for (int32_t i = 0; i < n; ++i)
+    if (rest[3 * i] > 1 - 1e-5f) tip += rest[3 * i + 1] - solved[3 * i + 1], ++tip_count;
+  tip /= tip_count;
+  MESSAGE("tip " << tip * 1000 << " mm in " << iterations << " Newton iterations");
+  CHECK(std::fabs(tip / 0.0121237 - 1) < 1e-3);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.kinetic_energy == 0.0);
+  // A frozen body (NaN written into its buffer, then a step) is refused until reset.
+  sb_body_positions(w, b)[3 * (n - 1)] = NAN;
+  CHECK(sb_world_step(w, 1.0f / 60) == SB_ERR_DIVERGED);
+  const std::vector<float> frozen = positions();
+  CHECK(sb_body_solve_static(w, b, 1e-8f) == SB_ERR_DIVERGED);
+  CHECK(said("frozen"));
+  CHECK(positions() == frozen);
+  sb_world_destroy(w);
 }
