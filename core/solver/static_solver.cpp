@@ -44,10 +44,12 @@ StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSetting
     return report;
   }
   std::vector<uint8_t> held(n);
+  const double g2 = double(m.gravity[0]) * m.gravity[0] + double(m.gravity[1]) * m.gravity[1] +
+                    double(m.gravity[2]) * m.gravity[2];  // |g|^2, m^2/s^4
   double load = 0.0;  // |m g| over the free particles, N
   for (uint32_t i = 0; i < n; ++i) {
     held[i] = m.inv_mass[i] == 0.0f;
-    if (!held[i]) load += double(m.mass[i]) * m.mass[i] * (double(m.gravity[0]) * m.gravity[0] + double(m.gravity[1]) * m.gravity[1] + double(m.gravity[2]) * m.gravity[2]);
+    if (!held[i]) load += double(m.mass[i]) * m.mass[i] * g2;
   }
   load = std::sqrt(load);
   if (!(load > 0.0)) {
