@@ -180,7 +180,7 @@ TEST_CASE("Beam theory: the static tip deflection approaches Euler-Bernoulli as 
   // Why the three moduli agree to rounding: Psi is linear in E at fixed nu, and the load is scaled
   // with E, so the equilibrium shape is the same; the check (1e-6) says that E in pascals means the
   // same thing at every stiffness, and that the solver's tolerance (1e-8 of the load) is met alike.
-  // The finest case the suite affords is 80 x 8 x 8 (30 720 tets, ~7 s natively per modulus); the
+  // The finest case the suite affords is 80 x 8 x 8 (30 720 tets, ~0.8 s natively per modulus); the
   // 2x-refinement fact (< 5 % change) needs 160 x 16 x 16: the soak case below.
   const double moduli[3] = {1e5, 1e6, 1e7};  // Pa
   double ratio[4][3] = {};
@@ -270,7 +270,7 @@ TEST_CASE("Converged statics, simple model: implicit Euler, XPBD and VBD approac
       p.iterations = n;
       const double sag = tip_sag(*testing_cantilever::settled(p, 10, solver, 180));
       const double error = std::fabs(sag / reference - 1.0);
-      MESSAGE((solver == Solver::Xpbd ? "XPBD passes " : "VBD sweeps ") << n << ": " << sag * 1000 << " mm, " << error * 100 << " % off");
+      MESSAGE(std::string(solver == Solver::Xpbd ? "XPBD passes " : "VBD sweeps ") << n << ": " << sag * 1000 << " mm, " << error * 100 << " % off");
       CHECK(error < last_error);
       last_error = error;
     }
@@ -279,7 +279,7 @@ TEST_CASE("Converged statics, simple model: implicit Euler, XPBD and VBD approac
 }
 
 TEST_CASE("Soak: beam theory at 160 x 16 x 16 cells: within 10 % of Euler-Bernoulli and within 5 % of 80 x 8 x 8" * doctest::skip()) {
-  // `npm run soak:beam` (skipped in the suite: ~2 min natively on a free core, 245 760 tets). The
+  // `npm run soak:beam` (skipped in the suite: 18 s natively on a free core, 245 760 tets). The
   // issue's two facts at a resolution where linear tets have mostly unlocked: the tip within 10 % of
   // beam theory (measured 0.990) and a 2x refinement changing it by less than 5 % (measured 3.2 %
   // from 0.959 at 80 x 8 x 8). Small-deflection load as in the suite's case; one modulus (10 MPa),
