@@ -290,7 +290,7 @@ TEST_CASE("Soak: beam theory at 160 x 16 x 16 cells: within 10 % of Euler-Bernou
   REQUIRE(coarse.report.status == StaticStatus::Converged);
   REQUIRE(fine.report.status == StaticStatus::Converged);
   for (const StaticTip* t : {&coarse, &fine})
-    MESSAGE(t->sag * 1000 << " mm = " << t->sag / theory << " of beam theory; Newton " << t->report.newton_iterations << ", CG "
+    MESSAGE("tip " << t->sag * 1000 << " mm = " << t->sag / theory << " of beam theory; Newton " << t->report.newton_iterations << ", CG "
                           << t->report.cg_iterations << ", " << t->report.seconds << " s");
   CHECK(std::fabs(fine.sag / theory - 1) < 0.10);
   CHECK(std::fabs(fine.sag / coarse.sag - 1) < 0.05);
