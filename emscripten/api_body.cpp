@@ -328,6 +328,35 @@ int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_
   return SB_OK;
 }
 
+int32_t sb_body_solve_static(sb_world world, sb_body body, float tolerance) {
+  clear_error();
+  sb::World* w = nullptr;
+  sb::SoftBody* b = find_body(world, body, &w);
+  if (!b || !check_range(tolerance, 1e-10f, 1e-2f, "static tolerance (unbalanced force / weight)")) return sb_last_error_code();
+  if (b->diverged()) return fail(SB_ERR_DIVERGED, "body %d is frozen after a divergence; sb_body_reset it first", body);
+  const sb::BodyParams& p = b->params();
+  if (p.pressure > 0.0f)
+    return fail(SB_ERR_OUT_OF_RANGE, "body %d has gas pressure (%g J): the static solver balances elastic forces and gravity "
+                "only; set SB_PARAM_PRESSURE to 0", body, double(p.pressure));
+  if (!b->neo_hookean() && (p.edge_compliance == 0.0f || (b->tet_count() > 0 && p.volume_compliance == 0.0f)))
+    return fail(SB_ERR_NEEDS_COMPLIANCE, "body %d: the simple material needs edge and volume compliance > 0 for a static "
+                "solve (stiffness = 1/compliance); nothing changed", body);
+  sb::StaticSettings settings;
+  settings.tolerance = tolerance;
+  const sb::StaticReport r = b->settle_static(w->settings.gravity, settings);
+  switch (r.status) {
+    case sb::StaticStatus::Converged: return r.newton_iterations;
+    case sb::StaticStatus::NoLoad:
+      return fail(SB_ERR_OUT_OF_RANGE, "body %d: nothing to balance (gravity is 0 or every vertex is pinned); nothing changed", body);
+    case sb::StaticStatus::Unsupported:
+      return fail(SB_ERR_OUT_OF_RANGE, "body %d: no energy the static solver can minimise; nothing changed", body);
+    case sb::StaticStatus::NotConverged: break;
+  }
+  return fail(SB_ERR_OUT_OF_RANGE, "body %d: the static solve reached an unbalanced force of %g of the weight, not %g, in %d "
+              "Newton iterations (a load too large for the mesh?); nothing changed", body, r.relative_residual,
+              double(tolerance), r.newton_iterations);
+}
+
 float* sb_body_positions(sb_world world, sb_body body) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);

@@ -91,7 +91,8 @@ typedef enum sb_param {
   SB_PARAM_GRAB_RADIUS = 7,       /* 0,     [0, 10]    m       vertices this close to the grabbed one
                                                                 are held with it, keeping their offsets */
   SB_PARAM_SPRING_DAMPING = 8,    /* 0,     [0, 1e4]   N s/m   c of f = -c dl/dt along each edge (XPBD:
-                                                                constraint damping, the same physics) */
+                                                                constraint damping, VBD: a Rayleigh term
+                                                                in each block; the same physics) */
   SB_PARAM_PBD_STIFFNESS = 9,     /* 1,     [0, 1]     -       PBD only: fraction of each correction */
   SB_PARAM_PRESSURE = 10,         /* 0,     [0, 1e7]   J       nRT of a gas inside the surface: p = nRT / V
                                                                 pushes every face out (pressure balls) */
@@ -373,6 +374,15 @@ int32_t sb_body_squash(sb_world world, sb_body body, float factor);
  * then disappears: the body springs back without being thrown up. release_seconds = 0 is squash.
  * sb_body_reset, sb_body_squash, another press and sb_body_grab_begin remove the plate. */
 int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_seconds);
+/* Moves the body to its static equilibrium under the world's gravity, its pinned vertices held, and
+ * stops it: Newton's method on the same energy every solver integrates (README "Converged statics"),
+ * whatever the body's solver. tolerance in [1e-10, 1e-2]: the unbalanced force left, as a share of the
+ * body's weight (2-norms; 1e-8 is a good default). The ground, colliders and other bodies play no part.
+ * Returns the Newton iterations used (>= 0). Refused, nothing changed: SB_ERR_DIVERGED for a frozen
+ * body; SB_ERR_NEEDS_COMPLIANCE for the simple material with a compliance of 0 (infinitely stiff);
+ * SB_ERR_OUT_OF_RANGE for a body with gas pressure, with nothing to balance (gravity 0 or every vertex
+ * pinned), or when Newton did not reach the tolerance (the message gives the residual reached). */
+int32_t sb_body_solve_static(sb_world world, sb_body body, float tolerance);
 
 float* sb_body_positions(sb_world world, sb_body body); /* vertex_count * 3 floats, m */
 int32_t sb_body_vertex_count(sb_world world, sb_body body);

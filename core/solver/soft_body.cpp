@@ -200,6 +200,20 @@ void SoftBody::shape_rest_data() {
     rest_shape_inverse(rest_pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);
 }
 
+StaticReport SoftBody::settle_static(const float gravity[3], const StaticSettings& settings) {
+  // Solved on a copy (not the step loop: allocating is fine), so a solve that does not converge
+  // leaves the body as it was.
+  std::vector<float> x = pos_;
+  const StaticReport report = solve_static(force_model(gravity), x.data(), settings);
+  if (report.status != StaticStatus::Converged) return report;
+  std::copy(x.begin(), x.end(), pos_.begin());  // in place: callers hold views of pos_
+  std::fill(vel_.begin(), vel_.end(), 0.0f);
+  prev_ = pos_;
+  last_good_pos_ = pos_;
+  if (!visual_.empty()) visual_.update(pos_.data());
+  return report;
+}
+
 // Back to the creation shape's rest data after plastic flow changed it.
 void SoftBody::restore_rest_shape() {
   if (plastic_.empty()) return;
@@ -540,6 +554,9 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.gravity = gravity;
   m.tets = tet_ids_.data();
   m.tet_count = tet_count();
+  m.edges = edge_ids_.data();
+  m.edge_damping = params_.spring_damping;
+  m.previous = prev_.data();
   if (neo_hookean()) {
     m.neo_hookean = &neo_hookean_;
     m.tet_inverse_rest = tet_inverse_rest_.data();
@@ -547,7 +564,6 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   } else {
     m.tet_rest6 = tet_rest6_.data();
     m.volume_stiffness = params_.volume_compliance > 0.0f ? 1.0f / params_.volume_compliance : 0.0f;
-    m.edges = edge_ids_.data();
     m.edge_rest = edge_rest_.data();
     m.edge_stiffness = params_.edge_compliance > 0.0f ? 1.0f / params_.edge_compliance : 0.0f;
     m.edge_scale = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();

@@ -9,6 +9,7 @@
 #include "materials/neo_hookean.h"
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
+#include "solver/static_solver.h"
 #include "solver/vbd.h"
 #include "meshing/skinning.h"
 #include "shapes/tet_mesh.h"
@@ -36,7 +37,7 @@ struct BodyParams {
   float friction = 0.5f;           // Coulomb coefficient against the ground
   float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particles follow the pointer kinematically
   float grab_radius = 0.0f;        // m; vertices this close to the picked one are held with it
-  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping)
+  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping; VBD: vbd.h)
   float pbd_stiffness = 1.0f;      // PBD only: fraction of each correction applied, 0..1 (per iteration!)
   float pressure = 0.0f;           // nRT of a gas inside the surface, J (p = nRT / V); 0 = none
   // Plasticity (materials/plasticity.h), bodies with tets: past this equivalent strain a tet's rest
@@ -172,6 +173,12 @@ class SoftBody {
   bool set_params(const BodyParams& params);
   const BodyParams& params() const { return params_; }
   void set_pinned(uint32_t vertex, bool pinned);
+  // Moves the body to its static equilibrium under `gravity` (m/s^2) with its pinned vertices held
+  // (static_solver.h: Newton on the same energy every solver uses, k = 1/compliance for the simple
+  // model), and stops it (velocities 0). Whatever the current solver; contacts play no part. The
+  // simple model needs compliances > 0 like the force-based solvers; a pressure body is refused.
+  // Unless the status is Converged nothing changes.
+  StaticReport settle_static(const float gravity[3], const StaticSettings& settings = StaticSettings{});
   // Vertex groups: the listed vertices' mass is multiplied by mass_scale and the stiffness of every
   // edge and tet they belong to by stiffness_scale (a constraint takes the mean over its vertices,
   // so a painted region stiffens smoothly into its surroundings). Sets, not multiplies: 1 and 1 undo

@@ -68,6 +68,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
   // take tiny steps while the body as a whole is far from solved (measured: 4e-4 of an edge for a
   // beam left 9x too soft).
   double unbalanced = 0.0, acting = 0.0;
+  const double inv_h = std::sqrt(double(m.inv_h2));  // 1/s
   for (uint32_t i = 0; i < m.vertex_count; ++i) {
     if (m.inv_mass[i] == 0.0f) continue;
     const Vec3 xi = load3(x, i);
@@ -115,13 +116,26 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
         H.add_outer(g, k);
       }
     }
-    if (!m.neo_hookean && m.edge_stiffness > 0.0f)
+    const bool springs = !m.neo_hookean && m.edge_stiffness > 0.0f, dashpots = m.edge_damping > 0.0f;
+    if (springs || dashpots)
       for (uint32_t r = adj.edge_start[i]; r < adj.edge_start[i + 1]; ++r) {
         const uint32_t e = adj.edge_refs[r] >> 1, end = adj.edge_refs[r] & 1u;
-        const Vec3 d = xi - load3(x, m.edges[2 * e + (1 - end)]);
+        const uint32_t j = m.edges[2 * e + (1 - end)];
+        const Vec3 d = xi - load3(x, j);
         const float len = length(d);
         if (len == 0.0f) continue;
         const Vec3 n = d * (1.0f / len);
+        if (dashpots) {
+          // (c / h) times the edge's stretch over the substep along n, N.
+          const Vec3 moved = (xi - load3(m.previous, i)) - (load3(x, j) - load3(m.previous, j));
+          const double c_h = double(m.edge_damping) * inv_h, closing = double(dot(n, moved));
+          forces += c_h * std::fabs(closing);
+          f[0] -= c_h * closing * n.x;
+          f[1] -= c_h * closing * n.y;
+          f[2] -= c_h * closing * n.z;
+          H.add_outer(n, c_h);
+        }
+        if (!springs) continue;
         const double k = double(m.edge_stiffness) * scale_at(m.edge_scale, e), stretch = double(len) - m.edge_rest[e];
         forces += k * std::fabs(stretch);
         f[0] -= k * stretch * n.x;

@@ -46,6 +46,14 @@ struct VbdModel {
   float edge_stiffness = 0.0f;              // k, N/m (simple model)
   const float* edge_scale = nullptr;        // vertex groups: per edge multiplier of k (null = 1)
   const float* tet_scale = nullptr;         // vertex groups: per tet multiplier of kV (null = 1)
+  // Spring damping (either material: the force model's dashpot along every edge, f = -c (dl/dt)).
+  // With v = (x - x_prev) / h over the substep, vertex i of edge (i, j) feels
+  //   f_i = -(c / h) n n^T ((x_i - x_prev,i) - (x_j - x_prev,j)),   H_i += (c / h) n n^T,
+  // Chen et al. 2024's Rayleigh term k_d H / h with k_d k = c and H the spring's longitudinal block,
+  // but driven by the edge's relative displacement (as implicit Euler's dashpot is), so a body moving
+  // rigidly is not slowed. Needs `previous` when c > 0.
+  float edge_damping = 0.0f;                // c, N s/m
+  const float* previous = nullptr;          // x at the substep's start, m (3 per vertex)
   // Vertices held up by a contact the sweep does not see (the ground, a collider): moved as the
   // others, but left out of the residual, whose weight they would otherwise count as unbalanced.
   const uint8_t* supported = nullptr;       // 1 per vertex, or null

@@ -12,14 +12,19 @@
 
 namespace testing_cantilever {
 
-// `cells` along the length and cells / 10 (at least 1) across.
-inline std::unique_ptr<sb::SoftBody> settled(const sb::BodyParams& params, int cells, sb::Solver solver, int frames,
-                                             int substeps = 10) {
+// The beam at rest, clamped: `cells` along the length and cells / 10 (at least 1) across.
+inline std::unique_ptr<sb::SoftBody> clamped(const sb::BodyParams& params, int cells) {
   const int across = std::max(1, cells / 10);
   auto body = std::make_unique<sb::SoftBody>(sb::make_box(cells, across, across, 1.0f, 0.1f, 0.1f, 0.5f, 1.0f, 0.0f), params);
-  REQUIRE(body->set_solver(solver));
   for (uint32_t i = 0; i < body->vertex_count(); ++i)
     if (body->rest_positions()[3 * i] < 1e-5f) body->set_pinned(i, true);
+  return body;
+}
+
+inline std::unique_ptr<sb::SoftBody> settled(const sb::BodyParams& params, int cells, sb::Solver solver, int frames,
+                                             int substeps = 10) {
+  auto body = clamped(params, cells);
+  REQUIRE(body->set_solver(solver));
   sb::StepSettings s;
   s.ground = false;
   s.substeps = substeps;
@@ -45,6 +50,12 @@ inline double tip_sag(const sb::SoftBody& b) {
       ++count;
     }
   return sum / count;
+}
+
+// Euler-Bernoulli's tip deflection of this beam (1 m, 0.1 m square section) under its own weight in
+// gravity g: w L^4 / (8 E I) with w = rho g b h and I = b h^3 / 12, so 1.5 rho g L^4 / (E h^2), m.
+inline double beam_theory_sag(double density, double gravity, double youngs_modulus) {
+  return 1.5 * density * gravity / (youngs_modulus * 0.1 * 0.1);
 }
 
 }  // namespace testing_cantilever

@@ -1,0 +1,166 @@
+#include "solver/static_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "solver/static_matrix.h"
+#include "solver/static_model.h"
+
+namespace sb {
+
+namespace {
+
+double dot_n(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+  return s;
+}
+
+// Inverse of a symmetric 3x3 block (xx yy zz xy xz yz) into 6 doubles; false if not safely positive
+// definite.
+bool invert_block(const double* H, double* inv) {
+  const double c00 = H[1] * H[2] - H[5] * H[5], c01 = H[4] * H[5] - H[3] * H[2], c02 = H[3] * H[5] - H[4] * H[1];
+  const double det = H[0] * c00 + H[3] * c01 + H[4] * c02;
+  if (!(det > 1e-12 * H[0] * H[1] * H[2]) || !(H[0] > 0) || !(H[1] > 0) || !(H[2] > 0)) return false;
+  const double c11 = H[0] * H[2] - H[4] * H[4], c12 = H[3] * H[4] - H[0] * H[5], c22 = H[0] * H[1] - H[3] * H[3];
+  const double s = 1.0 / det;
+  inv[0] = c00 * s, inv[1] = c11 * s, inv[2] = c22 * s, inv[3] = c01 * s, inv[4] = c02 * s, inv[5] = c12 * s;
+  return true;
+}
+
+}  // namespace
+
+StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSettings& settings) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point started = Clock::now();
+  StaticReport report;
+  const uint32_t n = m.particle_count;
+  const size_t n3 = 3 * size_t(n);
+  const bool stiff = m.neo_hookean || m.edge_stiffness > 0.0f || m.volume_stiffness > 0.0f;
+  if (m.pressure_nrt > 0.0f || !stiff) {
+    report.status = StaticStatus::Unsupported;
+    return report;
+  }
+  std::vector<uint8_t> held(n);
+  const double g2 = double(m.gravity[0]) * m.gravity[0] + double(m.gravity[1]) * m.gravity[1] +
+                    double(m.gravity[2]) * m.gravity[2];  // |g|^2, m^2/s^4
+  double load = 0.0;  // |m g| over the free particles, N
+  for (uint32_t i = 0; i < n; ++i) {
+    held[i] = m.inv_mass[i] == 0.0f;
+    if (!held[i]) load += double(m.mass[i]) * m.mass[i] * g2;
+  }
+  load = std::sqrt(load);
+  if (!(load > 0.0)) {
+    report.status = StaticStatus::NoLoad;
+    return report;
+  }
+  const std::vector<double> X(x_out, x_out + n3);  // the start; the iterate is X + u
+  std::vector<double> u(n3, 0.0), u_try(n3), g(n3), r(n3), d(n3), res(n3), z(n3), p(n3), hp(n3);
+  std::vector<double> inv(6 * size_t(n));
+  BlockSparse K = static_matrix_pattern(m);
+  // r = -dPhi/dx on the free particles (0 on held ones); returns |r|.
+  auto unbalanced = [&](const std::vector<double>& at, std::vector<double>& out) {
+    static_gradient(m, StaticState{X.data(), at.data()}, out.data());
+    for (uint32_t i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) out[3 * size_t(i) + k] = held[i] ? 0.0 : -out[3 * size_t(i) + k];
+    return std::sqrt(dot_n(out, out));
+  };
+  auto precondition = [&](const std::vector<double>& in, std::vector<double>& out) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const double* b = &inv[6 * size_t(i)];
+      const double* v = &in[3 * size_t(i)];
+      double* o = &out[3 * size_t(i)];
+      o[0] = b[0] * v[0] + b[3] * v[1] + b[4] * v[2];
+      o[1] = b[3] * v[0] + b[1] * v[1] + b[5] * v[2];
+      o[2] = b[4] * v[0] + b[5] * v[1] + b[2] * v[2];
+    }
+  };
+  double phi = 0.0;  // Phi(X + u) - Phi(X), J
+  // The size of Phi's terms, J, for telling a real decrease from rounding: the elastic energy at the
+  // start (a body solved again from its equilibrium holds it all) plus the load's work so far.
+  const double start_energy = std::fabs(static_energy(m, StaticState{X.data(), nullptr}));
+  double r_norm = unbalanced(u, r);
+  report.relative_residual = r_norm / load;
+  while (report.relative_residual > settings.tolerance) {
+    if (report.newton_iterations >= settings.max_newton) break;
+    ++report.newton_iterations;
+    // H at this iterate, and the block-Jacobi preconditioner from its diagonal blocks; a block that
+    // is not positive definite (a vertex among badly inverted tets, compressed springs) falls back to
+    // its positive diagonal entries, else identity.
+    static_matrix_assemble(m, StaticState{X.data(), u.data()}, K);
+    for (uint32_t i = 0; i < n; ++i) {
+      double* o = &inv[6 * size_t(i)];
+      std::fill(o, o + 6, 0.0);
+      if (held[i]) continue;
+      const double* b = &K.value[9 * size_t(K.diagonal[i])];
+      const double block[6] = {b[0], b[4], b[8], 0.5 * (b[1] + b[3]), 0.5 * (b[2] + b[6]), 0.5 * (b[5] + b[7])};
+      if (!invert_block(block, o))
+        for (int k = 0; k < 3; ++k) o[k] = block[k] > 0.0 ? 1.0 / block[k] : 1.0;
+    }
+    // CG on H d = r, to |H d - r| <= eta |r| (but no tighter than the Newton tolerance asks).
+    const double eta = std::max(std::min(0.1, report.relative_residual), 0.3 * settings.tolerance / report.relative_residual);
+    std::fill(d.begin(), d.end(), 0.0);
+    res = r;
+    precondition(res, z);
+    p = z;
+    double rz = dot_n(res, z);
+    for (int it = 0; it < settings.max_cg; ++it) {
+      static_matrix_product(K, p.data(), hp.data());
+      for (uint32_t i = 0; i < n; ++i)
+        if (held[i]) hp[3 * size_t(i)] = hp[3 * size_t(i) + 1] = hp[3 * size_t(i) + 2] = 0.0;
+      const double php = dot_n(p, hp);
+      ++report.cg_iterations;
+      if (!(php > 0.0)) {  // negative curvature: keep what we have (Steihaug)
+        if (it == 0) d = z;
+        break;
+      }
+      const double alpha = rz / php;
+      for (size_t j = 0; j < n3; ++j) {
+        d[j] += alpha * p[j];
+        res[j] -= alpha * hp[j];
+      }
+      if (std::sqrt(dot_n(res, res)) <= eta * r_norm) break;
+      precondition(res, z);
+      const double rz_next = dot_n(res, z);
+      const double beta = rz_next / rz;
+      rz = rz_next;
+      for (size_t j = 0; j < n3; ++j) p[j] = z[j] + beta * p[j];
+    }
+    // Backtracking line search on Phi from the full Newton step.
+    const double descent = dot_n(r, d);  // -dPhi/dalpha at alpha = 0, J; > 0 for a descent direction
+    if (!(descent > 0.0)) break;
+    double step = 1.0;
+    bool accepted = false;
+    for (int halving = 0; halving < 40 && !accepted; ++halving, step *= 0.5) {
+      for (size_t j = 0; j < n3; ++j) u_try[j] = u[j] + step * d[j];
+      const double phi_try = static_energy(m, StaticState{X.data(), u_try.data()});
+      if (phi_try <= phi - 1e-4 * step * descent) {
+        accepted = true;
+        phi = phi_try;
+      } else if (step * descent < 1e-10 * (start_energy + std::fabs(phi))) {
+        // The expected decrease is below Phi's rounding: judge the step by the force it leaves.
+        if (unbalanced(u_try, g) < r_norm) {
+          accepted = true;
+          phi = phi_try;
+        }
+      }
+      if (accepted) u.swap(u_try);
+    }
+    if (!accepted) break;
+    r_norm = unbalanced(u, r);
+    report.relative_residual = r_norm / load;
+    if (!std::isfinite(report.relative_residual)) break;
+  }
+  report.status = report.relative_residual <= settings.tolerance ? StaticStatus::Converged : StaticStatus::NotConverged;
+  report.energy = phi;
+  double probe = 0.0;  // x - x: 0 for finite x, NaN otherwise
+  for (double v : u) probe += v - v;
+  if (probe != 0.0) std::fill(u.begin(), u.end(), 0.0);  // never hand back a non-finite shape
+  for (size_t j = 0; j < n3; ++j) x_out[j] = float(X[j] + u[j]);
+  report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return report;
+}
+
+}  // namespace sb
