@@ -56,14 +56,19 @@ int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
                 o.min_quality);
   if (s.thin_thickness > 0 && s.thin_samples_needed > 0) {
     // The budget grows with the resolution (16 x the samples of half-cell spacing) up to
-    // SB_TETRA_MAX_SURFACE_SAMPLES; beyond that, no setting reaches what the thin parts need.
-    const bool reachable = s.thin_samples_needed <= SB_TETRA_MAX_SURFACE_SAMPLES;
+    // SB_TETRA_MAX_SURFACE_SAMPLES; beyond that, no setting reaches what the thin parts need, even
+    // sampled as coarsely as still keeps their two sides apart (thin_samples_coarsest).
+    const bool reachable = std::min(s.thin_samples_needed, s.thin_samples_coarsest) <= SB_TETRA_MAX_SURFACE_SAMPLES;
+    char kept[120] = "kept no tet";
+    if (s.discarded_tets > 0 && s.cleanup.volume > 0)
+      std::snprintf(kept, sizeof kept, "their %lld tets held only %.2g %% of its volume (not kept)",
+                    (long long)s.discarded_tets, 100.0 * s.discarded_volume / s.cleanup.volume);
     return fail(SB_ERR_NO_INSIDE_TETS,
                 "the surface's thinnest parts are about %.3g mm thick: tets through them need surface points about "
                 "%.3g mm apart, about %lld of them, beyond this job's budget of %lld, so they were sampled coarser "
-                "and kept no tet; %s%s",
+                "and %s; %s%s",
                 1000.0 * s.thin_thickness, 500.0 * s.thin_thickness, (long long)s.thin_samples_needed,
-                (long long)s.sample_budget,
+                (long long)s.sample_budget, kept,
                 reachable ? "a higher resolution raises the budget (up to 150000 samples)"
                           : "no setting will help: thicken them in a modeller",
                 facts);

@@ -303,16 +303,22 @@ void prepare_sphere(const double* a, const double* b, const double* c, const dou
   const double ux = b[0] - a[0], uy = b[1] - a[1], uz = b[2] - a[2];
   const double vx = c[0] - a[0], vy = c[1] - a[1], vz = c[2] - a[2];
   const double wx = d[0] - a[0], wy = d[1] - a[1], wz = d[2] - a[2];
-  const double vw_x = vy * wz - vz * wy, vw_y = vz * wx - vx * wz, vw_z = vx * wy - vy * wx;
-  const double wu_x = wy * uz - wz * uy, wu_y = wz * ux - wx * uz, wu_z = wx * uy - wy * ux;
-  const double uv_x = uy * vz - uz * vy, uv_y = uz * vx - ux * vz, uv_z = ux * vy - uy * vx;
   const double lu = ux * ux + uy * uy + uz * uz;
   const double lv = vx * vx + vy * vy + vz * vz;
   const double lw = wx * wx + wy * wy + wz * wz;
-  s.n[0] = lu * vw_x + lv * wu_x + lw * uv_x;
-  s.n[1] = lu * vw_y + lv * wu_y + lw * uv_y;
-  s.n[2] = lu * vw_z + lv * wu_z + lw * uv_z;
+  // N = lu (v x w) + lv (w x u) + lw (u x v), summed in that order, one cross product at a time:
+  // fewer values live at once (V8 spilled registers when all three were kept).
+  const double vw_x = vy * wz - vz * wy, vw_y = vz * wx - vx * wz, vw_z = vx * wy - vy * wx;
   s.d = ux * vw_x + uy * vw_y + uz * vw_z;
+  double nx = lu * vw_x, ny = lu * vw_y, nz = lu * vw_z;
+  const double wu_x = wy * uz - wz * uy, wu_y = wz * ux - wx * uz, wu_z = wx * uy - wy * ux;
+  nx = nx + lv * wu_x;
+  ny = ny + lv * wu_y;
+  nz = nz + lv * wu_z;
+  const double uv_x = uy * vz - uz * vy, uv_y = uz * vx - ux * vz, uv_z = ux * vy - uy * vx;
+  s.n[0] = nx + lw * uv_x;
+  s.n[1] = ny + lw * uv_y;
+  s.n[2] = nz + lw * uv_z;
   const double sum = lu + lv + lw;
   s.g = 30.0 * kEpsilon * sum * std::sqrt(sum);
   s.h = sum * (1.0 / 9.0);

@@ -40,7 +40,7 @@ class Delaunay {
 
   // Live tets that use no enclosing vertex: 4 input point ids each, positively oriented.
   std::vector<int32_t> tets() const;
-  int64_t live_tet_count() const { return int64_t(tet_.size() / 8 - free_.size()); }
+  int64_t live_tet_count() const { return int64_t(slots_) - int64_t(free_.size()); }
   int64_t point_count() const { return count_; }
 
   // For tests: every live tet is positive, mutually linked with its neighbours, and its prepared
@@ -61,6 +61,7 @@ class Delaunay {
   // Per tet, 8 ints side by side (one fetch brings both): 4 vertex ids (the first -1 marks a free
   // slot), then per face the link 4 * neighbour + the neighbour's slot facing back (-1 = none).
   std::vector<int32_t> tet_;
+  int32_t slots_ = 0;  // tet slots in use (live or free); the arrays below hold at least this many
   // Per tet, during one insertion: in the cavity, or tested and found outside it (0 otherwise).
   // Live tets are back to 0 when an insertion returns (a freed slot is reset when reused), so one
   // byte per tet suffices, without stamps, and the array stays in cache.

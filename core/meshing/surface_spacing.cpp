@@ -102,14 +102,15 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   // Budget: about area / s^2 + half the perimeter / s points per face (a needle's samples are all
   // along its edges) and one per vertex; if the finest levels would exceed it, cap the levels at
   // the finest that fits.
-  auto estimate = [&](int cap) {
+  auto estimate_levels = [&](auto level_of_face) {
     double n = double(vertices);
     for (size_t f = 0; f < faces; ++f) {
-      const double s = spacing_of_level(std::min<int>(cap, out.face_level[f]));
+      const double s = spacing_of_level(level_of_face(f));
       n += area[f] / (s * s) + 0.5 * perimeter[f] / s;  // inside and along edges (each shared by two faces)
     }
     return n;
   };
+  auto estimate = [&](int cap) { return estimate_levels([&](size_t f) { return std::min<int>(cap, out.face_level[f]); }); };
   int finest = 0;
   for (uint8_t l : out.face_level) finest = std::max<int>(finest, l);
   for (uint8_t l : out.vertex_level) finest = std::max<int>(finest, l);
@@ -121,6 +122,10 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     while (cap > 0 && estimate(cap) > double(out.budget)) --cap;
     out.coarsened_to = cap;
     out.samples_needed = int64_t(std::min(9e18, estimate(finest)));
+    out.samples_coarsest = int64_t(std::min(9e18, estimate_levels([&](size_t f) {
+      return out.face_thickness[f] > 0 ? std::min<int>(out.face_level[f], level_of_spacing(kMaxSpacingPerThickness * out.face_thickness[f]))
+                                       : int(out.face_level[f]);
+    })));
     for (uint8_t& l : out.face_level) l = uint8_t(std::min<int>(l, cap));
     for (uint8_t& l : out.vertex_level) l = uint8_t(std::min<int>(l, cap));
   }

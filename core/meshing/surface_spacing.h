@@ -28,6 +28,10 @@ constexpr double kCurvedPartReach = 5.0;    // grid cells: curvature refines par
 constexpr int64_t kMaxSurfaceSamples = 150000;
 constexpr int64_t kSamplesBase = 10000;
 constexpr double kSamplesPerUniform = 16.0;
+// The coarsest spacing, per thickness, at which the two sides of a part thinner than it still get
+// samples of their own (the thinning keeps samples on opposite sides apart only down to 1 / this of
+// the spacing): beyond it a thin part's tets would be flatter than the improvement mends.
+constexpr double kMaxSpacingPerThickness = 10.0;
 // Parts thinner than this (grid units) hold few or no grid points (those keep half a cell from the
 // surface: none below 1 cell, a sparse band up to 2), so they get points on their medial surface:
 // halfway along each inward thickness ray. Grid points near a medial point are skipped.
@@ -41,6 +45,7 @@ struct SurfaceSpacing {
   std::vector<double> face_normal;     // per face, outward unit normal (0 for a face without area)
   int coarsened_to = -1;              // >= 0: the budget capped every level at this one
   int64_t samples_needed = 0;         // when coarsened: about how many samples the finest levels wanted
+  int64_t samples_coarsest = 0;       // when coarsened: ... and at kMaxSpacingPerThickness on thin faces
   int64_t budget = 0;                 // the sample budget it was held to
   double thinnest = 0;                // grid units: the smallest thickness measured (0: none below a cell)
 };

@@ -25,6 +25,13 @@ constexpr double kFlatEdgeCosine = 1e-8;
 // A medial point halfway along a thickness ray h long is kept only if the surface is at least this
 // times h away (a true one is h / 2 from the faces the ray joins).
 constexpr double kMedialClearance = 0.25;
+// Surface samples whose normals' dot product is below this lie on different sides of a thin part
+// (thinning, below): 60 degrees, so the two corners at either end of a plate's rim edge, whose
+// normals are 70.5 degrees apart, both stay.
+constexpr double kOppositeSidesCosine = 0.5;
+// ... unless they are closer than this fraction of their spacing: tets joining two such sides would
+// be flatter than the improvement can mend (quality about 1-2.6 times thickness over spacing).
+constexpr double kMinAcross = 1.0 / kMaxSpacingPerThickness;
 
 double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
@@ -34,15 +41,20 @@ double elapsed_ms(Clock::time_point since) {
 // than the smaller of their two spacings. Spacings are levels (surface_spacing.h), one hash grid per
 // level with cells of that level's spacing, so each query visits 27 cells per level in use.
 // Candidates come in priority order (input vertices first, so corners and sharp features survive).
+// Surface samples carry their outward normal: two samples whose normals are more than
+// kOppositeSidesCosine apart lie on different sides of a part thinner than their spacing (the two
+// faces of a plate, or the two edges of its rim), and do not crowd each other out unless they are
+// closer than kMinAcross of the spacing (a part that thin is beyond the sample budget anyway).
 class Thinner {
  public:
-  bool offer(const double* p, int level, std::vector<double>& accepted) {
-    if (!fits(p, level, accepted)) return false;
-    add(p, level, accepted);
+  bool offer(const double* p, int level, const double* normal, std::vector<double>& accepted) {
+    if (!fits(p, level, normal, accepted)) return false;
+    add(p, level, normal, accepted);
     return true;
   }
-  // Whether no accepted point is too close (offer without accepting).
-  bool fits(const double* p, int level, const std::vector<double>& accepted) const {
+  // Whether no accepted point is too close (offer without accepting). normal: unit, or null or zero
+  // (then every point within the spacing is too close).
+  bool fits(const double* p, int level, const double* normal, const std::vector<double>& accepted) const {
     const double own = spacing_of_level(level);
     for (size_t l = 0; l < grids_.size(); ++l) {
       if (!grids_[l]) continue;
@@ -50,23 +62,31 @@ class Thinner {
       const bool crowded = grids_[l]->any_near(p, [&](int64_t j) {
         const double* q = &accepted[3 * size_t(j)];
         const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
-        return d2 < r * r;
+        if (!(d2 < r * r)) return false;
+        if (!normal || d2 < kMinAcross * kMinAcross * r * r) return true;
+        const float* m = &normals_[3 * size_t(j)];
+        const double dot = normal[0] * m[0] + normal[1] * m[1] + normal[2] * m[2];
+        const bool both_known = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] > 0.5 &&
+                                normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2] > 0.5;
+        return !(dot < kOppositeSidesCosine && both_known);
       });
       if (crowded) return false;
     }
     return true;
   }
-  void add(const double* p, int level, std::vector<double>& accepted) {
+  void add(const double* p, int level, const double* normal, std::vector<double>& accepted) {
     const double own = spacing_of_level(level);
     if (grids_.size() <= size_t(level)) grids_.resize(size_t(level) + 1);
     if (!grids_[size_t(level)]) grids_[size_t(level)] = std::make_unique<PointGrid>(kOrigin, own);
     grids_[size_t(level)]->insert(int64_t(accepted.size() / 3), p);
     accepted.insert(accepted.end(), p, p + 3);
+    for (int k = 0; k < 3; ++k) normals_.push_back(normal ? float(normal[k]) : 0.0f);
   }
 
  private:
   static constexpr double kOrigin[3] = {0, 0, 0};
   std::vector<std::unique_ptr<PointGrid>> grids_;
+  std::vector<float> normals_;  // per accepted point (0 without one)
 };
 
 // Twice the area of triangle a, b, c.
@@ -74,6 +94,13 @@ double triangle_area2(const double* a, const double* b, const double* c) {
   const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
   const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
   return std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+// Scales v to unit length (leaves a zero vector alone).
+void normalize(double* v) {
+  const double len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (len > 0)
+    for (int k = 0; k < 3; ++k) v[k] /= len;
 }
 
 struct UnionFind {
@@ -160,21 +187,38 @@ void Tetrahedralizer::place_surface_points() {
   const SurfaceSpacing spacing = surface_spacing(p, t, *query_);
   stats_.thin_samples_needed = spacing.samples_needed;
   stats_.sample_budget = spacing.budget;
+  stats_.thin_samples_coarsest = spacing.samples_coarsest;
+  // Outward normals for the thinner: a vertex's weighted by its faces' angles there (a box corner's
+  // points along the diagonal however its faces are split), an edge's the mean of its faces'.
+  std::vector<double> vertex_normal(p.size(), 0.0);
+  for (size_t f = 0; f < t.size(); f += 3)
+    for (int k = 0; k < 3; ++k) {
+      const double* a = &p[3 * size_t(t[f + size_t(k)])];
+      const double* b = &p[3 * size_t(t[f + size_t((k + 1) % 3)])];
+      const double* c = &p[3 * size_t(t[f + size_t((k + 2) % 3)])];
+      const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      const double uw = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
+      const double angle = std::atan2(triangle_area2(a, b, c), uw);
+      for (int d = 0; d < 3; ++d) vertex_normal[3 * size_t(t[f + size_t(k)]) + size_t(d)] += angle * spacing.face_normal[f + size_t(d)];
+    }
+  for (size_t v = 0; v < p.size(); v += 3) normalize(&vertex_normal[v]);
   Thinner thinner;
-  for (size_t v = 0; v < p.size(); v += 3) thinner.offer(&p[v], spacing.vertex_level[v / 3], points_);
+  for (size_t v = 0; v < p.size(); v += 3) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
   // Edges with the finer level of their two faces.
   struct Edge {
     std::array<uint32_t, 2> v;
     uint8_t level;  // the finer of its faces'
     uint32_t face;  // that face
     uint8_t flat;   // between two coplanar faces (a diagonal of a triangulated flat face), not a feature
+    double normal[3];  // the mean of its faces' outward normals
   };
   std::vector<Edge> edges;
   edges.reserve(t.size());
   for (size_t f = 0; f < t.size(); f += 3)
     for (int k = 0; k < 3; ++k) {
       const uint32_t a = t[f + size_t(k)], b = t[f + size_t((k + 1) % 3)];
-      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3), 0});
+      const double* n = &spacing.face_normal[f];
+      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3), 0, {n[0], n[1], n[2]}});
     }
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
     return x.v != y.v ? x.v < y.v : x.level != y.level ? x.level > y.level : x.face < y.face;
@@ -186,6 +230,11 @@ void Tetrahedralizer::place_surface_points() {
     const double* n = &spacing.face_normal[3 * size_t(edges[i + 1].face)];
     edges[i].flat = m[0] * n[0] + m[1] * n[1] + m[2] * n[2] > 1 - kFlatEdgeCosine;
   }
+  for (size_t i = 0, j = 0; i < edges.size(); i = j) {  // the first of each run gets the run's normal
+    for (j = i + 1; j < edges.size() && edges[j].v == edges[i].v; ++j)
+      for (int k = 0; k < 3; ++k) edges[i].normal[k] += edges[j].normal[k];
+    normalize(edges[i].normal);
+  }
   edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.v == y.v; }), edges.end());
   // Feature edges first: a flat face's long diagonal runs close to the model's edges at its ends,
   // and its samples offered first would crowd out the samples on those edges (a thin rod lost
@@ -193,11 +242,11 @@ void Tetrahedralizer::place_surface_points() {
   std::stable_partition(edges.begin(), edges.end(), [](const Edge& e) { return !e.flat; });
   // Samples on faces thinner than kMedialReach, with their face, for the medial points below.
   std::vector<std::pair<int64_t, uint32_t>> thin_samples;
-  auto offer_on_face = [&](const double* x, int level, uint32_t face) {
-    if (thinner.offer(x, level, points_) && spacing.face_thickness[face] > 0 && spacing.face_thickness[face] < kMedialReach)
+  auto offer_on_face = [&](const double* x, int level, uint32_t face, const double* normal) {
+    if (thinner.offer(x, level, normal, points_) && spacing.face_thickness[face] > 0 && spacing.face_thickness[face] < kMedialReach)
       thin_samples.push_back({int64_t(points_.size() / 3) - 1, face});
   };
-  for (const auto& [e, level, face, flat] : edges) {
+  for (const auto& [e, level, face, flat, normal] : edges) {
     const double* a = &p[3 * size_t(e[0])];
     const double* b = &p[3 * size_t(e[1])];
     const double len = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
@@ -205,7 +254,7 @@ void Tetrahedralizer::place_surface_points() {
     for (int64_t j = 1; j < n; ++j) {
       const double s = double(j) / double(n);
       const double x[3] = {a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]), a[2] + s * (b[2] - a[2])};
-      offer_on_face(x, level, face);
+      offer_on_face(x, level, face, normal);
     }
   }
   // Inside faces: rows parallel to the longest edge, h apart, each sampled h apart, so a long
@@ -239,7 +288,7 @@ void Tetrahedralizer::place_surface_points() {
       for (int64_t j = 1; j < n; ++j) {
         const double s = double(j) / double(n);
         const double x[3] = {from[0] + s * (to[0] - from[0]), from[1] + s * (to[1] - from[1]), from[2] + s * (to[2] - from[2])};
-        offer_on_face(x, level, uint32_t(f / 3));
+        offer_on_face(x, level, uint32_t(f / 3), nullptr);
       }
     }
   }
@@ -258,8 +307,8 @@ void Tetrahedralizer::place_surface_points() {
     // lie on that face, a hair from its samples (slivers a surface point cannot be moved out of).
     // (Thinning first: it rejects most candidates and costs less than the surface query.)
     const int level = std::min(kMaxSpacingLevel, level_of_spacing(0.5 * hit));
-    if (!medial.fits(m, level, medial_points_) || query_->any_within(m, kMedialClearance * hit)) return;
-    medial.add(m, level, medial_points_);
+    if (!medial.fits(m, level, nullptr, medial_points_) || query_->any_within(m, kMedialClearance * hit)) return;
+    medial.add(m, level, nullptr, medial_points_);
     ++stats_.medial_points;
   };
   // Where the point budget coarsened a face's samples below its thickness, medial points between
@@ -425,6 +474,16 @@ void Tetrahedralizer::finish() {
   stats_.min_quality = quality.empty() ? 0.0 : *std::min_element(quality.begin(), quality.end());
   stats_.mean_quality = quality.empty() ? 0.0 : std::accumulate(quality.begin(), quality.end(), 0.0) / double(quality.size());
   if (!(stats_.volume >= kThinVolumeFraction * stats_.cleanup.volume)) estimate_thickness();
+  if (stats_.thin_samples_needed > stats_.sample_budget && nt > 0 &&
+      !(stats_.volume >= kMinKeptVolumeFraction * stats_.cleanup.volume)) {
+    stats_.discarded_tets = stats_.tets;
+    stats_.discarded_volume = stats_.volume;
+    out_positions_.clear();
+    out_tets_.clear();
+    stats_.vertices = stats_.tets = stats_.parts = 0;
+    stats_.volume = stats_.min_quality = stats_.mean_quality = 0;
+    std::fill(std::begin(stats_.quality_histogram), std::end(stats_.quality_histogram), int64_t(0));
+  }
   // The scaffolding is no longer needed.
   delaunay_.reset();
   query_.reset();

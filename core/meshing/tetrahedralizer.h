@@ -55,6 +55,13 @@ struct TetraStats {
   // many samples they wanted (else 0).
   int64_t thin_samples_needed = 0;
   int64_t sample_budget = 0;  // the surface samples this job could place (surface_spacing.h)
+  // When coarsened: the samples the thin parts need at the coarsest spacing that still keeps their
+  // two sides apart (kMaxSpacingPerThickness x their thickness); a budget this large may mesh them.
+  int64_t thin_samples_coarsest = 0;
+  // Tets found but not handed over: thin parts sampled coarser than their thickness asks for kept
+  // under kMinKeptVolumeFraction of the surface's volume (the job then fails), and their volume, m^3.
+  int64_t discarded_tets = 0;
+  double discarded_volume = 0;
 };
 
 enum class TetraStatus { Working, Done, NoInsideTets };
@@ -62,6 +69,10 @@ enum class TetraStatus { Working, Done, NoInsideTets };
 // When the tets hold less than this fraction of the surface's volume (or there are none), the
 // thickness of the thinnest parts is measured to say why.
 constexpr double kThinVolumeFraction = 0.95;
+// When the sample budget coarsened thin parts' sampling and the tets hold under this fraction of the
+// surface's volume, the job fails (NoInsideTets, naming the thickness) instead of handing over a body
+// that is mostly missing (issue 11: a 1000:1000:1 plate "succeeded" with 0.3 % of its volume).
+constexpr double kMinKeptVolumeFraction = 0.5;
 // Tets below this quality are improved (peeled or smoothed, tet_improvement.h) before the
 // min_quality cut.
 constexpr double kImproveQuality = 0.15;

@@ -2,12 +2,14 @@
 // (1e4, 1e5) and the whole pipeline on the Stanford bunny (resolution 10 and 20, with the time of
 // each stage, the output's vertices and tets, min quality and volume error). Built natively and
 // as wasm; tests/bench/tetra_bench.mjs runs both, interleaved, and reports medians.
-// Usage: softbody_bench_tetra [rounds] (after one untimed warm-up round)
+// Usage: softbody_bench_tetra [rounds] [case prefix] (after one untimed warm-up round; with a prefix,
+// only the cases whose name starts with it, e.g. "delaunay")
 #include <bunny_mesh.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "meshing/delaunay.h"
@@ -32,10 +34,13 @@ std::vector<double> random_points(int64_t n, uint64_t seed) {  // splitmix64, as
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 1;
+  const char* only = argc > 2 ? argv[2] : "";
+  auto wanted = [&](const char* name) { return std::strncmp(name, only, std::strlen(only)) == 0; };
   // Round -1 warms up (in wasm, V8 first runs a baseline compile of the code) and prints nothing.
   for (int round = -1; round < rounds; ++round) {
     const bool report = round >= 0;
     for (int64_t n : {10000, 100000}) {
+      if (!wanted(n == 10000 ? "delaunay-10000" : "delaunay-100000")) continue;
       const auto p = random_points(n, 7 + uint64_t(round));
       const auto start = Clock::now();
       sb::Delaunay d(p.data(), n);
@@ -46,6 +51,7 @@ int main(int argc, char** argv) {
                   (long long)n, (long long)d.live_tet_count());
     }
     for (int resolution : {10, 20}) {
+      if (!wanted(resolution == 10 ? "bunny-10" : "bunny-20")) continue;
       sb::TetraOptions o;
       o.resolution = resolution;
       const auto start = Clock::now();

@@ -636,19 +636,38 @@ TEST_CASE("thin parts: rods and plates far thinner than a grid cell mesh whole, 
     CHECK(stats.cells_for_thin == 0);
   }
   // The 1000:1000:1 plate would need 2 points across 1 mm, about 13 million: the budget samples
-  // it coarser (flatter tets), and it still holds its volume within 4 %.
+  // it coarser, 6-12 mm apart. Its two faces and the two edges of its rim still keep their own
+  // samples (the thinning keeps opposite sides apart down to a tenth of the spacing), so its tets
+  // run through it, none below quality 0.1 (measured 0.107; 0.096 when the top edges of its rim
+  // were thinned away by the bottom ones and the rim's tets cut across, -3.4 % of its volume;
+  // measured now -1.9 %).
   REQUIRE(run_job(box(1, 1, 0.001f), 20, 0.02f, stats, message) == 1);
   CHECK(stats.thin_samples_needed > SB_TETRA_MAX_SURFACE_SAMPLES);
   CHECK(stats.surface_points <= SB_TETRA_MAX_SURFACE_SAMPLES);
-  CHECK(stats.volume >= 0.96f * stats.surface_volume);
+  CHECK(stats.volume >= 0.97f * stats.surface_volume);
+  CHECK(stats.volume <= 1.001f * stats.surface_volume);
   CHECK(stats.parts == 1);
-  // A 1000:1:1 rod at 10 cells is beyond the budget at that resolution (it grows with the grid):
-  // it keeps almost nothing, and the stats say why (the page warns with them).
-  const int32_t rc = run_job(box(1, 0.001f, 0.001f), 10, 0.02f, stats, message);
-  CHECK((rc == SB_ERR_NO_INSIDE_TETS || stats.volume < 0.5f * stats.surface_volume));
-  CHECK(stats.thin_thickness == doctest::Approx(0.001).epsilon(0.01));
+  CHECK(stats.min_quality >= 0.1f);
+  CHECK(stats.quality_histogram[0] == 0);
+  // A 1000:1:1 rod at 10 cells is beyond the budget at that resolution (it grows with the grid),
+  // but its four edge lines, 1 mm apart, are kept whole: prisms along it, exact volume (it used to
+  // keep no tet when they thinned each other out).
+  REQUIRE(run_job(box(1, 0.001f, 0.001f), 10, 0.02f, stats, message) == 1);
   CHECK(stats.thin_samples_needed > stats.sample_budget);
-  CHECK(stats.thin_samples_needed <= SB_TETRA_MAX_SURFACE_SAMPLES);  // so more grid cells would reach it
+  CHECK(stats.thin_samples_needed <= SB_TETRA_MAX_SURFACE_SAMPLES);
+  CHECK(stats.parts == 1);
+  CHECK(stats.volume >= 0.97f * stats.surface_volume);
+  CHECK(stats.volume <= 1.001f * stats.surface_volume);
+  CHECK(stats.min_quality >= 0.1f);
+  // The 1000:1000:1 plate at 10 cells: its budget spaces samples about 25 mm apart, 25 times its
+  // thickness, so its faces thin each other out and the few tets found hold a few per cent of its
+  // volume. That is a failure, not a body (the issue: such a plate once "succeeded" with 0.3 % of
+  // its volume); at 20 cells it meshes (above), so the message says a higher resolution helps.
+  CHECK(run_job(box(1, 1, 0.001f), 10, 0.02f, stats, message) == SB_ERR_NO_INSIDE_TETS);
+  CAPTURE(message);
+  CHECK(stats.tets == 0);
+  CHECK(stats.thin_thickness == doctest::Approx(0.001).epsilon(0.01));
+  CHECK(message.find("of its volume (not kept); a higher resolution raises the budget") != std::string::npos);
 }
 
 TEST_CASE("thin parts beyond the sample budget: the failure names their thickness and that no setting will help") {
