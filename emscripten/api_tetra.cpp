@@ -13,7 +13,7 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(sizeof(sb_tetra_stats) == 46 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 47 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -258,6 +258,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->thin_samples_needed = int32_t(std::min<int64_t>(s.thin_samples_needed, INT32_MAX));
   out->medial_points = int32_t(s.medial_points);
   out->sample_budget = int32_t(s.sample_budget);
+  out->thin_samples_coarsest = int32_t(std::min<int64_t>(s.thin_samples_coarsest, INT32_MAX));
   return SB_OK;
 }
 

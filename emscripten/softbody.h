@@ -221,6 +221,9 @@ typedef struct sb_tetra_stats {
                                 (where grid points do not fit), halfway between their sides */
   int32_t sample_budget;     /* surface samples this job could place: 10,000 + 16 x those of half-cell
                                 spacing, at most SB_TETRA_MAX_SURFACE_SAMPLES (a finer grid raises it) */
+  int32_t thin_samples_coarsest; /* with thin_samples_needed > 0: the samples the thin parts need at the
+                                    coarsest spacing that still keeps their two sides apart (a budget this
+                                    large, if within SB_TETRA_MAX_SURFACE_SAMPLES, may mesh them); else 0 */
 } sb_tetra_stats;
 
 /* Errors */

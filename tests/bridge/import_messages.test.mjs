@@ -166,3 +166,20 @@ test('a hollow ball: the cavity is counted and named', async () => {
     'hollow.glb has 1 closed shell inside another: it bounds a cavity and was kept hollow, not filled (a shell inside a cavity is solid again).',
   ]);
 });
+
+test('a 1 m plate 1 mm thick at 10 cells fails, and the message says more grid cells will mesh it (at 20 it meshes)', () => {
+  // Its two sides 1 mm apart want ~1.3e7 samples at full density, but sampled as coarsely as still
+  // keeps both sides apart (the core's thin_samples_coarsest) they fit the 150,000 budget that more
+  // grid cells give, as the 20-cell import shows.
+  const { error } = importing(box(1, 1, 0.001), { resolution: 10, minQuality: 0.02 });
+  assert.ok(error instanceof SoftbodyError && error.code === ErrorCode.NO_INSIDE_TETS, String(error));
+  assert.ok(error.stats.thinSamplesNeeded > 150000, `${error.stats.thinSamplesNeeded} samples needed`);
+  assert.ok(error.stats.thinSamplesCoarsest > 0 && error.stats.thinSamplesCoarsest <= 150000, `${error.stats.thinSamplesCoarsest} at the coarsest`);
+  assert.match(error.message, /a higher resolution raises the budget/);
+  assert.match(
+    describeImportError(error, 'plate.obj', { resolution: 10, minQuality: 0.02 }).message,
+    /its thinnest parts are about 1 mm thick; sampling them finely enough would take about [\d,]+ surface points, beyond this import's budget of [\d,]+; more grid cells raise the budget \(up to 150,000\)\./,
+  );
+  const { stats } = importing(box(1, 1, 0.001), { resolution: 20, minQuality: 0.02 });
+  assert.ok(stats && stats.parts === 1 && stats.volume > 0.97 * stats.surfaceVolume, JSON.stringify(stats && { parts: stats.parts, volume: stats.volume }));
+});

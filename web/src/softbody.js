@@ -93,7 +93,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 96; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 2 float32 at 84
-const TETRA_STATS_BYTES = 46 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 3 int32
+const TETRA_STATS_BYTES = 47 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 4 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -403,11 +403,12 @@ export class Tetra {
     out.qualityHistogram = Array.from(more.subarray(3, 13));
     const times = new Float32Array(this.sb.buffer, tail + 20 + 52, 6);
     out.stageMilliseconds = { cleanup: times[0], sampling: times[1], delaunay: times[2], inside: times[3], improve: times[4], finish: times[5] };
-    // Then thin_samples_needed, medial_points and sample_budget (int32).
-    const last = new Int32Array(this.sb.buffer, tail + 20 + 52 + 24, 3);
+    // Then thin_samples_needed, medial_points, sample_budget and thin_samples_coarsest (int32).
+    const last = new Int32Array(this.sb.buffer, tail + 20 + 52 + 24, 4);
     out.thinSamplesNeeded = last[0];
     out.medialPoints = last[1];
     out.sampleBudget = last[2];
+    out.thinSamplesCoarsest = last[3];
     return out;
   }
 

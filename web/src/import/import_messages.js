@@ -35,9 +35,12 @@ const mm = (metres) => `${Number((metres * 1000).toPrecision(2))} mm`;
 // 150,000) are they sampled coarser.
 const MAX_SAMPLES = 150000; // SB_TETRA_MAX_SURFACE_SAMPLES
 
+// A budget of thinSamplesCoarsest may already do: the thin parts sampled as coarsely as still keeps
+// their two sides apart (the C message's rule, emscripten/api_tetra.cpp).
 function thinAdvice(stats) {
   const over = `sampling them finely enough would take about ${count(stats.thinSamplesNeeded)} surface points, beyond this import's budget of ${count(stats.sampleBudget)}`;
-  if (stats.thinSamplesNeeded <= MAX_SAMPLES) return `${over}; more grid cells raise the budget (up to ${count(MAX_SAMPLES)})`;
+  const enough = Math.min(stats.thinSamplesNeeded, stats.thinSamplesCoarsest || Infinity);
+  if (enough <= MAX_SAMPLES) return `${over}; more grid cells raise the budget (up to ${count(MAX_SAMPLES)})`;
   return `${over}, so no setting will mesh them whole: thicken them in a modeller`;
 }
 

@@ -155,6 +155,8 @@ export interface TetraStats {
   thinSamplesNeeded: number;
   /** Surface samples the job could place: 10,000 + 16 x those of half-cell spacing, at most 150,000. */
   sampleBudget: number;
+  /** With thinSamplesNeeded > 0: the samples the thin parts need at the coarsest spacing that still keeps their two sides apart (a budget this large may mesh them). */
+  thinSamplesCoarsest: number;
   /** Points on the medial surface of parts under two grid cells thick. */
   medialPoints: number;
 }
