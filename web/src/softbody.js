@@ -608,6 +608,12 @@ export class Body {
   squash(factor) {
     this._call('_sb_body_squash', factor);
   }
+  // Moves the body to its static equilibrium under the world's gravity (pinned vertices held) and
+  // stops it: Newton on the energy every solver integrates (sb_body_solve_static). tolerance: the
+  // unbalanced force left as a share of the body's weight, [1e-10, 1e-2]. Returns Newton's iterations.
+  solveStatic(tolerance = 1e-8) {
+    return this._call('_sb_body_solve_static', tolerance);
+  }
   // squash(factor), then a plate holds the body down and rises back to its old top over `seconds` of
   // simulated time (sb_body_press), so it springs back without being thrown.
   press(factor, seconds) {

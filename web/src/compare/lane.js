@@ -7,7 +7,7 @@
 // the body: a tet of edge L has 6V ~ L^3, so a relative volume change e stores kV/2 L^6 e^2 = k/2
 // L^2 e^2, the same as one of its springs stretched by e. So the volume term is about as stiff as the
 // springs, whatever the resolution, and volume compliance = L^4 / k. (Bodies without tets ignore it.)
-import { ErrorCode, Material } from '../softbody.js';
+import { ErrorCode, Material, SoftbodyError } from '../softbody.js';
 import { EXPLOSION_FACTOR, energyScale, explosionReason, totalEnergy } from './explosion.js';
 import { SCENES } from './scenes.js';
 import { SQUASH_START } from './setup.js';
@@ -103,6 +103,7 @@ export class Lane {
     this.scene = scene;
     this.material = setup.material;
     this.youngsModulus = setup.youngsModulus;
+    this.setup = { ...setup };
     // Scenes with a free end (the cantilever): its vertices and their rest heights, for the tip sag.
     this.tip = null;
     if (scene.tip) {
@@ -151,6 +152,7 @@ export class Lane {
     }
     this.stiffness = setup.stiffness;
     this.youngsModulus = setup.youngsModulus;
+    this.setup = { ...this.setup, ...setup };
     this._updateLimit();
   }
 
@@ -164,6 +166,7 @@ export class Lane {
   setGravity(g) {
     this.world.setGravity(0, g, 0);
     this.gravity = g;
+    this.setup = { ...this.setup, gravity: g };
     this._updateLimit();
   }
 
@@ -177,6 +180,29 @@ export class Lane {
 
   setIterations(n) {
     this.body.setParam('iterations', n);
+  }
+
+  // The free end's sag at static equilibrium on this mesh and material, m: where every solver's
+  // settled answer should land (Body.solveStatic on the same setup in a scratch world; ~10 ms for
+  // the cantilever, so cached per setup). null without a free end, or when the solve is refused
+  // (a compliance of 0 is infinitely stiff) or does not converge.
+  staticSag() {
+    if (!this.tip) return null;
+    const key = JSON.stringify(this.setup);
+    if (this._static?.key === key) return this._static.sag;
+    const scratch = new Lane(this.softbody);
+    let sag = null;
+    try {
+      scratch.build(this.setup, { solver: 'implicitEuler', substeps: 1 });
+      scratch.body.solveStatic(1e-8);
+      sag = scratch.tipSag();
+    } catch (error) {
+      if (!(error instanceof SoftbodyError)) throw error;
+    } finally {
+      scratch.destroy();
+    }
+    this._static = { key, sag };
+    return sag;
   }
 
   // How far the free end hangs below its rest height, m (mean over its vertices); null without one.

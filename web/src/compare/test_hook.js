@@ -25,6 +25,7 @@ export function exposeTestHook(app, { comparison, views, plot, panel, grabber, f
       material: lane.body.getParam('material'),
       tipSag: lane.tipSag(), // m, the cantilever's free end (null for other scenes)
       beamSag: lane.beamSag, // m, beam theory's (null without a free end or an E)
+      staticSag: lane.staticSag(), // m, the free end at static equilibrium on this mesh (null without one)
       params: {
         edgeCompliance: lane.body.getParam('edgeCompliance'),
         volumeCompliance: lane.body.getParam('volumeCompliance'),
@@ -75,7 +76,7 @@ export function exposeTestHook(app, { comparison, views, plot, panel, grabber, f
       }
     },
     // The cantilever's clamp and beam-theory line: { clamp, beam (visible), beamY (m) }.
-    guides: () => (views.guides ? { clamp: views.guides.clamp.visible, beam: views.guides.beam.visible, beamY: views.guides.beam.position.y } : null),
+    guides: () => (views.guides ? { clamp: views.guides.clamp.visible, beam: views.guides.beam.visible, beamY: views.guides.beam.position.y, settled: views.guides.settled.visible, settledY: views.guides.settled.position.y } : null),
     // Clicks a preset button.
     preset(id) {
       const button = document.querySelector(`[data-preset="${id}"]`);

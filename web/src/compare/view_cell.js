@@ -148,7 +148,11 @@ export class ViewCell {
     // The free end's sag (the cantilever), against beam theory's where the material has an E.
     const sag = lane.tipSag();
     f.sag.parentElement.hidden = sag === null;
-    if (sag !== null) f.sag.textContent = `${(1000 * sag).toFixed(1)} mm${lane.beamSag ? ` (beam ${(1000 * lane.beamSag).toFixed(0)})` : ''}`;
+    if (sag !== null) {
+      const settled = lane.staticSag();
+      const refs = [settled === null ? null : `static ${(1000 * settled).toFixed(1)}`, lane.beamSag ? `beam ${(1000 * lane.beamSag).toFixed(0)}` : null].filter(Boolean);
+      f.sag.textContent = `${(1000 * sag).toFixed(1)} mm${refs.length ? ` (${refs.join(', ')})` : ''}`;
+    }
     f.state.textContent = lane.exploded ? 'EXPLODED' : 'stable';
     this.steps = 0;
     this.stepMsSum = 0;

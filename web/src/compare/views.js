@@ -61,26 +61,36 @@ export class MultiView {
     });
   }
 
-  // What the scene draws besides the bodies: the cantilever's clamp (a dark wall at its fixed end)
-  // and beam theory's position of its free end (a red line across it), from the lane's E and
-  // gravity; nothing for other scenes. Called after every change (E or gravity move the line).
+  // What the scene draws besides the bodies: the cantilever's clamp (a dark wall at its fixed end),
+  // beam theory's position of its free end (a red line across it, from the lane's E and gravity)
+  // and the free end's static equilibrium on this very mesh (a green line: where every solver
+  // should settle; the gap to the red one is the mesh's, not a solver's); nothing for other scenes.
+  // Called after every change (material, E or gravity move the lines).
   setGuides(scene, lane) {
     if (!this.guides) {
       const clamp = new THREE.Mesh(new THREE.BoxGeometry(0.06, 0.4, 0.3), new THREE.MeshStandardMaterial({ color: 0x3a4350 }));
       clamp.position.set(-0.53, 1.2, 0);
-      const beam = new THREE.Line(
-        new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(-0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0.12)]),
-        new THREE.LineBasicMaterial({ color: 0xd62828 }),
-      );
-      beam.name = 'beam-theory';
-      this.guides = { clamp, beam };
-      this.scene.add(clamp, beam);
+      const line = (color, name) => {
+        const l = new THREE.Line(
+          new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(-0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0.12)]),
+          new THREE.LineBasicMaterial({ color }),
+        );
+        l.name = name;
+        return l;
+      };
+      const beam = line(0xd62828, 'beam-theory');
+      const settled = line(0x2a9d4b, 'static-answer');
+      this.guides = { clamp, beam, settled };
+      this.scene.add(clamp, beam, settled);
     }
-    const { clamp, beam } = this.guides;
+    const { clamp, beam, settled } = this.guides;
     clamp.visible = Boolean(scene?.clamped);
-    const sag = lane?.beamSag ?? null;
-    beam.visible = sag !== null;
-    if (sag !== null) beam.position.set(scene.beamTip[0] - 0.25, scene.beamTip[1] - sag, scene.beamTip[2]);
+    const place = (object, sag) => {
+      object.visible = sag !== null;
+      if (sag !== null) object.position.set(scene.beamTip[0] - 0.25, scene.beamTip[1] - sag, scene.beamTip[2]);
+    };
+    place(beam, lane?.beamSag ?? null);
+    place(settled, scene?.beamTip ? (lane?.staticSag() ?? null) : null);
   }
 
   // Points the camera at a scene's subject.

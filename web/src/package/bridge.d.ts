@@ -285,6 +285,8 @@ export declare class Body {
   vertexScales(vertex: number): { mass: number; stiffness: number };
   /** Presses to factor in [0.05, 1] of the height at once, volume kept. */
   squash(factor: number): void;
+  /** Moves the body to its static equilibrium under gravity (pinned vertices held) and stops it; tolerance in [1e-10, 1e-2] of its weight. Returns Newton's iterations. */
+  solveStatic(tolerance?: number): number;
   /** Squashes, then releases under a plate rising over `seconds`, so the body does not launch. */
   press(factor: number, seconds: number): void;
   reset(): void;
