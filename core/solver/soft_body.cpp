@@ -6,6 +6,7 @@
 #include "solver/constraint_order.h"
 #include "solver/worker_pool.h"
 #include "solver/xpbd_constraints.h"
+#include "solver/xpbd_partition.h"
 #include "solver/xpbd_schedule.h"
 
 namespace sb {
@@ -18,7 +19,7 @@ static std::vector<T> permute(const std::vector<T>& src, const std::vector<uint3
   return out;
 }
 
-SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(params) {
+SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices) : params_(params) {
   const uint32_t n = uint32_t(mesh.positions.size() / 3);
   const uint32_t tet_count = uint32_t(mesh.tets.size() / 4);
   pos_ = mesh.positions;
@@ -38,10 +39,11 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   vertex_mass_scale_.assign(n, 1.0f);
   vertex_stiffness_scale_.assign(n, 1.0f);
 
-  const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
-  tet_ids_ = permute(mesh.tets, tet_order.order, 4);
-  tet_colors_ = tet_order.color_starts.size() - 1;
-  tet_color_starts_ = tet_order.color_starts;
+  std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
+  edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
+  const uint32_t edge_count = uint32_t(edges.size() / 2);
+  plan_solve_order(edges, mesh.tets, group_min_vertices);
+  tet_ids_ = permute(mesh.tets, tet_plan_.order, 4);
   tet_rest6_.resize(tet_count);
   tet_energy_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
@@ -56,18 +58,11 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   volume_lambda_.assign(tet_count, 0.0f);
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
 
-  std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
-  edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
   point_volume_ = mesh.point_volumes;
   point_volume_.resize(n, 0.0f);
-  const uint32_t edge_count = uint32_t(edges.size() / 2);
-  const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
-  edge_ids_ = permute(edges, edge_order.order, 2);
-  edge_colors_ = edge_order.color_starts.size() - 1;
-  edge_color_starts_ = edge_order.color_starts;
-  for (const std::vector<uint32_t>* starts : {&edge_color_starts_, &tet_color_starts_})
-    for (size_t c = 0; c + 1 < starts->size(); ++c)
-      largest_color_ = std::max(largest_color_, (*starts)[c + 1] - (*starts)[c]);
+  edge_ids_ = permute(edges, edge_plan_.order, 2);
+  std::vector<uint32_t>().swap(edge_plan_.order);
+  std::vector<uint32_t>().swap(tet_plan_.order);
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   for (uint32_t e = 0; e < edge_count; ++e)
@@ -82,6 +77,33 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   compute_masses();
   if (params_.plastic_creep > 0.0f && tet_count > 0)
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count, edge_ids_.data(), edge_count);
+}
+
+// The XPBD solve order (xpbd_partition.h): vertex groups, each kind's units and phases, and the
+// vertex ranges of the xyzw copies (the groups, or blocks of 4096 for a body of one group).
+void SoftBody::plan_solve_order(const std::vector<uint32_t>& edges, const std::vector<uint32_t>& tets,
+                                uint32_t group_min_vertices) {
+  const uint32_t n = uint32_t(pos_.size() / 3);
+  const uint32_t edge_count = uint32_t(edges.size() / 2), tet_count = uint32_t(tets.size() / 4);
+  vertex_bounds_ = choose_vertex_groups(edges.data(), edge_count, tets.data(), tet_count, n, group_min_vertices);
+  edge_plan_ = plan_constraints(edges.data(), edge_count, 2, n, vertex_bounds_);
+  tet_plan_ = plan_constraints(tets.data(), tet_count, 4, n, vertex_bounds_);
+  if (vertex_bounds_.size() > 2) {
+    copy_bounds_ = vertex_bounds_;
+  } else {
+    constexpr uint32_t kBlock = 4096;  // vertices per unit of the copies
+    const uint32_t blocks = std::max(1u, n / kBlock);
+    for (uint32_t b = 0; b <= blocks; ++b) copy_bounds_.push_back(uint32_t(uint64_t(n) * b / blocks));
+  }
+  most_units_ = uint32_t(copy_bounds_.size()) - 1;
+  for (const PassPlan* plan : {&edge_plan_, &tet_plan_})
+    for (uint32_t p = 0; p < plan->phases(); ++p) {
+      most_units_ = std::max(most_units_, plan->phase_starts[p + 1] - plan->phase_starts[p]);
+      if (plan->splittable(p)) {
+        const PassUnit& u = plan->units[plan->phase_starts[p]];
+        largest_split_ = std::max(largest_split_, u.end - u.begin);
+      }
+    }
 }
 
 void SoftBody::compute_masses() {
@@ -492,8 +514,6 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   edges.ids = edge_ids_.data();
   edges.rest = edge_rest_.data();
   edges.count = edge_count();
-  edges.color_starts = edge_color_starts_.data();
-  edges.color_count = uint32_t(edge_colors_);
   edges.alpha = edge_alpha;
   edges.gamma = gamma;
   edges.scale = scale;
@@ -504,8 +524,6 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   volumes.ids = tet_ids_.data();
   volumes.rest6 = tet_rest6_.data();
   volumes.count = tet_count();
-  volumes.color_starts = tet_color_starts_.data();
-  volumes.color_count = uint32_t(tet_colors_);
   volumes.alpha = volume_alpha;
   volumes.scale = scale;
   volumes.lambda = volume_lambda;
@@ -515,8 +533,12 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.inv_mass = inv_mass_.data();
   job.vertices = vertex_count();
   job.split_min = split_min;
-  // A body whose colours are all below the split size gains nothing from the team.
-  run_xpbd_passes(job, largest_color_ >= split_min ? pool : nullptr);
+  job.edge_plan = &edge_plan_;
+  job.tet_plan = &tet_plan_;
+  job.vertex_bounds = copy_bounds_.data();
+  job.vertex_ranges = uint32_t(copy_bounds_.size()) - 1;
+  // A body with one unit per phase and its colours below the split size gains nothing from the team.
+  run_xpbd_passes(job, most_units_ > 1 || largest_split_ >= split_min ? pool : nullptr);
 }
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the

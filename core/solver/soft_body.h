@@ -10,6 +10,7 @@
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
 #include "solver/vbd.h"
+#include "solver/xpbd_partition.h"
 #include "meshing/skinning.h"
 #include "shapes/tet_mesh.h"
 #include "math/vec3.h"
@@ -87,6 +88,9 @@ struct StepSettings {
   // run on one thread, where a barrier would cost more than the split gains.
   WorkerPool* pool = nullptr;
   uint32_t split_min = kDefaultSplitMin;
+  // Read when a body is made (World::add_body), not per frame: the smallest vertex group of its
+  // XPBD solve order (xpbd_partition.h). Tests lower it to cut small bodies into groups.
+  uint32_t group_min_vertices = kDefaultGroupMinVertices;
 };
 
 struct BodyStats {
@@ -114,7 +118,8 @@ struct BodyStats {
 class SoftBody {
  public:
   // `mesh` must pass check_tet_mesh. Allocates everything the step loop will ever need.
-  SoftBody(const TetMesh& mesh, const BodyParams& params);
+  // group_min_vertices: see StepSettings (the solve order depends on the mesh and it only).
+  SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
   // Returns false if the state turned non-finite in this call: the body is then restored to its
@@ -229,11 +234,14 @@ class SoftBody {
   const float* edge_rest_lengths() const { return edge_rest_.data(); }  // m, in edges() order (plasticity changes them)
   const float* inverse_rest_shapes() const { return tet_inverse_rest_.data(); }  // B per tet, 9 floats, in tets() order
   uint32_t plastic_tets_last_frame() const { return last_plastic_tets_; }
-  size_t edge_colors() const { return edge_colors_; }
-  size_t tet_colors() const { return tet_colors_; }
+  // The most colours of any unit of the solve order (xpbd_partition.h), and its vertex groups.
+  size_t edge_colors() const { return edge_plan_.most_colours; }
+  size_t tet_colors() const { return tet_plan_.most_colours; }
+  uint32_t vertex_groups() const { return uint32_t(vertex_bounds_.size()) - 1; }
 
  private:
   void compute_masses();
+  void plan_solve_order(const std::vector<uint32_t>& edges, const std::vector<uint32_t>& tets, uint32_t group_min_vertices);
   void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
   void post_solve(float h, bool ground, float rest_threshold);
@@ -286,10 +294,12 @@ class SoftBody {
   std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
-  size_t edge_colors_ = 0, tet_colors_ = 0;
-  uint32_t largest_color_ = 0;  // constraints in the largest edge or tet colour: below split_min, no threads
-  // First solve-order position of each colour, then the overflow's start (constraint_order.h).
-  std::vector<uint32_t> edge_color_starts_, tet_color_starts_;
+  // The solve order's units and phases (xpbd_partition.h; their `order` is dropped once applied).
+  PassPlan edge_plan_, tet_plan_;
+  std::vector<uint32_t> vertex_bounds_;  // the vertex groups: their first vertices, then the count
+  std::vector<uint32_t> copy_bounds_;    // the vertex ranges the xyzw copies run in, as units
+  uint32_t most_units_ = 1;     // of any phase: 1 (and no colour split) = nothing for a second thread
+  uint32_t largest_split_ = 0;  // constraints of the largest one-colour phase (split when >= split_min)
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
   bool self_collision_ = false;

@@ -1,13 +1,15 @@
-// A small persistent pool of worker threads for the solver's parallel loops (the XPBD passes split
-// colour by colour, xpbd_schedule.h).
+// A small persistent pool of worker threads for the solver's parallel loops (the XPBD passes, in
+// phases of independent units: xpbd_schedule.h, xpbd_partition.h).
 //
-// A job is a sequence of chunks 0 .. n-1 handed out by one ticket counter: every thread of the team
-// (the caller of run() included) claims the next chunk, runs it and marks it finished, until none is
-// left. A chunk that depends on earlier ones waits until enough chunks are finished
-// (wait_finished); the schedule numbers chunks so that "the first k are finished" is exactly what a
-// chunk needs. There is no barrier: a thread that the OS deschedules (a shared machine) holds up the
-// others only while it holds a claimed chunk, and a team member that never wakes up is simply not
-// needed: the others take its chunks.
+// run() calls the job once on every thread of the team that gets to it, the caller as thread 0. The
+// job walks the same sequence of phases on each thread: it waits until every unit of the earlier
+// phases is finished (wait_finished), then claims units of the phase (claim) until none is left.
+// The units of a phase are dealt out in one contiguous lane per thread: thread t takes its own lane
+// from the front, so it gets the same units (the same vertices, already in its cache) phase after
+// phase, and only when that lane is empty takes units from the back of the others'. There is no
+// barrier: a thread that the OS deschedules (a shared machine) holds up the others only while it
+// holds a claimed unit, and a team member that never wakes up is not needed: the others empty its
+// lane.
 //
 // Between jobs the workers spin a little (the next substep's job comes after a short serial part),
 // then sleep on a condition variable until the next run(). Nothing is allocated in run(); threads
@@ -37,23 +39,28 @@ class WorkerPool {
   bool set_threads(int n);
   int threads() const { return threads_; }
 
-  // Runs a job of `chunks` chunks on the team; returns once all are finished. A thread that claimed
-  // a chunk calls job(ctx, pool, epoch, chunk), which loops: (wait_finished,) work, finish, then
-  // claim(epoch, ...) the next until none is left. Not reentrant.
-  using Job = void (*)(void* ctx, WorkerPool& pool, uint32_t epoch, uint32_t first_chunk);
-  void run(Job job, void* ctx, uint32_t chunks);
+  // Runs a job of `units` units in all (over all its phases) on the team: job(ctx, pool, thread) on
+  // each thread that joins in time (thread 0 is the caller). Returns once every unit is finished and
+  // every thread has left the job. Not reentrant.
+  using Job = void (*)(void* ctx, WorkerPool& pool, uint32_t thread);
+  void run(Job job, void* ctx, uint32_t units);
 
-  // Within a job: the next unclaimed chunk of job `epoch`, or false when all are claimed.
-  bool claim(uint32_t epoch, uint32_t* chunk);
-  // Within a job: returns once at least n chunks are finished; their writes are then visible.
-  void wait_finished(uint32_t n);
-  // Within a job: marks one claimed chunk as finished (after its writes).
+  // Within a job: the next unit of `phase` (numbered from 0 in each job, at most 65,535 apart from
+  // any phase still running) of `units` (at most 255 per thread) for `thread`, or false when all
+  // are claimed. Call only after every unit of the earlier phases is finished.
+  bool claim(uint32_t phase, uint32_t units, uint32_t thread, uint32_t* unit);
+  // Within a job: returns true once at least n units (counted over the whole job) are finished;
+  // their writes are then visible. With may_leave (workers, never the caller), false instead after
+  // a long wait (the thread we wait for is off its core: more threads than free cores): the worker
+  // then leaves the job, and the others take its lane.
+  bool wait_finished(uint32_t n, bool may_leave = false);
+  // Within a job: marks one claimed unit as finished (after its writes).
   void finish();
 
  private:
   struct Shared;
   void stop_workers();
-  static void worker_main(WorkerPool* pool, uint32_t seen);
+  static void worker_main(WorkerPool* pool, uint32_t thread, uint32_t seen);
 
   int threads_ = 1;
   std::unique_ptr<Shared> shared_;  // the workers, their mutex and condition, the job slot
