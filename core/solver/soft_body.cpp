@@ -96,6 +96,8 @@ void SoftBody::plan_solve_order(const std::vector<uint32_t>& edges, const std::v
     for (uint32_t b = 0; b <= blocks; ++b) copy_bounds_.push_back(uint32_t(uint64_t(n) * b / blocks));
   }
   most_units_ = uint32_t(copy_bounds_.size()) - 1;
+  unit_depth_.assign(most_units_, 0.0f);
+  unit_touching_.assign(most_units_, 0);
   for (const PassPlan* plan : {&edge_plan_, &tet_plan_})
     for (uint32_t p = 0; p < plan->phases(); ++p) {
       most_units_ = std::max(most_units_, plan->phase_starts[p + 1] - plan->phase_starts[p]);
@@ -359,23 +361,9 @@ uint32_t SoftBody::nearest_vertex(const float point[3]) const {
 }
 
 void SoftBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground) {
-  const uint32_t n = vertex_count();
+  predict(0, vertex_count(), h, gravity, damping_factor);
   float* x = pos_.data();
   float* p = prev_.data();
-  float* v = vel_.data();
-  const float gx = gravity[0] * h, gy = gravity[1] * h, gz = gravity[2] * h;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (inv_mass_[i] == 0.0f) continue;
-    v[3 * i] = (v[3 * i] + gx) * damping_factor;
-    v[3 * i + 1] = (v[3 * i + 1] + gy) * damping_factor;
-    v[3 * i + 2] = (v[3 * i + 2] + gz) * damping_factor;
-    p[3 * i] = x[3 * i];
-    p[3 * i + 1] = x[3 * i + 1];
-    p[3 * i + 2] = x[3 * i + 2];
-    x[3 * i] += v[3 * i] * h;
-    x[3 * i + 1] += v[3 * i + 1] * h;
-    x[3 * i + 2] += v[3 * i + 2] * h;
-  }
   if (params_.grab_compliance != 0.0f) return;
   // Kinematic grab: the held vertices move along the pointer's path, never into the ground.
   const Vec3 target = grab_target(grab_t);
@@ -386,6 +374,26 @@ void SoftBody::pre_solve(float h, const float gravity[3], float damping_factor, 
     if (ground && to.y < 0.0f) to.y = 0.0f;
     store3(p, g, load3(x, g));
     store3(x, g, to);
+  }
+}
+
+// Vertices [begin, end): v += g h, damped; prev = x; x += v h.
+void SoftBody::predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor) {
+  float* x = pos_.data();
+  float* p = prev_.data();
+  float* v = vel_.data();
+  const float gx = gravity[0] * h, gy = gravity[1] * h, gz = gravity[2] * h;
+  for (uint32_t i = begin; i < end; ++i) {
+    if (inv_mass_[i] == 0.0f) continue;
+    v[3 * i] = (v[3 * i] + gx) * damping_factor;
+    v[3 * i + 1] = (v[3 * i + 1] + gy) * damping_factor;
+    v[3 * i + 2] = (v[3 * i + 2] + gz) * damping_factor;
+    p[3 * i] = x[3 * i];
+    p[3 * i + 1] = x[3 * i + 1];
+    p[3 * i + 2] = x[3 * i + 2];
+    x[3 * i] += v[3 * i] * h;
+    x[3 * i + 1] += v[3 * i + 1] * h;
+    x[3 * i + 2] += v[3 * i + 2] * h;
   }
 }
 
@@ -404,12 +412,20 @@ void SoftBody::solve_grab(float h, float grab_t) {
 }
 
 void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
-  const uint32_t n = vertex_count();
+  update_velocities(0, vertex_count(), h, ground, rest_threshold);
+  const float inv_h = 1.0f / h;
+  if (params_.grab_compliance == 0.0f)
+    for (uint32_t g : grab_set_) store3(vel_.data(), g, (load3(pos_.data(), g) - load3(prev_.data(), g)) * inv_h);  // the pointer's velocity
+}
+
+// Vertices [begin, end): the velocities from this substep's motion, with the ground's and the
+// colliders' restitution.
+void SoftBody::update_velocities(uint32_t begin, uint32_t end, float h, bool ground, float rest_threshold) {
   const float inv_h = 1.0f / h;
   const float* x = pos_.data();
   const float* p = prev_.data();
   float* v = vel_.data();
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = begin; i < end; ++i) {
     if (inv_mass_[i] == 0.0f) {
       v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0.0f;
       continue;
@@ -435,8 +451,35 @@ void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
                                         rest_threshold));
     }
   }
-  if (params_.grab_compliance == 0.0f)
-    for (uint32_t g : grab_set_) store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
+}
+
+// The per-vertex passes of a substep fused into the XPBD job's copies (xpbd_schedule.h), run on
+// each vertex range by whichever thread packs or unpacks it: each vertex gets the same operations
+// in the same order as in the serial passes, so the bits do not change.
+struct SoftBody::VertexWork {
+  SoftBody* body = nullptr;
+  float h = 0.0f, damping_factor = 1.0f, rest_threshold = 0.0f;
+  const float* gravity = nullptr;
+  bool ground = false;
+  bool velocities = false;  // post_solve too (the body steps alone: nothing comes between)
+};
+
+void SoftBody::fused_before(void* ctx, uint32_t, uint32_t begin, uint32_t end) {
+  const VertexWork& w = *static_cast<const VertexWork*>(ctx);
+  w.body->predict(begin, end, w.h, w.gravity, w.damping_factor);
+}
+
+void SoftBody::fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end) {
+  const VertexWork& w = *static_cast<const VertexWork*>(ctx);
+  SoftBody& b = *w.body;
+  if (w.ground) {
+    uint32_t touching = 0;
+    b.unit_depth_[unit] = solve_ground(b.pos_.data() + 3 * size_t(begin), b.prev_.data() + 3 * size_t(begin),
+                                       b.inv_mass_.data() + begin, end - begin, b.params_.friction, &touching);
+    b.unit_touching_[unit] = touching;
+  }
+  std::fill(b.contact_restitution_.begin() + begin, b.contact_restitution_.begin() + end, -1.0f);
+  if (w.velocities) b.update_velocities(begin, end, w.h, w.ground, w.rest_threshold);
 }
 
 void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
@@ -449,12 +492,35 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float grab_t = float(sub + 1) / float(s.substeps);
   if (params_.pressure > 0.0f) apply_pressure(h);
-  pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
+  // The per-vertex passes run inside the XPBD job (on its threads) when nothing else touches the
+  // vertices between them: no grab, press plate or collider, and (for the velocities) no contact
+  // with other bodies between this and substep_finish.
+  const bool fuse = solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
+                    s.collider_count == 0;
+  VertexWork work;
+  work.body = this;
+  work.h = h;
+  work.damping_factor = std::exp(-params_.damping * h);
+  work.gravity = s.gravity;
+  work.ground = s.ground;
+  work.velocities = fuse && stepping_alone_;
+  work.rest_threshold = 2.0f * length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}) * h;  // as substep_finish
+  if (!fuse) pre_solve(h, s.gravity, work.damping_factor, grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
   if (solver_ == Solver::Vbd) {
     vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
   } else {
-    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min);
+    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min,
+               fuse ? &work : nullptr);
+  }
+  if (fuse) {
+    velocities_done_ = work.velocities;
+    if (!s.ground) return;
+    float depth = 0.0f;
+    uint32_t touching = 0;
+    for (size_t k = 0; k < unit_depth_.size(); ++k) depth = std::max(depth, unit_depth_[k]), touching += unit_touching_[k];
+    add_contacts(touching, depth);
+    return;
   }
   solve_grab(h, grab_t);
   if (s.ground) {
@@ -486,7 +552,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
 void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                          WorkerPool* pool, uint32_t split_min) {
+                          WorkerPool* pool, uint32_t split_min, VertexWork* work) {
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
@@ -537,6 +603,11 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.tet_plan = &tet_plan_;
   job.vertex_bounds = copy_bounds_.data();
   job.vertex_ranges = uint32_t(copy_bounds_.size()) - 1;
+  if (work) {
+    job.before = fused_before;
+    job.after = fused_after;
+    job.vertex_ctx = work;
+  }
   // A body with one unit per phase and its colours below the split size gains nothing from the team.
   run_xpbd_passes(job, most_units_ > 1 || largest_split_ >= split_min ? pool : nullptr);
 }
@@ -690,10 +761,12 @@ bool SoftBody::step(float dt, const StepSettings& s) {
   }
   const float h = dt / float(s.substeps);
   frame_begin();
+  stepping_alone_ = true;  // nothing between a substep's solve and finish: its velocities may be fused
   for (int sub = 0; sub < s.substeps; ++sub) {
     substep_solve(h, s, sub);
     substep_finish(h, s);
   }
+  stepping_alone_ = false;
   return frame_end();
 }
 
@@ -721,7 +794,8 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
   if (diverged_) return;
   if (!is_force_based(solver_)) {
     const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
-    post_solve(h, s.ground, 2.0f * g * h);
+    if (!velocities_done_) post_solve(h, s.ground, 2.0f * g * h);
+    velocities_done_ = false;
   }
   if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
   last_contacts_ = substep_contacts_;

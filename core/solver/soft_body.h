@@ -247,8 +247,13 @@ class SoftBody {
   void post_solve(float h, bool ground, float rest_threshold);
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
+  struct VertexWork;
+  void predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor);
+  void update_velocities(uint32_t begin, uint32_t end, float h, bool ground, float rest_threshold);
+  static void fused_before(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
+  static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                  WorkerPool* pool, uint32_t split_min);
+                  WorkerPool* pool, uint32_t split_min, VertexWork* work);
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
@@ -300,6 +305,11 @@ class SoftBody {
   std::vector<uint32_t> copy_bounds_;    // the vertex ranges the xyzw copies run in, as units
   uint32_t most_units_ = 1;     // of any phase: 1 (and no colour split) = nothing for a second thread
   uint32_t largest_split_ = 0;  // constraints of the largest one-colour phase (split when >= split_min)
+  // The ground's deepest correction (m) and contacts per copy range, when it runs in the XPBD job.
+  std::vector<float> unit_depth_;
+  std::vector<uint32_t> unit_touching_;
+  bool stepping_alone_ = false;   // inside step(): a substep's finish follows its solve directly
+  bool velocities_done_ = false;  // this substep's post_solve ran in the XPBD job
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
   bool self_collision_ = false;

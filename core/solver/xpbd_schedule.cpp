@@ -68,18 +68,22 @@ void solve_unit(const XpbdPasses& p, Kind kind, const PassPlan& plan, const Pass
   if (starts[u.colours] < u.end) solve_span(p, kind, starts[u.colours], u.end, false);
 }
 
+// Vertex range k of the copies, with the per-vertex work around it.
+void pack_range(const XpbdPasses& p, uint32_t k) {
+  const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
+  if (p.before) p.before(p.vertex_ctx, k, b, e);
+  pack_positions(p.pos + 3 * size_t(b), p.inv_mass + b, e - b, p.edges.xw + 4 * size_t(b));
+}
+void unpack_range(const XpbdPasses& p, uint32_t k) {
+  const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
+  unpack_positions(p.edges.xw + 4 * size_t(b), e - b, p.pos + 3 * size_t(b));
+  if (p.after) p.after(p.vertex_ctx, k, b, e);
+}
+
 void run_unit(const XpbdPasses& p, const Phase& f, uint32_t k) {
   switch (f.kind) {
-    case Kind::Pack: {
-      const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
-      pack_positions(p.pos + 3 * size_t(b), p.inv_mass + b, e - b, p.edges.xw + 4 * size_t(b));
-      return;
-    }
-    case Kind::Unpack: {
-      const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
-      unpack_positions(p.edges.xw + 4 * size_t(b), e - b, p.pos + 3 * size_t(b));
-      return;
-    }
+    case Kind::Pack: pack_range(p, k); return;
+    case Kind::Unpack: unpack_range(p, k); return;
     default: break;
   }
   const PassPlan& plan = *f.plan;
@@ -130,11 +134,11 @@ void run_xpbd_passes(const XpbdPasses& passes, WorkerPool* pool) {
   }
   // One thread: the same units in the same order, each colour whole.
   const XpbdPasses& p = passes;
-  pack_positions(p.pos, p.inv_mass, p.vertices, p.edges.xw);
+  for (uint32_t k = 0; k < p.vertex_ranges; ++k) pack_range(p, k);
   for (int pass = 0; pass < p.iterations; ++pass)
     for (const PassPlan* plan : {p.edge_plan, p.tet_plan})
       for (const PassUnit& u : plan->units) solve_unit(p, plan == p.edge_plan ? Kind::Edges : Kind::Volumes, *plan, u);
-  unpack_positions(p.edges.xw, p.vertices, p.pos);
+  for (uint32_t k = 0; k < p.vertex_ranges; ++k) unpack_range(p, k);
 }
 
 }  // namespace sb

@@ -5,7 +5,7 @@
 // vertex; the job waits for every unit of a phase before the next phase starts. A phase of one
 // colour without overflow (the left-over set's) is cut into clamp(n / split_min, 1, 2 threads)
 // chunks whose bounds are multiples of 4 (the SIMD batches stay whole); the vertex copies run per
-// vertex group (or per block). Every constraint gets the same arithmetic on the same inputs as in
+// vertex group (or per block), with the caller's per-vertex work. Every constraint gets the same arithmetic on the same inputs as in
 // the one-thread loop, so the results are the same to the bit for any number of threads.
 #pragma once
 #include <cstdint>
@@ -29,6 +29,12 @@ struct XpbdPasses {
   // The vertex ranges packed and unpacked as units: ranges + 1 bounds, the last = vertices.
   const uint32_t* vertex_bounds = nullptr;
   uint32_t vertex_ranges = 0;
+  // Per-vertex work fused into the copies, on the same vertex ranges and threads (null: none):
+  // `before` ahead of packing a range, `after` once it is unpacked; unit = the range's number.
+  // So the substep's per-vertex passes (prediction, ground, velocities) need no serial pass.
+  using VertexWork = void (*)(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
+  VertexWork before = nullptr, after = nullptr;
+  void* vertex_ctx = nullptr;
   uint32_t split_min = 256;  // the smallest colour cut into more than one chunk
   uint32_t threads = 1;      // set by run_xpbd_passes
 };

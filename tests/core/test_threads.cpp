@@ -53,8 +53,10 @@ TetMesh box_fan_and_springs() {
 // split_min 24: the box's colours (up to ~70 constraints) are cut into 2-3 chunks, its small last
 // colours and the fan's one-tet colours are not. group_min_vertices: the default leaves this small
 // body one vertex group (every constraint in the left-over set's colours); 16 cuts it into 4.
+// sphere: a sphere collider under the box, so the per-vertex passes run serially around the job
+// (without one they run inside it, on its threads).
 void check_same_bits(const BodyParams& params, Solver solver, int frames,
-                     uint32_t group_min_vertices = kDefaultGroupMinVertices) {
+                     uint32_t group_min_vertices = kDefaultGroupMinVertices, bool sphere = false) {
   const bool grouped = group_min_vertices != kDefaultGroupMinVertices;
   const TetMesh mesh = grouped ? box_fan_and_springs() : box_and_fan();
   std::vector<std::vector<float>> seen[3];
@@ -63,6 +65,13 @@ void check_same_bits(const BodyParams& params, Solver solver, int frames,
     REQUIRE(w.set_threads(k + 1));
     w.settings.split_min = 24;
     w.settings.group_min_vertices = group_min_vertices;
+    if (sphere) {
+      Collider c;
+      c.kind = ShapeKind::kSphere;
+      c.size[0] = 0.05f;
+      c.pose.position = {0.1f, 0.0f, 0.1f};
+      w.add_collider(c);
+    }
     SoftBody* body = w.body(w.add_body(mesh, params));
     REQUIRE(body->set_solver(solver));
     REQUIRE(body->vertex_groups() == (grouped ? 4u : 1u));
@@ -112,6 +121,7 @@ TEST_CASE("threads: the same bits with the body cut into vertex groups (interior
   p.spring_damping = 1.0f;
   p.iterations = 2;
   check_same_bits(p, Solver::Xpbd, 100, 16);
+  check_same_bits(BodyParams{}, Solver::Xpbd, 100, 16, true);
 }
 
 // What makes the grouped order safe on threads: every constraint once, the units of a phase share
