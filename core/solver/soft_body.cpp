@@ -603,6 +603,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.tet_plan = &tet_plan_;
   job.vertex_bounds = copy_bounds_.data();
   job.vertex_ranges = uint32_t(copy_bounds_.size()) - 1;
+  job.copies_per_group = vertex_bounds_.size() > 2;
   if (work) {
     job.before = fused_before;
     job.after = fused_after;

@@ -37,8 +37,9 @@ bool WorkerPool::claim(uint32_t phase, uint32_t units, uint32_t, uint32_t* unit)
   *unit = s.next++;
   return true;
 }
-bool WorkerPool::wait_finished(uint32_t, bool) { return true; }
-void WorkerPool::finish() {}
+void WorkerPool::wait_finished(uint32_t) {}
+void WorkerPool::wait_regions(uint32_t, uint32_t, const uint32_t*) {}
+void WorkerPool::finish(uint32_t, uint32_t) {}
 void WorkerPool::stop_workers() {}
 void WorkerPool::worker_main(WorkerPool*, uint32_t, uint32_t) {}
 
@@ -61,24 +62,18 @@ static inline void cpu_relax() {
 constexpr auto kIdleSpin = std::chrono::microseconds(2000);
 constexpr auto kYieldAfter = std::chrono::microseconds(1000);  // see spin_until
 
-// Spins until done() (see wait_finished for why it hardly ever yields); with may_leave, returns
-// false where it would first yield.
+// Spins until done() (see wait_finished for why it hardly ever yields).
 template <typename Done>
-static bool spin_until(Done done, bool may_leave = false) {
+static void spin_until(Done done) {
   int spins = 0;
   std::chrono::steady_clock::time_point yield_from{};
   while (!done()) {
     cpu_relax();
     if ((++spins & 1023) != 0) continue;
     const auto now = std::chrono::steady_clock::now();
-    if (spins == 1024) {
-      yield_from = now + kYieldAfter;
-    } else if (now > yield_from) {
-      if (may_leave) return false;
-      std::this_thread::yield();
-    }
+    if (spins == 1024) yield_from = now + kYieldAfter;
+    else if (now > yield_from) std::this_thread::yield();
   }
-  return true;
 }
 
 // A lane's claim word: the job's epoch (32 bits), the phase (16), and how many of the lane's units
@@ -101,6 +96,10 @@ struct WorkerPool::Shared {
   };
   Lane lanes[kMaxThreads];                        // one cache line each: an owner claims without traffic
   alignas(64) std::atomic<uint32_t> finished{0};  // units of the current job finished
+  struct alignas(64) Region {
+    std::atomic<uint32_t> finished{0};  // units of the current job that touch it, finished
+  };
+  Region regions[kMaxRegions];
   alignas(64) std::atomic<uint32_t> job_gen{0};   // the current job's epoch
   std::atomic<uint64_t> entry{0};                 // see kOpen
   std::atomic<uint32_t> sleepers{0};              // workers asleep (or about to be) on `wake`
@@ -190,6 +189,7 @@ void WorkerPool::run(Job job, void* ctx, uint32_t units) {
   // The last job is closed and no thread is inside it: its data and counters are free.
   const uint32_t epoch = s.job_gen.load(std::memory_order_relaxed) + 1;
   s.finished.store(0, std::memory_order_relaxed);
+  for (Shared::Region& r : s.regions) r.finished.store(0, std::memory_order_relaxed);
   s.job.store(job, std::memory_order_relaxed);
   s.ctx.store(ctx, std::memory_order_relaxed);
   s.entry.store(uint64_t(epoch) << 32 | kOpen, std::memory_order_release);
@@ -244,17 +244,26 @@ bool WorkerPool::claim(uint32_t phase, uint32_t units, uint32_t thread, uint32_t
   return false;
 }
 
-bool WorkerPool::wait_finished(uint32_t n, bool may_leave) {
+void WorkerPool::wait_finished(uint32_t n) {
   Shared& s = *shared_;
   // Spinning, no yield for the first millisecond: the thread we wait for holds a claimed unit,
   // and a yield on a busy machine hands the core to another process for a whole time slice. Waits
   // that long mean more threads than free cores (the thread being waited for is off the core):
-  // then a worker leaves the job (waiting through each of its phases would keep taking cores from
-  // the threads that hold units), and the caller yields, so the thread can get back on.
-  return spin_until([&] { return s.finished.load(std::memory_order_acquire) >= n; }, may_leave);
+  // then yield, so it can get back on.
+  spin_until([&] { return s.finished.load(std::memory_order_acquire) >= n; });
 }
 
-void WorkerPool::finish() { shared_->finished.fetch_add(1, std::memory_order_acq_rel); }
+void WorkerPool::wait_regions(uint32_t first, uint32_t last, const uint32_t* count) {
+  Shared& s = *shared_;
+  for (uint32_t r = first; r <= last; ++r)  // as wait_finished
+    spin_until([&] { return s.regions[r].finished.load(std::memory_order_acquire) >= count[r]; });
+}
+
+void WorkerPool::finish(uint32_t first_region, uint32_t last_region) {
+  Shared& s = *shared_;
+  for (uint32_t r = first_region; r <= last_region; ++r) s.regions[r].finished.fetch_add(1, std::memory_order_acq_rel);
+  s.finished.fetch_add(1, std::memory_order_acq_rel);
+}
 
 #endif
 

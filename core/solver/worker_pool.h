@@ -2,8 +2,9 @@
 // phases of independent units: xpbd_schedule.h, xpbd_partition.h).
 //
 // run() calls the job once on every thread of the team that gets to it, the caller as thread 0. The
-// job walks the same sequence of phases on each thread: it waits until every unit of the earlier
-// phases is finished (wait_finished), then claims units of the phase (claim) until none is left.
+// job walks the same sequence of phases on each thread: it claims units of a phase (claim) until
+// none is left, and before running one waits until the earlier units it depends on are finished
+// (wait_regions).
 // The units of a phase are dealt out in one contiguous lane per thread: thread t takes its own lane
 // from the front, so it gets the same units (the same vertices, already in its cache) phase after
 // phase, and only when that lane is empty takes units from the back of the others'. There is no
@@ -47,15 +48,20 @@ class WorkerPool {
 
   // Within a job: the next unit of `phase` (numbered from 0 in each job, at most 65,535 apart from
   // any phase still running) of `units` (at most 255 per thread) for `thread`, or false when all
-  // are claimed. Call only after every unit of the earlier phases is finished.
+  // are claimed. Call only once claim has returned false for every earlier phase.
   bool claim(uint32_t phase, uint32_t units, uint32_t thread, uint32_t* unit);
-  // Within a job: returns true once at least n units (counted over the whole job) are finished;
-  // their writes are then visible. With may_leave (workers, never the caller), false instead after
-  // a long wait (the thread we wait for is off its core: more threads than free cores): the worker
-  // then leaves the job, and the others take its lane.
-  bool wait_finished(uint32_t n, bool may_leave = false);
-  // Within a job: marks one claimed unit as finished (after its writes).
-  void finish();
+  // Within a job: returns once at least n units (counted over the whole job) are finished; their
+  // writes are then visible.
+  void wait_finished(uint32_t n);
+  // Regions: what a job's units touch (the XPBD passes: vertex groups), numbered by the job. A unit
+  // that touches regions [first, last] waits until each region r has had count[r] units finished
+  // (wait_regions: the earlier units that touch it), not for the whole earlier phase, so a thread
+  // that ends a phase early starts on the next one where its regions are ready.
+  static constexpr uint32_t kMaxRegions = 32;
+  void wait_regions(uint32_t first, uint32_t last, const uint32_t* count);
+  // Within a job: marks one claimed unit as finished (after its writes), and with it each region
+  // it touches.
+  void finish(uint32_t first_region = 0, uint32_t last_region = 0);
 
  private:
   struct Shared;

@@ -47,7 +47,7 @@ namespace {
 // coloured on their own (constraint_order.h), or with one_unit_per_colour as a phase per colour
 // and one for the overflow (the left-over set).
 void append(PassPlan& plan, const uint32_t* ids, int arity, uint32_t vertex_count,
-            const std::vector<uint32_t>& subset, bool one_unit_per_colour) {
+            const std::vector<uint32_t>& subset, bool one_unit_per_colour, uint32_t first_group, uint32_t last_group) {
   if (subset.empty()) return;
   std::vector<uint32_t> sub_ids(subset.size() * size_t(arity));
   for (size_t i = 0; i < subset.size(); ++i)
@@ -64,6 +64,7 @@ void append(PassPlan& plan, const uint32_t* ids, int arity, uint32_t vertex_coun
     u.end = end;
     u.first_colour = uint32_t(plan.colour_starts.size());
     u.colours = colours;
+    u.first_group = first_group, u.last_group = last_group;
     for (uint32_t s : o.color_starts) plan.colour_starts.push_back(base + s);
     plan.units.push_back(u);
     return;
@@ -75,6 +76,7 @@ void append(PassPlan& plan, const uint32_t* ids, int arity, uint32_t vertex_coun
     if (u.begin == u.end) continue;  // no overflow
     u.first_colour = uint32_t(plan.colour_starts.size());
     u.colours = c < colours ? 1 : 0;
+    u.first_group = first_group, u.last_group = last_group;
     plan.colour_starts.push_back(u.begin);
     if (c < colours) plan.colour_starts.push_back(u.end);
     plan.units.push_back(u);
@@ -113,11 +115,11 @@ PassPlan plan_constraints(const uint32_t* ids, uint32_t count, int arity, uint32
   PassPlan plan;
   plan.order.reserve(count);
   plan.phase_starts.push_back(0);
-  for (uint32_t g = 0; g < groups; ++g) append(plan, ids, arity, vertex_count, sets[g], false);
+  for (uint32_t g = 0; g < groups; ++g) append(plan, ids, arity, vertex_count, sets[g], false, g, g);
   if (plan.units.size() > plan.phase_starts.back()) plan.phase_starts.push_back(uint32_t(plan.units.size()));
-  for (uint32_t s = 0; s + 1 < groups; ++s) append(plan, ids, arity, vertex_count, sets[groups + s], false);
+  for (uint32_t s = 0; s + 1 < groups; ++s) append(plan, ids, arity, vertex_count, sets[groups + s], false, s, s + 1);
   if (plan.units.size() > plan.phase_starts.back()) plan.phase_starts.push_back(uint32_t(plan.units.size()));
-  append(plan, ids, arity, vertex_count, left, true);
+  append(plan, ids, arity, vertex_count, left, true, 0, groups - 1);
   return plan;
 }
 

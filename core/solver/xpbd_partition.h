@@ -43,6 +43,9 @@ struct PassUnit {
   // Colour c of the unit runs from colour_starts[first_colour + c] to the next entry; the entry after
   // the last colour starts the overflow, which runs to `end` in order.
   uint32_t first_colour = 0, colours = 0;
+  // The vertex groups it touches, first and last: a group's interior [g, g], seam s [s, s + 1],
+  // the left-over set every group. A unit waits only for earlier units that share a group with it.
+  uint32_t first_group = 0, last_group = 0;
 };
 
 struct PassPlan {

@@ -4,6 +4,8 @@
 
 #include "solver/worker_pool.h"
 
+static_assert(sb::kMaxVertexGroups <= sb::WorkerPool::kMaxRegions, "a vertex group per region");
+
 namespace sb {
 
 namespace {
@@ -98,6 +100,17 @@ void run_unit(const XpbdPasses& p, const Phase& f, uint32_t k) {
   solve_span(p, f.kind, u.begin + cut(k), u.begin + cut(k + 1), true);
 }
 
+// The vertex groups (regions, worker_pool.h) unit k of a phase touches.
+void unit_groups(const XpbdPasses& p, const Phase& f, uint32_t k, uint32_t* first, uint32_t* last) {
+  if (f.kind == Kind::Pack || f.kind == Kind::Unpack) {
+    *first = *last = p.copies_per_group ? k : 0;
+    return;
+  }
+  const PassUnit& u = f.plan->units[f.plan->phase_starts[f.local] + (f.split ? 0 : k)];
+  *first = u.first_group;
+  *last = u.last_group;
+}
+
 uint32_t total_units(const XpbdPasses& p) {
   const Phases phases(p);
   uint32_t n = 0;
@@ -105,21 +118,27 @@ uint32_t total_units(const XpbdPasses& p) {
   return n;
 }
 
-// Every thread of the team: phase after phase, waits for the earlier phases' units, then claims
-// units of this one until none is left. The job's data (ctx) lives until every thread has left.
+// Every thread of the team: phase after phase, claims units until none is left; before running
+// one, waits until every earlier unit that shares a vertex group with it is finished (a group's
+// units are counted in `need` as the phases go by). The job's data (ctx) lives until every thread
+// has left.
 void xpbd_job(void* ctx, WorkerPool& pool, uint32_t thread) {
   const XpbdPasses& p = *static_cast<const XpbdPasses*>(ctx);
   const Phases phases(p);
-  uint32_t first = 0;  // units of the earlier phases
+  uint32_t need[WorkerPool::kMaxRegions] = {};  // per group: units of the earlier phases touching it
   for (uint32_t i = 0; i < phases.count(); ++i) {
     const Phase f = phases.at(i);
-    if (!pool.wait_finished(first, thread != 0)) return;  // a worker that waited too long
-    uint32_t k;
+    uint32_t k, first, last;
     while (pool.claim(i, f.units, thread, &k)) {
+      unit_groups(p, f, k, &first, &last);
+      pool.wait_regions(first, last, need);
       run_unit(p, f, k);
-      pool.finish();
+      pool.finish(first, last);
     }
-    first += f.units;
+    for (k = 0; k < f.units; ++k) {
+      unit_groups(p, f, k, &first, &last);
+      for (uint32_t g = first; g <= last; ++g) ++need[g];
+    }
   }
 }
 

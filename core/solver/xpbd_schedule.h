@@ -2,7 +2,8 @@
 //
 // The job is a fixed sequence of phases: pack the positions into xyzw, then per iteration the edge
 // plan's phases and the tet plan's (xpbd_partition.h), then unpack. The units of a phase share no
-// vertex; the job waits for every unit of a phase before the next phase starts. A phase of one
+// vertex; a unit waits for the earlier units that share a vertex group with it (not the whole
+// earlier phase: a thread done early starts where its groups are ready). A phase of one
 // colour without overflow (the left-over set's) is cut into clamp(n / split_min, 1, 2 threads)
 // chunks whose bounds are multiples of 4 (the SIMD batches stay whole); the vertex copies run per
 // vertex group (or per block), with the caller's per-vertex work. Every constraint gets the same arithmetic on the same inputs as in
@@ -29,6 +30,7 @@ struct XpbdPasses {
   // The vertex ranges packed and unpacked as units: ranges + 1 bounds, the last = vertices.
   const uint32_t* vertex_bounds = nullptr;
   uint32_t vertex_ranges = 0;
+  bool copies_per_group = false;  // the ranges are the vertex groups (else all in group 0)
   // Per-vertex work fused into the copies, on the same vertex ranges and threads (null: none):
   // `before` ahead of packing a range, `after` once it is unpacked; unit = the range's number.
   // So the substep's per-vertex passes (prediction, ground, velocities) need no serial pass.
