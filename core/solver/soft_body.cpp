@@ -91,8 +91,8 @@ void SoftBody::plan_solve_order(const std::vector<uint32_t>& edges, const std::v
   if (vertex_bounds_.size() > 2) {
     copy_bounds_ = vertex_bounds_;
   } else {
-    constexpr uint32_t kBlock = 4096;  // vertices per unit of the copies
-    const uint32_t blocks = std::max(1u, n / kBlock);
+    // Blocks of 4096 vertices, at most 64 (a thread's lane holds at most 255 units, worker_pool.h).
+    const uint32_t blocks = std::clamp(n / 4096u, 1u, 64u);
     for (uint32_t b = 0; b <= blocks; ++b) copy_bounds_.push_back(uint32_t(uint64_t(n) * b / blocks));
   }
   most_units_ = uint32_t(copy_bounds_.size()) - 1;

@@ -70,8 +70,9 @@ inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
 
 class WorkerPool;
-// The smallest colour the XPBD passes split across threads (StepSettings::split_min): a colour of n
-// constraints becomes n / split_min chunks. Not tuned yet (README, benchmark: threads).
+// The smallest left-over colour the XPBD passes split across threads (StepSettings::split_min; a
+// body's vertex-group units are not split, xpbd_partition.h): a colour of n constraints becomes
+// n / split_min chunks. Not tuned (README, benchmark: threads).
 constexpr uint32_t kDefaultSplitMin = 256;
 
 // Per-frame settings that come from the world.
@@ -84,8 +85,9 @@ struct StepSettings {
   const Collider* colliders = nullptr;
   uint32_t collider_count = 0;
   // Threads (worker_pool.h): the world's pool, set by World::step (null: one thread). The XPBD/PBD
-  // passes split each colour of at least split_min constraints across its threads; smaller colours
-  // run on one thread, where a barrier would cost more than the split gains.
+  // passes run their units across its threads and split each left-over colour of at least
+  // split_min constraints; smaller colours run on one thread, where a hand-over would cost more
+  // than the split gains.
   WorkerPool* pool = nullptr;
   uint32_t split_min = kDefaultSplitMin;
   // Read when a body is made (World::add_body), not per frame: the smallest vertex group of its
@@ -271,7 +273,7 @@ class SoftBody {
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
-  // Hot constraint data, in colour order (see constraint_order.h).
+  // Hot constraint data, in solve order (xpbd_partition.h).
   std::vector<uint32_t> edge_ids_;
   std::vector<float> edge_rest_;   // m
   std::vector<uint32_t> tet_ids_;
