@@ -6,6 +6,7 @@
 #include "solver/constraint_order.h"
 #include "solver/worker_pool.h"
 #include "solver/xpbd_constraints.h"
+#include "solver/xpbd_partition.h"
 #include "solver/xpbd_schedule.h"
 
 namespace sb {
@@ -18,7 +19,7 @@ static std::vector<T> permute(const std::vector<T>& src, const std::vector<uint3
   return out;
 }
 
-SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(params) {
+SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices) : params_(params) {
   const uint32_t n = uint32_t(mesh.positions.size() / 3);
   const uint32_t tet_count = uint32_t(mesh.tets.size() / 4);
   pos_ = mesh.positions;
@@ -38,10 +39,11 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   vertex_mass_scale_.assign(n, 1.0f);
   vertex_stiffness_scale_.assign(n, 1.0f);
 
-  const ConstraintOrder tet_order = color_constraints(mesh.tets.data(), tet_count, 4, n);
-  tet_ids_ = permute(mesh.tets, tet_order.order, 4);
-  tet_colors_ = tet_order.color_starts.size() - 1;
-  tet_color_starts_ = tet_order.color_starts;
+  std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
+  edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
+  const uint32_t edge_count = uint32_t(edges.size() / 2);
+  plan_solve_order(edges, mesh.tets, group_min_vertices);
+  tet_ids_ = permute(mesh.tets, tet_plan_.order, 4);
   tet_rest6_.resize(tet_count);
   tet_energy_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
@@ -55,18 +57,11 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   volume_lambda_.assign(tet_count, 0.0f);
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
 
-  std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), tet_count);
-  edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
   point_volume_ = mesh.point_volumes;
   point_volume_.resize(n, 0.0f);
-  const uint32_t edge_count = uint32_t(edges.size() / 2);
-  const ConstraintOrder edge_order = color_constraints(edges.data(), edge_count, 2, n);
-  edge_ids_ = permute(edges, edge_order.order, 2);
-  edge_colors_ = edge_order.color_starts.size() - 1;
-  edge_color_starts_ = edge_order.color_starts;
-  for (const std::vector<uint32_t>* starts : {&edge_color_starts_, &tet_color_starts_})
-    for (size_t c = 0; c + 1 < starts->size(); ++c)
-      largest_color_ = std::max(largest_color_, (*starts)[c + 1] - (*starts)[c]);
+  edge_ids_ = permute(edges, edge_plan_.order, 2);
+  std::vector<uint32_t>().swap(edge_plan_.order);
+  std::vector<uint32_t>().swap(tet_plan_.order);
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   shape_rest_data();
@@ -80,6 +75,35 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params) : params_(para
   compute_masses();
   if (params_.plastic_creep > 0.0f && tet_count > 0)
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count, edge_ids_.data(), edge_count);
+}
+
+// The XPBD solve order (xpbd_partition.h): vertex groups, each kind's units and phases, and the
+// vertex ranges of the xyzw copies (the groups, or blocks of 4096 for a body of one group).
+void SoftBody::plan_solve_order(const std::vector<uint32_t>& edges, const std::vector<uint32_t>& tets,
+                                uint32_t group_min_vertices) {
+  const uint32_t n = uint32_t(pos_.size() / 3);
+  const uint32_t edge_count = uint32_t(edges.size() / 2), tet_count = uint32_t(tets.size() / 4);
+  vertex_bounds_ = choose_vertex_groups(edges.data(), edge_count, tets.data(), tet_count, n, group_min_vertices);
+  edge_plan_ = plan_constraints(edges.data(), edge_count, 2, n, vertex_bounds_);
+  tet_plan_ = plan_constraints(tets.data(), tet_count, 4, n, vertex_bounds_);
+  if (vertex_bounds_.size() > 2) {
+    copy_bounds_ = vertex_bounds_;
+  } else {
+    // Blocks of 4096 vertices, at most 64 (a thread's lane holds at most 255 units, worker_pool.h).
+    const uint32_t blocks = std::clamp(n / 4096u, 1u, 64u);
+    for (uint32_t b = 0; b <= blocks; ++b) copy_bounds_.push_back(uint32_t(uint64_t(n) * b / blocks));
+  }
+  most_units_ = uint32_t(copy_bounds_.size()) - 1;
+  unit_depth_.assign(most_units_, 0.0f);
+  unit_touching_.assign(most_units_, 0);
+  for (const PassPlan* plan : {&edge_plan_, &tet_plan_})
+    for (uint32_t p = 0; p < plan->phases(); ++p) {
+      most_units_ = std::max(most_units_, plan->phase_starts[p + 1] - plan->phase_starts[p]);
+      if (plan->splittable(p)) {
+        const PassUnit& u = plan->units[plan->phase_starts[p]];
+        largest_split_ = std::max(largest_split_, u.end - u.begin);
+      }
+    }
 }
 
 void SoftBody::compute_masses() {
@@ -354,23 +378,9 @@ uint32_t SoftBody::nearest_vertex(const float point[3]) const {
 }
 
 void SoftBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground) {
-  const uint32_t n = vertex_count();
+  predict(0, vertex_count(), h, gravity, damping_factor);
   float* x = pos_.data();
   float* p = prev_.data();
-  float* v = vel_.data();
-  const float gx = gravity[0] * h, gy = gravity[1] * h, gz = gravity[2] * h;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (inv_mass_[i] == 0.0f) continue;
-    v[3 * i] = (v[3 * i] + gx) * damping_factor;
-    v[3 * i + 1] = (v[3 * i + 1] + gy) * damping_factor;
-    v[3 * i + 2] = (v[3 * i + 2] + gz) * damping_factor;
-    p[3 * i] = x[3 * i];
-    p[3 * i + 1] = x[3 * i + 1];
-    p[3 * i + 2] = x[3 * i + 2];
-    x[3 * i] += v[3 * i] * h;
-    x[3 * i + 1] += v[3 * i + 1] * h;
-    x[3 * i + 2] += v[3 * i + 2] * h;
-  }
   if (params_.grab_compliance != 0.0f) return;
   // Kinematic grab: the held vertices move along the pointer's path, never into the ground.
   const Vec3 target = grab_target(grab_t);
@@ -381,6 +391,26 @@ void SoftBody::pre_solve(float h, const float gravity[3], float damping_factor, 
     if (ground && to.y < 0.0f) to.y = 0.0f;
     store3(p, g, load3(x, g));
     store3(x, g, to);
+  }
+}
+
+// Vertices [begin, end): v += g h, damped; prev = x; x += v h.
+void SoftBody::predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor) {
+  float* x = pos_.data();
+  float* p = prev_.data();
+  float* v = vel_.data();
+  const float gx = gravity[0] * h, gy = gravity[1] * h, gz = gravity[2] * h;
+  for (uint32_t i = begin; i < end; ++i) {
+    if (inv_mass_[i] == 0.0f) continue;
+    v[3 * i] = (v[3 * i] + gx) * damping_factor;
+    v[3 * i + 1] = (v[3 * i + 1] + gy) * damping_factor;
+    v[3 * i + 2] = (v[3 * i + 2] + gz) * damping_factor;
+    p[3 * i] = x[3 * i];
+    p[3 * i + 1] = x[3 * i + 1];
+    p[3 * i + 2] = x[3 * i + 2];
+    x[3 * i] += v[3 * i] * h;
+    x[3 * i + 1] += v[3 * i + 1] * h;
+    x[3 * i + 2] += v[3 * i + 2] * h;
   }
 }
 
@@ -399,12 +429,20 @@ void SoftBody::solve_grab(float h, float grab_t) {
 }
 
 void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
-  const uint32_t n = vertex_count();
+  update_velocities(0, vertex_count(), h, ground, rest_threshold);
+  const float inv_h = 1.0f / h;
+  if (params_.grab_compliance == 0.0f)
+    for (uint32_t g : grab_set_) store3(vel_.data(), g, (load3(pos_.data(), g) - load3(prev_.data(), g)) * inv_h);  // the pointer's velocity
+}
+
+// Vertices [begin, end): the velocities from this substep's motion, with the ground's and the
+// colliders' restitution.
+void SoftBody::update_velocities(uint32_t begin, uint32_t end, float h, bool ground, float rest_threshold) {
   const float inv_h = 1.0f / h;
   const float* x = pos_.data();
   const float* p = prev_.data();
   float* v = vel_.data();
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = begin; i < end; ++i) {
     if (inv_mass_[i] == 0.0f) {
       v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0.0f;
       continue;
@@ -430,8 +468,35 @@ void SoftBody::post_solve(float h, bool ground, float rest_threshold) {
                                         rest_threshold));
     }
   }
-  if (params_.grab_compliance == 0.0f)
-    for (uint32_t g : grab_set_) store3(v, g, (load3(x, g) - load3(p, g)) * inv_h);  // the pointer's velocity
+}
+
+// The per-vertex passes of a substep fused into the XPBD job's copies (xpbd_schedule.h), run on
+// each vertex range by whichever thread packs or unpacks it: each vertex gets the same operations
+// in the same order as in the serial passes, so the bits do not change.
+struct SoftBody::VertexWork {
+  SoftBody* body = nullptr;
+  float h = 0.0f, damping_factor = 1.0f, rest_threshold = 0.0f;
+  const float* gravity = nullptr;
+  bool ground = false;
+  bool velocities = false;  // post_solve too (the body steps alone: nothing comes between)
+};
+
+void SoftBody::fused_before(void* ctx, uint32_t, uint32_t begin, uint32_t end) {
+  const VertexWork& w = *static_cast<const VertexWork*>(ctx);
+  w.body->predict(begin, end, w.h, w.gravity, w.damping_factor);
+}
+
+void SoftBody::fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end) {
+  const VertexWork& w = *static_cast<const VertexWork*>(ctx);
+  SoftBody& b = *w.body;
+  if (w.ground) {
+    uint32_t touching = 0;
+    b.unit_depth_[unit] = solve_ground(b.pos_.data() + 3 * size_t(begin), b.prev_.data() + 3 * size_t(begin),
+                                       b.inv_mass_.data() + begin, end - begin, b.params_.friction, &touching);
+    b.unit_touching_[unit] = touching;
+  }
+  std::fill(b.contact_restitution_.begin() + begin, b.contact_restitution_.begin() + end, -1.0f);
+  if (w.velocities) b.update_velocities(begin, end, w.h, w.ground, w.rest_threshold);
 }
 
 void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
@@ -444,12 +509,35 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float grab_t = float(sub + 1) / float(s.substeps);
   if (params_.pressure > 0.0f) apply_pressure(h);
-  pre_solve(h, s.gravity, std::exp(-params_.damping * h), grab_t, s.ground);
+  // The per-vertex passes run inside the XPBD job (on its threads) when nothing else touches the
+  // vertices between them: no grab, press plate or collider, and (for the velocities) no contact
+  // with other bodies between this and substep_finish.
+  const bool fuse = solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
+                    s.collider_count == 0;
+  VertexWork work;
+  work.body = this;
+  work.h = h;
+  work.damping_factor = std::exp(-params_.damping * h);
+  work.gravity = s.gravity;
+  work.ground = s.ground;
+  work.velocities = fuse && stepping_alone_;
+  work.rest_threshold = 2.0f * length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}) * h;  // as substep_finish
+  if (!fuse) pre_solve(h, s.gravity, work.damping_factor, grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
   if (solver_ == Solver::Vbd) {
     vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
   } else {
-    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min);
+    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min,
+               fuse ? &work : nullptr);
+  }
+  if (fuse) {
+    velocities_done_ = work.velocities;
+    if (!s.ground) return;
+    float depth = 0.0f;
+    uint32_t touching = 0;
+    for (size_t k = 0; k < unit_depth_.size(); ++k) depth = std::max(depth, unit_depth_[k]), touching += unit_touching_[k];
+    add_contacts(touching, depth);
+    return;
   }
   solve_grab(h, grab_t);
   if (s.ground) {
@@ -481,7 +569,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
 void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                          WorkerPool* pool, uint32_t split_min) {
+                          WorkerPool* pool, uint32_t split_min, VertexWork* work) {
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
@@ -509,8 +597,6 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   edges.ids = edge_ids_.data();
   edges.rest = edge_rest_.data();
   edges.count = edge_count();
-  edges.color_starts = edge_color_starts_.data();
-  edges.color_count = uint32_t(edge_colors_);
   edges.alpha = edge_alpha;
   edges.gamma = gamma;
   edges.scale = scale;
@@ -521,8 +607,6 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   volumes.ids = tet_ids_.data();
   volumes.rest6 = tet_rest6_.data();
   volumes.count = tet_count();
-  volumes.color_starts = tet_color_starts_.data();
-  volumes.color_count = uint32_t(tet_colors_);
   volumes.alpha = volume_alpha;
   volumes.scale = scale;
   volumes.lambda = volume_lambda;
@@ -532,8 +616,18 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.inv_mass = inv_mass_.data();
   job.vertices = vertex_count();
   job.split_min = split_min;
-  // A body whose colours are all below the split size gains nothing from the team.
-  run_xpbd_passes(job, largest_color_ >= split_min ? pool : nullptr);
+  job.edge_plan = &edge_plan_;
+  job.tet_plan = &tet_plan_;
+  job.vertex_bounds = copy_bounds_.data();
+  job.vertex_ranges = uint32_t(copy_bounds_.size()) - 1;
+  job.copies_per_group = vertex_bounds_.size() > 2;
+  if (work) {
+    job.before = fused_before;
+    job.after = fused_after;
+    job.vertex_ctx = work;
+  }
+  // A body with one unit per phase and its colours below the split size gains nothing from the team.
+  run_xpbd_passes(job, most_units_ > 1 || largest_split_ >= split_min ? pool : nullptr);
 }
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the
@@ -687,10 +781,12 @@ bool SoftBody::step(float dt, const StepSettings& s) {
   }
   const float h = dt / float(s.substeps);
   frame_begin();
+  stepping_alone_ = true;  // nothing between a substep's solve and finish: its velocities may be fused
   for (int sub = 0; sub < s.substeps; ++sub) {
     substep_solve(h, s, sub);
     substep_finish(h, s);
   }
+  stepping_alone_ = false;
   return frame_end();
 }
 
@@ -718,7 +814,8 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
   if (diverged_) return;
   if (!is_force_based(solver_)) {
     const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
-    post_solve(h, s.ground, 2.0f * g * h);
+    if (!velocities_done_) post_solve(h, s.ground, 2.0f * g * h);
+    velocities_done_ = false;
   }
   if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
   last_contacts_ = substep_contacts_;

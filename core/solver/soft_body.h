@@ -11,6 +11,7 @@
 #include "solver/integrators.h"
 #include "solver/static_solver.h"
 #include "solver/vbd.h"
+#include "solver/xpbd_partition.h"
 #include "meshing/skinning.h"
 #include "shapes/tet_mesh.h"
 #include "math/vec3.h"
@@ -70,8 +71,9 @@ inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
 
 class WorkerPool;
-// The smallest colour the XPBD passes split across threads (StepSettings::split_min): a colour of n
-// constraints becomes n / split_min chunks. Not tuned yet (README, benchmark: threads).
+// The smallest left-over colour the XPBD passes split across threads (StepSettings::split_min; a
+// body's vertex-group units are not split, xpbd_partition.h): a colour of n constraints becomes
+// n / split_min chunks. Not tuned (README, benchmark: threads).
 constexpr uint32_t kDefaultSplitMin = 256;
 
 // Per-frame settings that come from the world.
@@ -84,10 +86,14 @@ struct StepSettings {
   const Collider* colliders = nullptr;
   uint32_t collider_count = 0;
   // Threads (worker_pool.h): the world's pool, set by World::step (null: one thread). The XPBD/PBD
-  // passes split each colour of at least split_min constraints across its threads; smaller colours
-  // run on one thread, where a barrier would cost more than the split gains.
+  // passes run their units across its threads and split each left-over colour of at least
+  // split_min constraints; smaller colours run on one thread, where a hand-over would cost more
+  // than the split gains.
   WorkerPool* pool = nullptr;
   uint32_t split_min = kDefaultSplitMin;
+  // Read when a body is made (World::add_body), not per frame: the smallest vertex group of its
+  // XPBD solve order (xpbd_partition.h). Tests lower it to cut small bodies into groups.
+  uint32_t group_min_vertices = kDefaultGroupMinVertices;
 };
 
 struct BodyStats {
@@ -115,7 +121,8 @@ struct BodyStats {
 class SoftBody {
  public:
   // `mesh` must pass check_tet_mesh. Allocates everything the step loop will ever need.
-  SoftBody(const TetMesh& mesh, const BodyParams& params);
+  // group_min_vertices: see StepSettings (the solve order depends on the mesh and it only).
+  SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
   // Returns false if the state turned non-finite in this call: the body is then restored to its
@@ -236,18 +243,26 @@ class SoftBody {
   const float* edge_rest_lengths() const { return edge_rest_.data(); }  // m, in edges() order (plasticity changes them)
   const float* inverse_rest_shapes() const { return tet_inverse_rest_.data(); }  // B per tet, 9 floats, in tets() order
   uint32_t plastic_tets_last_frame() const { return last_plastic_tets_; }
-  size_t edge_colors() const { return edge_colors_; }
-  size_t tet_colors() const { return tet_colors_; }
+  // The most colours of any unit of the solve order (xpbd_partition.h), and its vertex groups.
+  size_t edge_colors() const { return edge_plan_.most_colours; }
+  size_t tet_colors() const { return tet_plan_.most_colours; }
+  uint32_t vertex_groups() const { return uint32_t(vertex_bounds_.size()) - 1; }
 
  private:
   void compute_masses();
+  void plan_solve_order(const std::vector<uint32_t>& edges, const std::vector<uint32_t>& tets, uint32_t group_min_vertices);
   void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
   void post_solve(float h, bool ground, float rest_threshold);
   void apply_pressure(float h);
   void position_based_substep(float h, const StepSettings& s, int sub);
+  struct VertexWork;
+  void predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor);
+  void update_velocities(uint32_t begin, uint32_t end, float h, bool ground, float rest_threshold);
+  static void fused_before(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
+  static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                  WorkerPool* pool, uint32_t split_min);
+                  WorkerPool* pool, uint32_t split_min, VertexWork* work);
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
@@ -266,7 +281,7 @@ class SoftBody {
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
-  // Hot constraint data, in colour order (see constraint_order.h).
+  // Hot constraint data, in solve order (xpbd_partition.h).
   std::vector<uint32_t> edge_ids_;
   std::vector<float> edge_rest_;   // m
   std::vector<uint32_t> tet_ids_;
@@ -294,10 +309,17 @@ class SoftBody {
   std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
-  size_t edge_colors_ = 0, tet_colors_ = 0;
-  uint32_t largest_color_ = 0;  // constraints in the largest edge or tet colour: below split_min, no threads
-  // First solve-order position of each colour, then the overflow's start (constraint_order.h).
-  std::vector<uint32_t> edge_color_starts_, tet_color_starts_;
+  // The solve order's units and phases (xpbd_partition.h; their `order` is dropped once applied).
+  PassPlan edge_plan_, tet_plan_;
+  std::vector<uint32_t> vertex_bounds_;  // the vertex groups: their first vertices, then the count
+  std::vector<uint32_t> copy_bounds_;    // the vertex ranges the xyzw copies run in, as units
+  uint32_t most_units_ = 1;     // of any phase: 1 (and no colour split) = nothing for a second thread
+  uint32_t largest_split_ = 0;  // constraints of the largest one-colour phase (split when >= split_min)
+  // The ground's deepest correction (m) and contacts per copy range, when it runs in the XPBD job.
+  std::vector<float> unit_depth_;
+  std::vector<uint32_t> unit_touching_;
+  bool stepping_alone_ = false;   // inside step(): a substep's finish follows its solve directly
+  bool velocities_done_ = false;  // this substep's post_solve ran in the XPBD job
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
   bool self_collision_ = false;

@@ -17,7 +17,7 @@ BodyHandle World::add_body(const TetMesh& mesh, const BodyParams& params) {
   const size_t index = free_slot();
   if (index == slots_.size()) slots_.emplace_back();
   Slot& slot = slots_[index];
-  slot.body = std::make_unique<SoftBody>(mesh, params);
+  slot.body = std::make_unique<SoftBody>(mesh, params, settings.group_min_vertices);
   return {uint32_t(index), slot.generation};
 }
 

@@ -50,8 +50,8 @@ class World {
   double time() const { return time_; }  // simulated seconds
 
   // Threads that step the bodies (worker_pool.h): n in [1, WorkerPool::kMaxThreads], 1 by default.
-  // The XPBD/PBD passes split their colours across them (settings.split_min: the smallest colour
-  // split); results are the same to the bit for any n. False (nothing changed) for n out of range,
+  // The XPBD/PBD passes run in units of vertex groups across them (xpbd_partition.h;
+  // settings.split_min: the smallest left-over colour split); results are the same to the bit for any n. False (nothing changed) for n out of range,
   // n > 1 in a build without threads, or when the OS refuses a thread.
   bool set_threads(int n);
   int threads() const { return pool_ ? pool_->threads() : 1; }

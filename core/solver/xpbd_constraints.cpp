@@ -117,19 +117,6 @@ static void edge_colors(const EdgePass& p, uint32_t e, uint32_t end) {
 }
 
 template <bool kMultipliers, bool kDamped>
-static void edge_pass(const EdgePass& p) {
-  for (uint32_t c = 0; c < p.color_count; ++c)
-    edge_colors<kMultipliers, kDamped>(p, p.color_starts[c], p.color_starts[c + 1]);
-  edge_range<kMultipliers, kDamped>(p, p.color_starts[p.color_count], p.count);
-}
-
-void solve_edges(const EdgePass& p) {
-  const bool damped = p.gamma != 0.0f || p.scale != 1.0f;
-  if (p.lambda) damped ? edge_pass<true, true>(p) : edge_pass<true, false>(p);
-  else damped ? edge_pass<false, true>(p) : edge_pass<false, false>(p);
-}
-
-template <bool kMultipliers, bool kDamped>
 static void edge_span(const EdgePass& p, uint32_t begin, uint32_t end, bool in_colour) {
   if (in_colour) edge_colors<kMultipliers, kDamped>(p, begin, end);
   else edge_range<kMultipliers, kDamped>(p, begin, end);
@@ -233,19 +220,6 @@ template <bool kMultipliers, bool kScaled>
 static void volume_colors(const VolumePass& p, uint32_t t, uint32_t end) {
   for (; t + 4 <= end; t += 4) volume_batch4<kMultipliers, kScaled>(p, t);
   volume_range<kMultipliers, kScaled>(p, t, end);
-}
-
-template <bool kMultipliers, bool kScaled>
-static void volume_pass(const VolumePass& p) {
-  for (uint32_t c = 0; c < p.color_count; ++c)
-    volume_colors<kMultipliers, kScaled>(p, p.color_starts[c], p.color_starts[c + 1]);
-  volume_range<kMultipliers, kScaled>(p, p.color_starts[p.color_count], p.count);
-}
-
-void solve_volumes(const VolumePass& p) {
-  const bool scaled = p.scale != 1.0f;
-  if (p.lambda) scaled ? volume_pass<true, true>(p) : volume_pass<true, false>(p);
-  else scaled ? volume_pass<false, true>(p) : volume_pass<false, false>(p);
 }
 
 template <bool kMultipliers, bool kScaled>

@@ -13,8 +13,7 @@ namespace sb {
 
 // The passes run on positions padded to xyzw with the inverse mass in w (4 floats per vertex, see
 // pack_positions): a vertex is one 16-byte load and store, its mass in the same cache line. Within
-// each colour (color_starts: color_count + 1 entries, the last the overflow set's start; the overflow
-// runs to the end, in order) they take four constraints at a time, one per SIMD lane: the vertices are
+// each colour (a run of constraints that share no vertex, xpbd_partition.h) they take four constraints at a time, one per SIMD lane: the vertices are
 // loaded as xyzw rows and transposed to x, y, z, w columns. Each lane does the one-at-a-time loop's
 // arithmetic in the same order, so the results do not depend on the batching, to the bit.
 
@@ -25,8 +24,6 @@ struct EdgePass {
   const uint32_t* ids = nullptr;
   const float* rest = nullptr;  // l0 per edge, m
   uint32_t count = 0;
-  const uint32_t* color_starts = nullptr;
-  uint32_t color_count = 0;
   float alpha = 0.0f;  // alpha~ = edge compliance (m/N) / h^2
   // gamma = compliance * damping / h adds constraint damping (XPBD paper eq. 26), the force model's
   // -c dC/dt spring damping with c in N s/m, measured against prev; scale multiplies every
@@ -37,9 +34,8 @@ struct EdgePass {
   // Per edge stiffness multiplier (vertex groups): its compliance is alpha / stiffness[e]. Null = 1.
   const float* stiffness = nullptr;
 };
-void solve_edges(const EdgePass& p);
-// Part of the pass (for threads, xpbd_schedule.h): constraints [begin, end) of one colour
-// (in_colour: four at a time) or of the overflow set (one at a time, in order).
+// Constraints [begin, end) of one colour (in_colour: four at a time, see above) or of an overflow
+// set (one at a time, in order); the pass's order of colours and sets is xpbd_partition.h's.
 void solve_edge_span(const EdgePass& p, uint32_t begin, uint32_t end, bool in_colour);
 
 // Volume constraint per tet: C = 6(V - V0), V = ((x1-x0) x (x2-x0)) . (x3-x0) / 6,
@@ -49,14 +45,11 @@ struct VolumePass {
   const uint32_t* ids = nullptr;  // 4 per tet
   const float* rest6 = nullptr;   // 6 V0 per tet, m^3
   uint32_t count = 0;
-  const uint32_t* color_starts = nullptr;
-  uint32_t color_count = 0;
   float alpha = 0.0f;  // alpha~ = volume compliance (m^5/N, since C is in m^3) / h^2
   float scale = 1.0f;  // PBD's stiffness
   float* lambda = nullptr;
   const float* stiffness = nullptr;  // per tet multiplier (vertex groups): compliance alpha / stiffness[t]
 };
-void solve_volumes(const VolumePass& p);
 void solve_volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool in_colour);
 
 // xw = (x, y, z, 1/m) per vertex from pos (xyz) and inv_mass; unpack writes xyz back to pos.

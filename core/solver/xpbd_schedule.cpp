@@ -4,140 +4,142 @@
 
 #include "solver/worker_pool.h"
 
+static_assert(sb::kMaxVertexGroups <= sb::WorkerPool::kMaxRegions, "a vertex group per region");
+
 namespace sb {
 
 namespace {
 
-constexpr uint32_t kVertexBlock = 4096;  // vertices per chunk of the xyzw copies
-
 enum class Kind { Pack, Edges, Volumes, Unpack };
 
-struct Segment {
+// One phase of the job: what it runs and into how many units it is cut.
+struct Phase {
   Kind kind = Kind::Pack;
-  uint32_t begin = 0, end = 0;  // constraints or vertices
-  bool in_colour = false;       // a colour (independent constraints), not an overflow set
-  uint32_t chunks = 1;
+  const PassPlan* plan = nullptr;
+  uint32_t local = 0;  // the plan's phase
+  bool split = false;  // one colour cut into `units` chunks
+  uint32_t units = 1;
 };
 
-// The segments of one job, walked forward (every thread walks its own copy).
-class Segments {
+// The phases of one job (every thread walks them in the same order).
+class Phases {
  public:
-  explicit Segments(const XpbdPasses& p) : p_(p) {
-    edge_segments_ = p.edges.color_count + (p.edges.color_starts[p.edges.color_count] < p.edges.count ? 1 : 0);
-    volume_segments_ = p.volumes.color_count + (p.volumes.color_starts[p.volumes.color_count] < p.volumes.count ? 1 : 0);
-    count_ = 2 + uint32_t(p.iterations) * (edge_segments_ + volume_segments_);
-  }
+  explicit Phases(const XpbdPasses& p)
+      : p_(p), edge_phases_(p.edge_plan->phases()), tet_phases_(p.tet_plan->phases()),
+        count_(2 + uint32_t(p.iterations) * (edge_phases_ + tet_phases_)) {}
   uint32_t count() const { return count_; }
 
-  Segment at(uint32_t s) const {
-    Segment g;
-    if (s == 0 || s + 1 == count_) {
-      g.kind = s == 0 ? Kind::Pack : Kind::Unpack;
-      g.end = p_.vertices;
-      g.chunks = std::clamp(p_.vertices / kVertexBlock, 1u, p_.threads);
-      return g;
+  Phase at(uint32_t i) const {
+    Phase f;
+    if (i == 0 || i + 1 == count_) {
+      f.kind = i == 0 ? Kind::Pack : Kind::Unpack;
+      f.units = p_.vertex_ranges;
+      return f;
     }
-    uint32_t k = (s - 1) % (edge_segments_ + volume_segments_);
-    const bool edges = k < edge_segments_;
-    if (!edges) k -= edge_segments_;
-    const uint32_t colors = edges ? p_.edges.color_count : p_.volumes.color_count;
-    const uint32_t* starts = edges ? p_.edges.color_starts : p_.volumes.color_starts;
-    g.kind = edges ? Kind::Edges : Kind::Volumes;
-    g.begin = starts[k];
-    g.end = k < colors ? starts[k + 1] : (edges ? p_.edges.count : p_.volumes.count);
-    g.in_colour = k < colors;
-    // At most two chunks per thread: a hand-over between threads costs a few cache-line transfers
-    // (the ticket, the finished count, the colour's vertices), so fewer, larger chunks pay; two
-    // per thread still let a thread that finished early take part of a late one's share.
-    // Measured (native, 2 threads, 2T/1T time): n / 256 chunks 0.81 / 0.79 at 50k / 151k, at most
-    // 2 per thread 0.76 / 0.69.
-    g.chunks = g.in_colour ? std::clamp((g.end - g.begin) / p_.split_min, 1u, 2 * p_.threads) : 1u;
-    return g;
+    uint32_t k = (i - 1) % (edge_phases_ + tet_phases_);
+    const bool edges = k < edge_phases_;
+    if (!edges) k -= edge_phases_;
+    f.kind = edges ? Kind::Edges : Kind::Volumes;
+    f.plan = edges ? p_.edge_plan : p_.tet_plan;
+    f.local = k;
+    f.units = f.plan->phase_starts[k + 1] - f.plan->phase_starts[k];
+    if (f.plan->splittable(k)) {
+      const PassUnit& u = f.plan->units[f.plan->phase_starts[k]];
+      f.split = true;
+      // At most two chunks per thread: fewer, larger chunks pay (a hand-over costs a few cache-line
+      // transfers), two per thread still let an early thread take part of a late one's share.
+      f.units = std::clamp((u.end - u.begin) / p_.split_min, 1u, 2 * p_.threads);
+    }
+    return f;
   }
 
  private:
   const XpbdPasses& p_;
-  uint32_t edge_segments_ = 0, volume_segments_ = 0, count_ = 0;
+  uint32_t edge_phases_, tet_phases_, count_;
 };
 
-// [begin, end) of chunk k of a segment: multiples of `align` from its start, the last to its end.
-void chunk_bounds(const Segment& g, uint32_t k, uint32_t align, uint32_t* begin, uint32_t* end) {
-  const uint32_t n = g.end - g.begin;
-  const auto cut = [&](uint32_t i) {
-    return i >= g.chunks ? n : uint32_t(uint64_t(n) * i / g.chunks) / align * align;
-  };
-  *begin = g.begin + cut(k);
-  *end = g.begin + cut(k + 1);
+void solve_span(const XpbdPasses& p, Kind kind, uint32_t begin, uint32_t end, bool in_colour) {
+  if (kind == Kind::Edges) solve_edge_span(p.edges, begin, end, in_colour);
+  else solve_volume_span(p.volumes, begin, end, in_colour);
 }
 
-void run_chunk(const XpbdPasses& p, const Segment& g, uint32_t k) {
-  uint32_t b, e;
-  chunk_bounds(g, k, g.kind == Kind::Pack || g.kind == Kind::Unpack ? 16 : 4, &b, &e);
-  switch (g.kind) {
-    case Kind::Pack: pack_positions(p.pos + 3 * size_t(b), p.inv_mass + b, e - b, p.edges.xw + 4 * size_t(b)); break;
-    case Kind::Unpack: unpack_positions(p.edges.xw + 4 * size_t(b), e - b, p.pos + 3 * size_t(b)); break;
-    case Kind::Edges: solve_edge_span(p.edges, b, e, g.in_colour); break;
-    case Kind::Volumes: solve_volume_span(p.volumes, b, e, g.in_colour); break;
+// A unit of a plan: its colours one after the other, then its overflow in order.
+void solve_unit(const XpbdPasses& p, Kind kind, const PassPlan& plan, const PassUnit& u) {
+  const uint32_t* starts = plan.colour_starts.data() + u.first_colour;
+  for (uint32_t c = 0; c < u.colours; ++c) solve_span(p, kind, starts[c], starts[c + 1], true);
+  if (starts[u.colours] < u.end) solve_span(p, kind, starts[u.colours], u.end, false);
+}
+
+// Vertex range k of the copies, with the per-vertex work around it.
+void pack_range(const XpbdPasses& p, uint32_t k) {
+  const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
+  if (p.before) p.before(p.vertex_ctx, k, b, e);
+  pack_positions(p.pos + 3 * size_t(b), p.inv_mass + b, e - b, p.edges.xw + 4 * size_t(b));
+}
+void unpack_range(const XpbdPasses& p, uint32_t k) {
+  const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
+  unpack_positions(p.edges.xw + 4 * size_t(b), e - b, p.pos + 3 * size_t(b));
+  if (p.after) p.after(p.vertex_ctx, k, b, e);
+}
+
+void run_unit(const XpbdPasses& p, const Phase& f, uint32_t k) {
+  switch (f.kind) {
+    case Kind::Pack: pack_range(p, k); return;
+    case Kind::Unpack: unpack_range(p, k); return;
+    default: break;
   }
-}
-
-// A unit of the job's numbering: one segment cut into chunks, or a run of consecutive one-chunk
-// segments taken as one chunk (one thread solves them in order: no hand-over between threads for
-// a run of small colours, the overflow sets and a small body's copies).
-struct Item {
-  uint32_t first = 0, end = 0;  // segments [first, end)
-  uint32_t chunks = 1;
-};
-
-Item item_at(const Segments& segments, uint32_t first, Segment* g) {
-  Item it;
-  it.first = first;
-  it.end = first + 1;
-  *g = segments.at(first);
-  it.chunks = g->chunks;
-  if (it.chunks == 1)
-    while (it.end < segments.count() && segments.at(it.end).chunks == 1) ++it.end;
-  return it;
-}
-
-void run_item_chunk(const XpbdPasses& p, const Segments& segments, const Item& it, const Segment& g, uint32_t k) {
-  if (it.end == it.first + 1) {
-    run_chunk(p, g, k);
+  const PassPlan& plan = *f.plan;
+  if (!f.split) {
+    solve_unit(p, f.kind, plan, plan.units[plan.phase_starts[f.local] + k]);
     return;
   }
-  for (uint32_t s = it.first; s < it.end; ++s) run_chunk(p, segments.at(s), 0);
+  // Chunk k of the colour: bounds at multiples of 4 from its start, the last to its end.
+  const PassUnit& u = plan.units[plan.phase_starts[f.local]];
+  const uint32_t n = u.end - u.begin;
+  const auto cut = [&](uint32_t i) { return i >= f.units ? n : uint32_t(uint64_t(n) * i / f.units) / 4 * 4; };
+  solve_span(p, f.kind, u.begin + cut(k), u.begin + cut(k + 1), true);
 }
 
-uint32_t total_chunks(const XpbdPasses& p) {
-  const Segments segments(p);
-  uint32_t n = 0;
-  Segment g;
-  for (uint32_t s = 0; s < segments.count();) {
-    const Item it = item_at(segments, s, &g);
-    n += it.chunks;
-    s = it.end;
+// The vertex groups (regions, worker_pool.h) unit k of a phase touches.
+void unit_groups(const XpbdPasses& p, const Phase& f, uint32_t k, uint32_t* first, uint32_t* last) {
+  if (f.kind == Kind::Pack || f.kind == Kind::Unpack) {
+    *first = *last = p.copies_per_group ? k : 0;
+    return;
   }
+  const PassUnit& u = f.plan->units[f.plan->phase_starts[f.local] + (f.split ? 0 : k)];
+  *first = u.first_group;
+  *last = u.last_group;
+}
+
+uint32_t total_units(const XpbdPasses& p) {
+  const Phases phases(p);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < phases.count(); ++i) n += phases.at(i).units;
   return n;
 }
 
-// Every thread of the team: claims chunks in order; before a chunk, waits for all chunks of the
-// earlier items. The job's data (ctx) is read only while holding a claimed chunk (the pool calls
-// this only with one): the caller cannot return before that chunk is finished.
-void xpbd_job(void* ctx, WorkerPool& pool, uint32_t epoch, uint32_t chunk) {
+// Every thread of the team: phase after phase, claims units until none is left; before running
+// one, waits until every earlier unit that shares a vertex group with it is finished (a group's
+// units are counted in `need` as the phases go by). The job's data (ctx) lives until every thread
+// has left.
+void xpbd_job(void* ctx, WorkerPool& pool, uint32_t thread) {
   const XpbdPasses& p = *static_cast<const XpbdPasses*>(ctx);
-  const Segments segments(p);
-  Segment g;
-  Item it = item_at(segments, 0, &g);
-  uint32_t first = 0;  // the number of the item's first chunk
-  do {
-    while (chunk >= first + it.chunks) {
-      first += it.chunks;
-      it = item_at(segments, it.end, &g);
+  const Phases phases(p);
+  uint32_t need[WorkerPool::kMaxRegions] = {};  // per group: units of the earlier phases touching it
+  for (uint32_t i = 0; i < phases.count(); ++i) {
+    const Phase f = phases.at(i);
+    uint32_t k, first, last;
+    while (pool.claim(i, f.units, thread, &k)) {
+      unit_groups(p, f, k, &first, &last);
+      pool.wait_regions(first, last, need);
+      run_unit(p, f, k);
+      pool.finish(first, last);
     }
-    pool.wait_finished(first);
-    run_item_chunk(p, segments, it, g, chunk - first);
-    pool.finish();
-  } while (pool.claim(epoch, &chunk));
+    for (k = 0; k < f.units; ++k) {
+      unit_groups(p, f, k, &first, &last);
+      for (uint32_t g = first; g <= last; ++g) ++need[g];
+    }
+  }
 }
 
 }  // namespace
@@ -146,16 +148,16 @@ void run_xpbd_passes(const XpbdPasses& passes, WorkerPool* pool) {
   if (pool && pool->threads() > 1) {
     XpbdPasses p = passes;
     p.threads = uint32_t(pool->threads());
-    pool->run(xpbd_job, &p, total_chunks(p));
+    pool->run(xpbd_job, &p, total_units(p));
     return;
   }
+  // One thread: the same units in the same order, each colour whole.
   const XpbdPasses& p = passes;
-  pack_positions(p.pos, p.inv_mass, p.vertices, p.edges.xw);
-  for (int pass = 0; pass < p.iterations; ++pass) {
-    solve_edges(p.edges);
-    solve_volumes(p.volumes);
-  }
-  unpack_positions(p.edges.xw, p.vertices, p.pos);
+  for (uint32_t k = 0; k < p.vertex_ranges; ++k) pack_range(p, k);
+  for (int pass = 0; pass < p.iterations; ++pass)
+    for (const PassPlan* plan : {p.edge_plan, p.tet_plan})
+      for (const PassUnit& u : plan->units) solve_unit(p, plan == p.edge_plan ? Kind::Edges : Kind::Volumes, *plan, u);
+  for (uint32_t k = 0; k < p.vertex_ranges; ++k) unpack_range(p, k);
 }
 
 }  // namespace sb

@@ -2,13 +2,16 @@
 // position bits as on one, and the C API's thread count is checked.
 #include <doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "shapes/shapes.h"
+#include "shapes/tet_mesh.h"
 #include "solver/constraint_order.h"
+#include "solver/xpbd_partition.h"
 #include "softbody.h"
 #include "solver/world.h"
 
@@ -36,19 +39,42 @@ TetMesh box_and_fan() {
   return m;
 }
 
+// The box and fan, plus springs between far-apart vertices: with the body cut into vertex groups
+// they span more than two groups and go to the left-over set.
+TetMesh box_fan_and_springs() {
+  TetMesh m = box_and_fan();
+  const uint32_t n = uint32_t(m.positions.size() / 3);
+  m.springs = {0, n - 1, 3, n / 2, 17, n - 40, 100, 300};
+  return m;
+}
+
 // Steps the same body in worlds of 1, 2 and 3 threads (one world after the other: idle workers of
 // a world spin for a while after each step) and compares the position bits every 50 frames.
 // split_min 24: the box's colours (up to ~70 constraints) are cut into 2-3 chunks, its small last
-// colours and the fan's one-tet colours are not.
-void check_same_bits(const BodyParams& params, Solver solver, int frames) {
-  const TetMesh mesh = box_and_fan();
+// colours and the fan's one-tet colours are not. group_min_vertices: the default leaves this small
+// body one vertex group (every constraint in the left-over set's colours); 16 cuts it into 4.
+// sphere: a sphere collider under the box, so the per-vertex passes run serially around the job
+// (without one they run inside it, on its threads).
+void check_same_bits(const BodyParams& params, Solver solver, int frames,
+                     uint32_t group_min_vertices = kDefaultGroupMinVertices, bool sphere = false) {
+  const bool grouped = group_min_vertices != kDefaultGroupMinVertices;
+  const TetMesh mesh = grouped ? box_fan_and_springs() : box_and_fan();
   std::vector<std::vector<float>> seen[3];
   for (int k = 0; k < 3; ++k) {
     World w;
     REQUIRE(w.set_threads(k + 1));
     w.settings.split_min = 24;
+    w.settings.group_min_vertices = group_min_vertices;
+    if (sphere) {
+      Collider c;
+      c.kind = ShapeKind::kSphere;
+      c.size[0] = 0.05f;
+      c.pose.position = {0.1f, 0.0f, 0.1f};
+      w.add_collider(c);
+    }
     SoftBody* body = w.body(w.add_body(mesh, params));
     REQUIRE(body->set_solver(solver));
+    REQUIRE(body->vertex_groups() == (grouped ? 4u : 1u));
     REQUIRE(body->edge_colors() == size_t(kMaxColors));  // the fan fills the palette: overflow
     REQUIRE(body->tet_colors() == size_t(kMaxColors));
     for (int f = 1; f <= frames; ++f) {
@@ -84,6 +110,65 @@ TEST_CASE("threads: the same bits with damping, two passes (multipliers) and PBD
   BodyParams pbd;
   pbd.pbd_stiffness = 0.5f;
   check_same_bits(pbd, Solver::Pbd, 100);
+}
+
+TEST_CASE("threads: the same bits with the body cut into vertex groups (interiors, seams, left-over springs)") {
+  if (!WorkerPool::available()) return;
+  check_same_bits(BodyParams{}, Solver::Xpbd, 200, 16);
+  BodyParams p;
+  p.edge_compliance = 1e-4f;
+  p.volume_compliance = 1e-7f;
+  p.spring_damping = 1.0f;
+  p.iterations = 2;
+  check_same_bits(p, Solver::Xpbd, 100, 16);
+  check_same_bits(BodyParams{}, Solver::Xpbd, 100, 16, true);
+}
+
+// What makes the grouped order safe on threads: every constraint once, the units of a phase share
+// no vertex, and within a unit's colour no two constraints share one.
+TEST_CASE("threads: a plan's phases hold independent units") {
+  const TetMesh mesh = box_fan_and_springs();
+  const uint32_t n = uint32_t(mesh.positions.size() / 3);
+  std::vector<uint32_t> edges = unique_edges(mesh.tets.data(), int64_t(mesh.tets.size() / 4));
+  edges.insert(edges.end(), mesh.springs.begin(), mesh.springs.end());
+  const std::vector<uint32_t> bounds =
+      choose_vertex_groups(edges.data(), uint32_t(edges.size() / 2), mesh.tets.data(), uint32_t(mesh.tets.size() / 4), n, 16);
+  REQUIRE(bounds.size() == 5);
+  for (int arity : {2, 4}) {
+    CAPTURE(arity);
+    const std::vector<uint32_t>& ids = arity == 2 ? edges : mesh.tets;
+    const uint32_t count = uint32_t(ids.size() / size_t(arity));
+    const PassPlan plan = plan_constraints(ids.data(), count, arity, n, bounds);
+    std::vector<uint32_t> sorted = plan.order;
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t i = 0; i < count; ++i) REQUIRE(sorted[i] == i);
+    CHECK(plan.phase_starts[1] == 4);  // one interior unit per group
+    if (arity == 2) CHECK(plan.phases() >= 3);  // interiors, seams, the springs' left-over colours
+    bool split = false;
+    std::vector<int64_t> owner(n), colour_of(n);
+    for (uint32_t p = 0; p < plan.phases(); ++p) {
+      split = split || plan.splittable(p);
+      std::fill(owner.begin(), owner.end(), -1);
+      for (uint32_t u = plan.phase_starts[p]; u < plan.phase_starts[p + 1]; ++u) {
+        const PassUnit& unit = plan.units[u];
+        std::fill(colour_of.begin(), colour_of.end(), -1);
+        for (uint32_t c = 0; c < unit.colours; ++c)
+          for (uint32_t i = plan.colour_starts[unit.first_colour + c]; i < plan.colour_starts[unit.first_colour + c + 1]; ++i)
+            for (int k = 0; k < arity; ++k) {
+              const uint32_t v = ids[size_t(arity) * plan.order[i] + k];
+              CHECK(colour_of[v] != int64_t(c));
+              colour_of[v] = c;
+            }
+        for (uint32_t i = unit.begin; i < unit.end; ++i)
+          for (int k = 0; k < arity; ++k) {
+            const uint32_t v = ids[size_t(arity) * plan.order[i] + k];
+            CHECK((owner[v] == -1 || owner[v] == int64_t(u)));
+            owner[v] = u;
+          }
+      }
+    }
+    if (arity == 2) CHECK(split);
+  }
 }
 
 TEST_CASE("threads: the world's thread count") {

@@ -1,7 +1,7 @@
 // libFuzzer harness: the C API as a program of calls with arbitrary arguments, live and stale handles.
 // Checked after every call (any violation aborts, so libFuzzer saves the input):
 // - a call that fails returns a negative code equal to sb_last_error_code(), with a message, and
-//   changes nothing observable (every live world's settings, time and bodies, every body's positions
+//   changes nothing observable (every live world's settings, thread count, time and bodies, every body's positions
 //   bit for bit, parameters, solver, counts and visual; every job's progress), as test_capi.cpp checks
 //   by hand; SB_ERR_DIVERGED from a step and SB_ERR_NO_INSIDE_TETS from a run are results, not refusals;
 // - a call that succeeds leaves SB_OK as the last error code;
@@ -64,6 +64,7 @@ std::vector<uint32_t> snapshot(const State& s) {
     out.push_back(uint32_t(sb_world_body_count(w)));
     out.push_back(uint32_t(sb_world_collider_count(w)));
     out.push_back(uint32_t(sb_world_get_substeps(w)));
+    out.push_back(uint32_t(sb_world_get_threads(w)));
     put_double(sb_world_time(w));
   }
   for (const BodyRef& b : s.bodies) {
@@ -121,7 +122,8 @@ const char* const kOpNames[] = {"world_create", "world_destroy", "set_gravity", 
                                 "squash", "press", "get_stats", "nearest_vertex", "grab_begin", "grab_move", "grab_end",
                                 "write_position", "set_visual", "set_visual_bound", "pointer_getter", "tetra_create",
                                 "tetra_run", "tetra_destroy", "body_from_tetra", "tetra_stats", "collider_create",
-                                "collider_set_pose", "collider_param", "collider_destroy", "collision_filter / self_collision"};
+                                "collider_set_pose", "collider_param", "collider_destroy", "collision_filter / self_collision",
+                                "set_threads"};
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool verbose = std::getenv("SOFTBODY_FUZZ_VERBOSE") != nullptr;
@@ -130,7 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<float> floats;
   std::vector<uint32_t> ints;
   for (int32_t op_index = 0; op_index < 48 && !in.empty(); ++op_index) {
-    const int32_t op = in.byte() % 39;
+    const int32_t op = in.byte() % 40;
     // World and body handles for this op (the body's world may differ from w: a wrong pair).
     const sb_world w = pick(in, s.worlds, s);
     std::vector<int32_t> body_handles;
@@ -447,6 +449,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (s.colliders[i].collider == col && s.colliders[i].world == w) s.colliders.erase(s.colliders.begin() + long(i));
         }
         break;
+      case 39: {  // threads: 0 .. 70 (the range's edges and past them; any int32 1 time in 16) or the most allowed
+        const uint8_t k = in.byte();
+        r = sb_world_set_threads(w, k < 200 ? in.in(0, 70) : sb_max_threads());
+        break;
+      }
+      case 38:
       default: {
         const uint8_t which = in.byte();
         if (which < 120) {
