@@ -28,7 +28,7 @@ test('an isolated page loads the threaded build; a large body gets the faster of
     const start = await page.evaluate(() => ({ isolated: crossOriginIsolated, cores: navigator.hardwareConcurrency, ...app.threads() }));
     assert.equal(start.isolated, true);
     assert.equal(start.max, 4, 'the threaded build: its pool of 3 workers plus the page');
-    assert.equal(start.count, 1, `the default box (${await page.evaluate(() => app.tetCount())} tets) is below 20k tets: one thread`);
+    assert.equal(start.count, 1, `the default box (${await page.evaluate(() => app.tetCount())} tets) is below 8k tets: one thread`);
     // 48,000 tets: autoThreads asks for the machine's cores (at most 4); the tuner times them
     // against one thread and keeps the faster (more threads only when 10 % faster).
     await page.evaluate(() => app.set('resolution', 20));

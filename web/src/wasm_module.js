@@ -72,10 +72,11 @@ export function sharedSoftbody() {
   return loading;
 }
 
-// World.setThreads' count for a body of `tets` tets: below ~20k tets the hand-overs between
-// colours eat what a second thread gains (README "Threads"), so 1; above, the build's threads up to
-// the machine's cores. ?threads=N overrides (clamped to what the build has).
-export const THREADS_MIN_TETS = 20000;
+// World.setThreads' count for a body of `tets` tets: small bodies have too few vertex groups to
+// share (a group holds at least 256 vertices; 2 threads gave 1.57x at 9.5k tets natively, README
+// "Threads"), so 1 below 8k tets; above, the build's threads up to the machine's cores.
+// ?threads=N overrides (clamped to what the build has).
+export const THREADS_MIN_TETS = 8000;
 export function autoThreads(softbody, tets) {
   const most = softbody.maxThreads;
   const asked = threadsInUrl();
