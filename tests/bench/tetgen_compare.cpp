@@ -36,15 +36,7 @@ namespace {
 using testing_surfaces::Soup;
 using Clock = std::chrono::steady_clock;
 
-Soup box(float x, float y, float z) {
-  Soup s = testing_surfaces::cube();
-  for (size_t i = 0; i < s.positions.size(); i += 3) {
-    s.positions[i] *= x;
-    s.positions[i + 1] *= y;
-    s.positions[i + 2] *= z;
-  }
-  return s;
-}
+using testing_surfaces::box;
 
 Soup two_spheres() {  // as in test_tetrahedralizer.cpp: radii 1 and 0.7 m, 2.5 m apart
   Soup a = testing_surfaces::uv_sphere(1.0f, 32, 16);

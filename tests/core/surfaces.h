@@ -30,6 +30,17 @@ inline Soup cube(float size = 1.0f, int skip_face = -1) {
   return s;
 }
 
+// A box of x by y by z metres from the origin: the cube scaled per axis (thin rods and plates).
+inline Soup box(float x, float y, float z) {
+  Soup s = cube();
+  for (size_t i = 0; i < s.positions.size(); i += 3) {
+    s.positions[i] *= x;
+    s.positions[i + 1] *= y;
+    s.positions[i + 2] *= z;
+  }
+  return s;
+}
+
 // A latitude-longitude sphere with a seam column and pole rows of zero-area triangles, wound
 // inward (so clean-up must weld, drop and flip everything), like many exported spheres.
 inline Soup uv_sphere(float radius, int segments, int rings) {

@@ -585,15 +585,7 @@ TEST_CASE("needles: collinear faces closing T-junctions are repaired, so a close
 
 namespace {
 
-Soup box(float x, float y, float z) {
-  Soup s = testing_surfaces::cube();
-  for (size_t i = 0; i < s.positions.size(); i += 3) {
-    s.positions[i] *= x;
-    s.positions[i + 1] *= y;
-    s.positions[i + 2] *= z;
-  }
-  return s;
-}
+using testing_surfaces::box;
 
 // Runs a C API job to the end; returns its final code, with its stats and last message.
 int32_t run_job(const Soup& s, int resolution, float min_quality, sb_tetra_stats& stats, std::string& message) {
