@@ -13,7 +13,6 @@
 //
 // Usage: softbody_tetgen_compare [seconds per TetGen run, default 60] [work directory, default /tmp]
 // Needs `tetgen` on the PATH (apt-get install tetgen); not part of npm test or npm run bench.
-#include <bunny_mesh.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +26,7 @@
 
 #include <sys/wait.h>
 
+#include "../core/bunny_surface.h"
 #include "../core/surfaces.h"
 #include "meshing/surface_cleanup.h"
 #include "meshing/tetrahedralizer.h"
@@ -38,21 +38,9 @@ using Clock = std::chrono::steady_clock;
 
 using testing_surfaces::box;
 
-Soup two_spheres() {  // as in test_tetrahedralizer.cpp: radii 1 and 0.7 m, 2.5 m apart
-  Soup a = testing_surfaces::uv_sphere(1.0f, 32, 16);
-  const Soup b = testing_surfaces::uv_sphere(0.7f, 32, 16);
-  const auto base = uint32_t(a.vertex_count());
-  for (size_t i = 0; i < b.positions.size(); ++i) a.positions.push_back(b.positions[i] + (i % 3 == 0 ? 2.5f : 0.0f));
-  for (uint32_t t : b.triangles) a.triangles.push_back(t + base);
-  return a;
-}
+using testing_surfaces::two_spheres;
 
-Soup bunny_soup() {
-  Soup s;
-  s.positions.assign(bunny::kPositions, bunny::kPositions + 3 * bunny::kVertexCount);
-  s.triangles.assign(bunny::kTriangles, bunny::kTriangles + 3 * bunny::kTriangleCount);
-  return s;
-}
+using testing_surfaces::bunny_soup;
 
 struct Measure {
   bool ok = false;

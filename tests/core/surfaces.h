@@ -61,6 +61,16 @@ inline Soup uv_sphere(float radius, int segments, int rings) {
   return s;
 }
 
+// Two disjoint spheres, the second smaller (radius 0.7 m, 2.5 m along x): at 10 cells it is only
+// three cells across, so its curvature decides how densely it is sampled.
+inline Soup two_spheres() {
+  Soup a = uv_sphere(1.0f, 32, 16);
+  const Soup b = uv_sphere(0.7f, 32, 16);
+  const auto base = uint32_t(a.vertex_count());
+  for (size_t i = 0; i < b.positions.size(); ++i) a.positions.push_back(b.positions[i] + (i % 3 == 0 ? 2.5f : 0.0f));
+  for (uint32_t t : b.triangles) a.triangles.push_back(t + base);
+  return a;
+}
 
 // A torus about the y axis (ring radius R, tube radius r), with a seam row and column like an export.
 inline Soup torus(float R, float r, int segments, int sides) {

@@ -2,7 +2,6 @@
 // the C API's errors for bad input.
 #include <doctest.h>
 
-#include <bunny_mesh.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +14,7 @@
 #include "softbody.h"
 #include "meshing/surface_cleanup.h"
 #include "meshing/surface_query.h"
+#include "bunny_surface.h"
 #include "surfaces.h"
 #include "shapes/tet_mesh.h"
 #include "meshing/tetrahedralizer.h"
@@ -49,12 +49,7 @@ Result tetrahedralize(const Soup& s, int resolution, double min_quality = 0.02, 
   return {status, t.stats(), t.positions(), t.tets()};
 }
 
-Soup bunny_soup() {
-  Soup s;
-  s.positions.assign(bunny::kPositions, bunny::kPositions + 3 * bunny::kVertexCount);
-  s.triangles.assign(bunny::kTriangles, bunny::kTriangles + 3 * bunny::kTriangleCount);
-  return s;
-}
+using testing_surfaces::bunny_soup;
 
 // Every tet positive and clearly non-flat, every vertex used: what sb_body_create_tets demands.
 void check_solver_ready(const Result& r) {
@@ -735,16 +730,7 @@ std::vector<std::array<uint32_t, 3>> boundary_faces(const std::vector<uint32_t>&
 
 }  // namespace
 
-// Two disjoint spheres, the second smaller (radius 0.7 m, 2.5 m along x): at 10 cells it is only
-// three cells across, so its curvature decides how densely it is sampled.
-Soup two_spheres() {
-  Soup a = testing_surfaces::uv_sphere(1.0f, 32, 16);
-  const Soup b = testing_surfaces::uv_sphere(0.7f, 32, 16);
-  const auto base = uint32_t(a.vertex_count());
-  for (size_t i = 0; i < b.positions.size(); ++i) a.positions.push_back(b.positions[i] + (i % 3 == 0 ? 2.5f : 0.0f));
-  for (uint32_t t : b.triangles) a.triangles.push_back(t + base);
-  return a;
-}
+using testing_surfaces::two_spheres;
 
 // The target for closed meshes. Improvement (peeling surface slivers, refinement at
 // circumcentres, smoothing interior points) must not overlap tets: the sum of the tets' volumes

@@ -1,10 +1,9 @@
 // Prints digests of tetrahedralizations, one line per case. Built natively and as wasm;
 // tests/bridge/tetra_determinism.test.mjs runs both and requires identical output.
-#include <bunny_mesh.h>
-
 #include <cstdio>
 
 #include "meshing/delaunay.h"
+#include "bunny_surface.h"
 #include "surfaces.h"
 #include "meshing/tetrahedralizer.h"
 
@@ -36,9 +35,7 @@ int main() {
   }
   digest_surface("cube", cube(), 8);
   digest_surface("sphere", uv_sphere(0.5f, 48, 24), 10);
-  Soup bunny;
-  bunny.positions.assign(bunny::kPositions, bunny::kPositions + 3 * bunny::kVertexCount);
-  bunny.triangles.assign(bunny::kTriangles, bunny::kTriangles + 3 * bunny::kTriangleCount);
+  const Soup bunny = testing_surfaces::bunny_soup();
   digest_surface("bunny", bunny, 10);
   digest_surface("bunny", bunny, 20);
   return 0;
