@@ -43,7 +43,7 @@ function threadsInUrl() {
 
 // Shared memory exists only in cross-origin isolated pages (COOP: same-origin + COEP:
 // require-corp, README "Threads in the browser"); embeds on other people's sites rarely are.
-export function threadsPossible() {
+function threadsPossible() {
   return THREADED_GLUE !== null && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && typeof document !== 'undefined';
 }
 
@@ -76,7 +76,7 @@ export function sharedSoftbody() {
 // share (a group holds at least 256 vertices; 2 threads gave 1.57x at 9.5k tets natively, README
 // "Threads"), so 1 below 8k tets; above, the build's threads up to the machine's cores.
 // ?threads=N overrides (clamped to what the build has).
-export const THREADS_MIN_TETS = 8000;
+const THREADS_MIN_TETS = 8000;
 export function autoThreads(softbody, tets) {
   const most = softbody.maxThreads;
   const asked = threadsInUrl();
