@@ -4,6 +4,8 @@
 //   dist/bridge.js       the bridge alone (no three.js, no DOM)
 //   dist/tetra_worker.js the tetrahedralization worker the element starts for sample scenes and src
 //   dist/softbody.wasm   the physics, found by the code through new URL('./softbody.wasm', import.meta.url)
+//   dist/wasm-mt/        the multi-threaded build (glue, .wasm, pthread worker script), loaded instead
+//                        when the page is cross-origin isolated (README "Threads in the browser")
 //   dist/*.d.ts          types
 //   dist/site/           the demo, comparison, article and iframe pages, relative paths (any folder)
 //
@@ -13,7 +15,7 @@
 // literals once the chunks are laid out: the page's bundler (Vite, webpack, ...) then copies the
 // .wasm and bundles the worker like any asset of its own, and without a bundler the browser finds
 // them next to the module.
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -24,6 +26,8 @@ const SRC = join(WEB, 'src');
 const DIST = join(ROOT, 'dist');
 const PLACEHOLDER = '__softbodyPackageAsset';
 const THREADED_GLUE = "const THREADED_GLUE = 'wasm-mt/softbody-mt.mjs';";
+const THREADED_DIR = join(WEB, 'public', 'wasm-mt');
+const THREADED_FILES = ['softbody-mt.mjs', 'softbody-mt.wasm', 'softbody-mt.worker.js'];
 
 // The URLs to keep for the page's bundler: file -> [the expression in the source, the file it names].
 const ASSET_URLS = {
@@ -42,24 +46,36 @@ function packageAssets() {
       // A source that no longer has the expression would silently ship an inlined copy: refuse.
       if (!code.includes(expression)) throw new Error(`${id} no longer contains ${expression}; update scripts/build_package.mjs`);
       let out = code.replace(expression, `${PLACEHOLDER}(${JSON.stringify(file)})`);
-      // The package ships the single-threaded build only: no threaded glue to look for.
+      // The threaded glue: beside the package's files, not relative to the page as in the site.
       if (id.split('?')[0] === join(SRC, 'wasm_module.js')) {
         if (!out.includes(THREADED_GLUE)) throw new Error(`${id} no longer contains ${THREADED_GLUE}; update scripts/build_package.mjs`);
-        out = out.replace(THREADED_GLUE, 'const THREADED_GLUE = null;');
+        out = out.replace(THREADED_GLUE, `const THREADED_GLUE = ${PLACEHOLDER}Beside("wasm-mt/softbody-mt.mjs");`);
       }
       return { code: out, map: null };
     },
     renderChunk(code, chunk) {
       if (!code.includes(PLACEHOLDER)) return null;
       const from = dirname(chunk.fileName);
-      const out = code.replace(new RegExp(`${PLACEHOLDER}\\("([^"]+)"\\)`, 'g'), (_, file) => {
+      const beside = (file) => {
         const path = relative(from, file) || file;
-        return `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, import.meta.url)`;
-      });
+        return JSON.stringify(path.startsWith('.') ? path : `./${path}`);
+      };
+      // Beside: a URL no bundler resolves (the path is a parameter, not a literal): a bundler would
+      // copy the glue alone, without the .wasm and the worker script it loads from its own folder.
+      // Bundled, the URL then names a missing file and the page falls back to one thread, unless the
+      // app copied wasm-mt/ and said where (useThreadedBuild, README).
+      const out = code
+        .replace(new RegExp(`${PLACEHOLDER}Beside\\("([^"]+)"\\)`, 'g'), (_, file) => `((path) => new URL(path, import.meta.url).href)(${beside(file)})`)
+        .replace(new RegExp(`${PLACEHOLDER}\\("([^"]+)"\\)`, 'g'), (_, file) => `new URL(${beside(file)}, import.meta.url)`);
       return { code: out, map: null };
     },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'softbody.wasm', source: readFileSync(join(SRC, 'wasm', 'softbody.wasm')) });
+      for (const file of THREADED_FILES) {
+        const path = join(THREADED_DIR, file);
+        if (!existsSync(path)) throw new Error(`${path} is missing: run bash scripts/setup.sh start (it builds the multi-threaded module)`);
+        this.emitFile({ type: 'asset', fileName: `wasm-mt/${file}`, source: readFileSync(path) });
+      }
     },
   };
 }

@@ -221,3 +221,57 @@ test('without a build step: dist/ served as it is, three.js through an import ma
     server.close();
   }
 });
+
+// A page that shares memory (COOP + COEP on every response) gets the threaded build shipped in
+// dist/wasm-mt/, found beside the package's files; useThreadedBuild(null) keeps one thread there.
+test('without a build step, cross-origin isolated: the package loads its multi-threaded build', async () => {
+  const dist = join(ROOT, 'dist');
+  if (!existsSync(join(dist, 'wasm-mt', 'softbody-mt.mjs'))) await buildPackage({ site: false, logLevel: 'error' });
+  const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+  const server = await serveStatic(ROOT, { headers: isolation });
+  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const base = `http://127.0.0.1:${server.address().port}`;
+  // The page: an import map for three.js, one figure, and a world of its own on 2 threads.
+  const html = (setup) => `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script type="importmap">{ "imports": { "three": "/node_modules/three/build/three.module.js", "three/addons/": "/node_modules/three/examples/jsm/" } }</script>
+    </head><body><soft-body id="ball" scene="ball" autoplay></soft-body>
+    <script type="module">
+      import { sharedSoftbody, useThreadedBuild } from '/dist/index.js';
+      ${setup}
+      const sb = await sharedSoftbody();
+      const world = sb.createWorld();
+      const body = world.addBox({ cells: [6, 6, 6], center: [0, 1, 0] });
+      world.setThreads(Math.min(2, sb.maxThreads));
+      for (let i = 0; i < 20; i++) world.step(1 / 60);
+      window.result = { isolated: crossOriginIsolated, maxThreads: sb.maxThreads, threads: world.threads, finite: body.stats().finite, y: body.stats().center[1] };
+    </script></body></html>`;
+  try {
+    const heights = [];
+    for (const [setup, expected] of [['', 4], ['useThreadedBuild(null);', 1]]) {
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      page.on('console', (message) => {
+        // Errors, and our fallback's warning ("softbody: the multi-threaded build did not load").
+        if (message.type() === 'error' || message.text().startsWith('softbody:')) problems.push(`console.${message.type()}: ${message.text()}`);
+      });
+      await page.route(`${base}/isolated.html`, (route) => route.fulfill({ contentType: 'text/html', headers: isolation, body: html(setup) }));
+      await page.goto(`${base}/isolated.html`);
+      await page.waitForFunction(() => window.result && document.getElementById('ball')?.frames > 10, null, { timeout: FRAME_TIMEOUT });
+      const result = await page.evaluate(() => window.result);
+      assert.equal(result.isolated, true);
+      assert.equal(result.maxThreads, expected, JSON.stringify(result));
+      assert.equal(result.threads, Math.min(2, expected));
+      // The same physics on 2 threads of the threaded build as on the single-threaded build's one:
+      // the same centre to the bit after 20 frames of falling onto the ground.
+      assert.ok(result.finite && result.y < 0.9, JSON.stringify(result));
+      heights.push(result.y);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+    assert.equal(heights[0], heights[1]);
+  } finally {
+    await context.close();
+    server.close();
+  }
+});

@@ -30,9 +30,20 @@ export function compiledWasm() {
 // The multi-threaded build (softbody-mt.*: pthreads over a SharedArrayBuffer) sits in the site's
 // public folder, which Vite serves and copies untouched: its glue then finds its .wasm and its
 // worker script next to itself, in the dev server and in any static build. Relative to the page:
-// the site's pages all sit at its root. (The npm package ships no threaded build: its build sets
-// this to null, scripts/build_package.mjs.)
+// the site's pages all sit at its root. (The npm package ships it in dist/wasm-mt/ and its build
+// points this next to the package's own files, scripts/build_package.mjs.)
 const THREADED_GLUE = 'wasm-mt/softbody-mt.mjs';
+let threadedGlue = THREADED_GLUE;
+
+// Where the threaded glue is (a URL, absolute or relative to the page), or null for one thread
+// everywhere. For bundled apps, whose bundler does not copy the package's wasm-mt/ folder: call
+// before the first sharedSoftbody(). Returns false once the module is loading (too late).
+export function useThreadedBuild(url) {
+  if (url !== null && typeof url !== 'string' && !(url instanceof URL)) throw new TypeError('useThreadedBuild: a URL string, a URL or null');
+  if (loading) return false;
+  threadedGlue = url === null ? null : String(url);
+  return true;
+}
 
 // ?threads=N in the page's URL: 1 keeps the single-threaded build, N > 1 asks for N threads.
 function threadsInUrl() {
@@ -44,15 +55,16 @@ function threadsInUrl() {
 // Shared memory exists only in cross-origin isolated pages (COOP: same-origin + COEP:
 // require-corp, README "Threads in the browser"); embeds on other people's sites rarely are.
 function threadsPossible() {
-  return THREADED_GLUE !== null && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && typeof document !== 'undefined';
+  return threadedGlue !== null && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && typeof document !== 'undefined';
 }
 
 async function loadThreaded() {
-  const url = new URL(THREADED_GLUE, document.baseURI).href;
+  const url = new URL(threadedGlue, document.baseURI).href;
   // A template literal, not a variable: Vite's dev server wraps a variable import() in a helper
   // from its HMR client, and that client then tries to open its websocket on every page that
-  // loads this file. The build leaves both alone.
-  const { default: factory } = await import(/* @vite-ignore */ `${url}`);
+  // loads this file. The build leaves both alone; webpackIgnore keeps a bundling user's webpack
+  // from turning it into an empty context module.
+  const { default: factory } = await import(/* @vite-ignore */ /* webpackIgnore: true */ `${url}`);
   return loadSoftbody({ factory });
 }
 

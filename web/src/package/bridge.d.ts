@@ -174,13 +174,17 @@ export interface LoadOptions {
 export declare function loadSoftbody(options?: LoadOptions): Promise<Softbody>;
 /** The page's one compiled module: fetched beside the package's files on first call. */
 export declare function compiledWasm(): Promise<WebAssembly.Module>;
-/** The page's one instance, made from compiledWasm(). */
+/** The page's one instance: the multi-threaded build (dist/wasm-mt/) when the page is cross-origin
+ * isolated and it loads, else one made from compiledWasm(). */
 export declare function sharedSoftbody(): Promise<Softbody>;
+/** Where the multi-threaded build's glue (softbody-mt.mjs, with its .wasm and .worker.js beside it)
+ * is served, or null for one thread. Call before the first sharedSoftbody(); false if too late. */
+export declare function useThreadedBuild(url: string | URL | null): boolean;
 
 export declare class Softbody {
   /** The ArrayBuffer behind wasm memory now (replaced when memory grows). */
   readonly buffer: ArrayBuffer;
-  /** The most threads a world of this build accepts: 1 in the single-threaded build (the package's). */
+  /** The most threads a world of this build accepts: 1 in the single-threaded build, 4 in the multi-threaded one. */
   readonly maxThreads: number;
   createWorld(): World;
   /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */

@@ -2,4 +2,4 @@
 // three.js and no DOM. In a page or worker, sharedSoftbody() loads the module shipped beside this
 // file; in node, pass the .wasm bytes: loadSoftbody({ wasmBinary }).
 export { Body, Collider, ColliderParam, ErrorCode, Material, POSITION_BASED_SOLVERS, Param, Softbody, SoftbodyError, Solver, Tetra, TetraLimits, World, loadSoftbody } from '../softbody.js';
-export { compiledWasm, sharedSoftbody } from '../wasm_module.js';
+export { compiledWasm, sharedSoftbody, useThreadedBuild } from '../wasm_module.js';
