@@ -3,10 +3,11 @@
 // - a body with a visual (an imported or sample surface skinned to its tets): positions, normals
 //   and triangles are the bridge's live views of the skinned surface, all zero-copy;
 // - any other body: positions wrap body.positions, the surface triangles are copied once (they
-//   never change) and normals are recomputed each frame.
+//   never change) and normals are recomputed each frame, weighted by angle (surface_normals.js).
 // `showTets` swaps the surface for an exploded view of the tets (tet_view.js); the surface stays
 // in place, hidden, as the target the grabber raycasts.
 import * as THREE from 'three';
+import { angleWeightedNormals } from './surface_normals.js';
 import { TetView } from './tet_view.js';
 
 export const BODY_COLOR = 0xff5a3c; // coral: reads well against the cool grey ground
@@ -56,6 +57,7 @@ export class BodyMesh {
       this._views = null;
       geometry.setIndex(new THREE.BufferAttribute(body.triangles.slice(), 1));
       geometry.setAttribute('position', dynamic(body.positions, 3));
+      geometry.setAttribute('normal', dynamic(new Float32Array(body.positions.length), 3));
     }
     this.mesh.geometry = geometry;
     old.dispose();
@@ -80,7 +82,8 @@ export class BodyMesh {
     } else {
       const positions = body.positions;
       if (geometry.attributes.position.array !== positions) geometry.setAttribute('position', dynamic(positions, 3));
-      geometry.computeVertexNormals();
+      angleWeightedNormals(positions, geometry.index.array, geometry.attributes.normal.array);
+      geometry.attributes.normal.needsUpdate = true;
     }
     geometry.attributes.position.needsUpdate = true;
     geometry.computeBoundingSphere();
