@@ -165,6 +165,26 @@ TEST_CASE("Static solver: converges to its relative residual, and refuses what i
   auto balloon = clamped(stiff, 10);
   CHECK(balloon->settle_static(g).status == StaticStatus::Unsupported);
   CHECK(tip_sag(*balloon) == 0.0);
+  // Nothing holds it: a free body falls, so there is no equilibrium to find. Refused before any
+  // Newton iteration (they used to run all 60 after it), positions untouched.
+  stiff.pressure = 0.0f;
+  SoftBody free_body(make_box(3, 3, 3, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, 0.0f), stiff);
+  const std::vector<float> start(free_body.positions(), free_body.positions() + 3 * free_body.vertex_count());
+  const StaticReport falling = free_body.settle_static(g);
+  CHECK(falling.status == StaticStatus::Unheld);
+  CHECK(falling.newton_iterations == 0);
+  CHECK(std::equal(start.begin(), start.end(), free_body.positions()));
+  // Two separate tets, one pinned: the other part still falls. Pinning a vertex of each: solved.
+  const float two_tets[] = {0, 1, 0, 1, 1, 0, 0, 2, 0, 0, 1, 1, 3, 1, 0, 4, 1, 0, 3, 2, 0, 3, 1, 1};
+  const uint32_t ids[] = {0, 1, 2, 3, 4, 5, 6, 7};
+  TetMesh pair;
+  pair.positions.assign(two_tets, two_tets + 24);
+  pair.tets.assign(ids, ids + 8);
+  SoftBody parts(pair, stiff);
+  parts.set_pinned(0, true);
+  CHECK(parts.settle_static(g).status == StaticStatus::Unheld);
+  parts.set_pinned(4, true);
+  CHECK(parts.settle_static(g).status == StaticStatus::Converged);
 }
 
 TEST_CASE("Beam theory: the static tip deflection approaches Euler-Bernoulli as the mesh is refined, the same at E = 0.1, 1 and 10 MPa") {
@@ -325,6 +345,15 @@ TEST_CASE("C API: sb_body_solve_static balances gravity whatever the solver, and
   CHECK(sb_body_solve_static(w, b, 1e-8f) == SB_ERR_OUT_OF_RANGE);
   CHECK(said("nothing to balance"));
   CHECK(positions() == rest);
+  // Unpinned, the beam would fall: no equilibrium, refused at once.
+  REQUIRE(sb_world_set_gravity(w, 0, -9.81f, 0) == SB_OK);
+  for (int32_t i = 0; i < n; ++i)
+    if (rest[3 * i] < 1e-5f) REQUIRE(sb_body_pin(w, b, i, 0) == SB_OK);
+  CHECK(sb_body_solve_static(w, b, 1e-8f) == SB_ERR_OUT_OF_RANGE);
+  CHECK(said("no pinned vertex"));
+  CHECK(positions() == rest);
+  for (int32_t i = 0; i < n; ++i)
+    if (rest[3 * i] < 1e-5f) REQUIRE(sb_body_pin(w, b, i, 1) == SB_OK);
   // Under the default XPBD solver too: the stiff simple-model beam's equilibrium (12.12 mm at the tip,
   // test "Converged statics, simple model"), at rest.
   REQUIRE(sb_world_set_gravity(w, 0, -9.81f, 0) == SB_OK);
