@@ -236,17 +236,25 @@ void solve_volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool i
   else scaled ? volume_span<false, true>(p, begin, end, in_colour) : volume_span<false, false>(p, begin, end, in_colour);
 }
 
+// The origin in locals: through the pointer, every store to xw or pos could change it for the compiler.
 void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw, const float origin[3]) {
+  const float ox = origin[0], oy = origin[1], oz = origin[2];
   for (uint32_t i = 0; i < count; ++i) {
-    for (int k = 0; k < 3; ++k) xw[4 * i + k] = pos[3 * i + k] - origin[k];
+    xw[4 * i] = pos[3 * i] - ox;
+    xw[4 * i + 1] = pos[3 * i + 1] - oy;
+    xw[4 * i + 2] = pos[3 * i + 2] - oz;
     xw[4 * i + 3] = inv_mass[i];
   }
 }
 
 void unpack_positions(const float* xw, uint32_t count, float* pos, const float origin[3]) {
   // pos - origin is recomputed exactly as pack rounded it, so the difference is the passes' motion.
-  for (uint32_t i = 0; i < count; ++i)
-    for (int k = 0; k < 3; ++k) pos[3 * i + k] += xw[4 * i + k] - (pos[3 * i + k] - origin[k]);
+  const float ox = origin[0], oy = origin[1], oz = origin[2];
+  for (uint32_t i = 0; i < count; ++i) {
+    pos[3 * i] += xw[4 * i] - (pos[3 * i] - ox);
+    pos[3 * i + 1] += xw[4 * i + 1] - (pos[3 * i + 1] - oy);
+    pos[3 * i + 2] += xw[4 * i + 2] - (pos[3 * i + 2] - oz);
+  }
 }
 
 float simple_residual(const float* pos, const uint32_t* edge_ids, const float* rest_length, uint32_t edge_count,
