@@ -348,6 +348,9 @@ int32_t sb_body_solve_static(sb_world world, sb_body body, float tolerance) {
     case sb::StaticStatus::Converged: return r.newton_iterations;
     case sb::StaticStatus::NoLoad:
       return fail(SB_ERR_OUT_OF_RANGE, "body %d: nothing to balance (gravity is 0 or every vertex is pinned); nothing changed", body);
+    case sb::StaticStatus::Unheld:
+      return fail(SB_ERR_OUT_OF_RANGE, "body %d: a part of it has no pinned vertex, so under gravity it has no equilibrium (it "
+                  "would fall); pin a vertex of every part first; nothing changed", body);
     case sb::StaticStatus::Unsupported:
       return fail(SB_ERR_OUT_OF_RANGE, "body %d: no energy the static solver can minimise; nothing changed", body);
     case sb::StaticStatus::NotConverged: break;

@@ -384,7 +384,8 @@ int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_
  * Returns the Newton iterations used (>= 0). Refused, nothing changed: SB_ERR_DIVERGED for a frozen
  * body; SB_ERR_NEEDS_COMPLIANCE for the simple material with a compliance of 0 (infinitely stiff);
  * SB_ERR_OUT_OF_RANGE for a body with gas pressure, with nothing to balance (gravity 0 or every vertex
- * pinned), or when Newton did not reach the tolerance (the message gives the residual reached). */
+ * pinned), with a part that no pinned vertex holds (it would fall: no equilibrium; checked before any
+ * iteration), or when Newton did not reach the tolerance (the message gives the residual reached). */
 int32_t sb_body_solve_static(sb_world world, sb_body body, float tolerance);
 
 float* sb_body_positions(sb_world world, sb_body body); /* vertex_count * 3 floats, m */

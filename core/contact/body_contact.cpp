@@ -294,6 +294,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     // aligned side faces are crossed by rounding.)
     const Vec3 x0 = load3(pa, v);
     float best = INFINITY;      // m^2, squared distance of the nearest
+    float best_clear = -1.0f;   // m, how far in front of or behind the nearest one's plane it is
     float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
     uint32_t best_index = ~0u, crossed_index = ~0u;
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
@@ -313,8 +314,17 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       // Within its own surface, a vertex behind a triangle's plane but beside it is where the surface
       // bends (at a convex edge the next face is the one that counts), not a penetration.
       if (&B == &A && !in_face && facing < 0.0f) continue;
-      if (d2 < best) {
+      // Triangles sharing the nearest edge or corner tie (the same closest point, d2 equal up to
+      // rounding): the tie goes to the one whose plane the vertex is most clearly in front of or
+      // behind. For a face at right angles to the vertex's offset the side is rounding noise, and
+      // taken as "behind" it pushes the vertex through the other body (two boxes meeting corner
+      // to corner were pushed 2 cm into each other when their rounding changed).
+      const float face_len = length(face);
+      const float clear = face_len > 0.0f ? std::fabs(facing) / face_len : 0.0f;
+      const bool tie = d2 <= best * (1.0f + 1e-4f) && d2 >= best * (1.0f - 1e-4f);
+      if (tie ? clear > best_clear : d2 < best) {
         best = d2;
+        best_clear = clear;
         best_index = index;
       }
       if (facing < 0.0f && &B == &A) {

@@ -266,6 +266,7 @@ class SoftBody {
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
+  void pass_origin(float origin[3]) const;
   Vec3 grab_target(float t) const;
   void advance_plate(float h);
   void hold_frozen_shape();
@@ -281,6 +282,10 @@ class SoftBody {
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
+  // The XPBD passes' origin (pass_origin): the vertex nearest the rest shape's middle, the offset
+  // from it to that middle and the rest shape's half extent, m.
+  uint32_t origin_vertex_ = 0;
+  float origin_offset_[3] = {0, 0, 0}, half_extent_[3] = {0, 0, 0};
   // Hot constraint data, in solve order (xpbd_partition.h).
   std::vector<uint32_t> edge_ids_;
   std::vector<float> edge_rest_;   // m
@@ -301,6 +306,7 @@ class SoftBody {
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
+  std::vector<float> vbd_start_, vbd_previous_;  // VBD: the substep's start and prev_ in world coordinates / relative to the origin, m
   float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)
   PlasticState plastic_;           // built when plasticity is first switched on (empty before)
   float frame_seconds_ = 0.0f;     // s simulated in the current frame (for the plastic flow)

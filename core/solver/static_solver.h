@@ -32,6 +32,7 @@ enum class StaticStatus : int32_t {
   NotConverged = 1,  // max_newton reached, or the line search found no decrease
   NoLoad = 2,        // nothing to balance: no gravity, or no free particle with mass (x unchanged)
   Unsupported = 3,   // gas pressure (not an energy the solver minimises), or no finite stiffness
+  Unheld = 4,        // a connected part with load but no held particle: it falls, no equilibrium (x unchanged)
 };
 
 struct StaticReport {
@@ -44,7 +45,7 @@ struct StaticReport {
 };
 
 // Moves x (3 floats per particle, m) to the static equilibrium of m under m.gravity. Particles with
-// inverse mass 0 stay where they are. On Unsupported or NoLoad x is unchanged; otherwise x is the
+// inverse mass 0 stay where they are. On Unsupported, NoLoad or Unheld x is unchanged; otherwise x is the
 // last iterate (converged or not: see status and relative_residual).
 StaticReport solve_static(const ForceModel& m, float* x, const StaticSettings& settings = StaticSettings{});
 

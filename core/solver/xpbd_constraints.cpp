@@ -13,6 +13,10 @@ namespace sb {
 static inline V4 xyz0(V4 v) { return __builtin_shufflevector(v, V4{0.0f, 0.0f, 0.0f, 0.0f}, 0, 1, 2, 4); }
 // Vertex i of an xyz buffer with w = 0.
 static inline V4 load_xyz(const float* a, uint32_t i) { return V4{a[3 * i], a[3 * i + 1], a[3 * i + 2], 0.0f}; }
+// Vertex i of the substep's start, relative to the origin the packed positions are (damped path only).
+static inline V4 load_prev(const EdgePass& p, uint32_t i) {
+  return load_xyz(p.prev, i) - V4{p.origin[0], p.origin[1], p.origin[2], 0.0f};
+}
 
 // The loops take their multipliers and the damping/PBD extras as template switches, not runtime tests
 // per constraint: a single pass per substep (the default) neither reads nor stores multipliers, which
@@ -40,7 +44,7 @@ static void edge_range(const EdgePass& p, uint32_t begin, uint32_t end) {
       // gamma * dC/dt * h: the constraint's change over this substep, grad C . (x - prev)
       // gamma = alpha~ h c: with the edge's own compliance, so the damping c stays what was asked.
       const float gamma = p.stiffness ? p.gamma / p.stiffness[e] : p.gamma;
-      const float damp = gamma * dot3(d, (xa - load_xyz(p.prev, a)) - (xb - load_xyz(p.prev, b))) / len;
+      const float damp = gamma * dot3(d, (xa - load_prev(p, a)) - (xb - load_prev(p, b))) / len;
       s = p.scale * (-C - alpha * lam - damp) / (((1.0f + gamma) * w + alpha) * len);
     } else {
       s = (kMultipliers ? -C - alpha * lam : -C) / ((w + alpha) * len);
@@ -77,10 +81,8 @@ static inline void edge_batch4(const EdgePass& p, uint32_t e) {
   if (kMultipliers) std::memcpy(&lam, p.lambda + e, sizeof lam);
   V4 s;
   if (kDamped) {
-    V4 pax = load_xyz(p.prev, id[0]), pay = load_xyz(p.prev, id[2]), paz = load_xyz(p.prev, id[4]),
-       paw = load_xyz(p.prev, id[6]);
-    V4 pbx = load_xyz(p.prev, id[1]), pby = load_xyz(p.prev, id[3]), pbz = load_xyz(p.prev, id[5]),
-       pbw = load_xyz(p.prev, id[7]);
+    V4 pax = load_prev(p, id[0]), pay = load_prev(p, id[2]), paz = load_prev(p, id[4]), paw = load_prev(p, id[6]);
+    V4 pbx = load_prev(p, id[1]), pby = load_prev(p, id[3]), pbz = load_prev(p, id[5]), pbw = load_prev(p, id[7]);
     transpose4(pax, pay, paz, paw);
     transpose4(pbx, pby, pbz, pbw);
     const V4 mx = (ax - pax) - (bx - pbx), my = (ay - pay) - (by - pby), mz = (az - paz) - (bz - pbz);
@@ -234,20 +236,24 @@ void solve_volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool i
   else scaled ? volume_span<false, true>(p, begin, end, in_colour) : volume_span<false, false>(p, begin, end, in_colour);
 }
 
-void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw) {
+// The origin in locals: through the pointer, every store to xw or pos could change it for the compiler.
+void pack_positions(const float* pos, const float* inv_mass, uint32_t count, float* xw, const float origin[3]) {
+  const float ox = origin[0], oy = origin[1], oz = origin[2];
   for (uint32_t i = 0; i < count; ++i) {
-    xw[4 * i] = pos[3 * i];
-    xw[4 * i + 1] = pos[3 * i + 1];
-    xw[4 * i + 2] = pos[3 * i + 2];
+    xw[4 * i] = pos[3 * i] - ox;
+    xw[4 * i + 1] = pos[3 * i + 1] - oy;
+    xw[4 * i + 2] = pos[3 * i + 2] - oz;
     xw[4 * i + 3] = inv_mass[i];
   }
 }
 
-void unpack_positions(const float* xw, uint32_t count, float* pos) {
+void unpack_positions(const float* xw, uint32_t count, float* pos, const float origin[3]) {
+  // pos - origin is recomputed exactly as pack rounded it, so the difference is the passes' motion.
+  const float ox = origin[0], oy = origin[1], oz = origin[2];
   for (uint32_t i = 0; i < count; ++i) {
-    pos[3 * i] = xw[4 * i];
-    pos[3 * i + 1] = xw[4 * i + 1];
-    pos[3 * i + 2] = xw[4 * i + 2];
+    pos[3 * i] += xw[4 * i] - (pos[3 * i] - ox);
+    pos[3 * i + 1] += xw[4 * i + 1] - (pos[3 * i + 1] - oy);
+    pos[3 * i + 2] += xw[4 * i + 2] - (pos[3 * i + 2] - oz);
   }
 }
 

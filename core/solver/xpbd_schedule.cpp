@@ -74,11 +74,11 @@ void solve_unit(const XpbdPasses& p, Kind kind, const PassPlan& plan, const Pass
 void pack_range(const XpbdPasses& p, uint32_t k) {
   const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
   if (p.before) p.before(p.vertex_ctx, k, b, e);
-  pack_positions(p.pos + 3 * size_t(b), p.inv_mass + b, e - b, p.edges.xw + 4 * size_t(b));
+  pack_positions(p.pos + 3 * size_t(b), p.inv_mass + b, e - b, p.edges.xw + 4 * size_t(b), p.origin);
 }
 void unpack_range(const XpbdPasses& p, uint32_t k) {
   const uint32_t b = p.vertex_bounds[k], e = p.vertex_bounds[k + 1];
-  unpack_positions(p.edges.xw + 4 * size_t(b), e - b, p.pos + 3 * size_t(b));
+  unpack_positions(p.edges.xw + 4 * size_t(b), e - b, p.pos + 3 * size_t(b), p.origin);
   if (p.after) p.after(p.vertex_ctx, k, b, e);
 }
 

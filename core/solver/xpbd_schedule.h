@@ -25,6 +25,7 @@ struct XpbdPasses {
   const PassPlan* tet_plan = nullptr;
   int iterations = 1;
   float* pos = nullptr;             // xyz per vertex (m): packed from, unpacked to
+  float origin[3] = {0, 0, 0};      // m: the passes run on pos - origin (pack_positions)
   const float* inv_mass = nullptr;  // 1/kg per vertex
   uint32_t vertices = 0;
   // The vertex ranges packed and unpacked as units: ranges + 1 bounds, the last = vertices.

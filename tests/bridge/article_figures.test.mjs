@@ -69,5 +69,7 @@ test('Figures 5-7: volumes as the captions say', () => {
   const gas = run('fig-pressure', 4);
   const none = run('fig-pressure', 4, { pressure: '0' });
   assert.ok(gas.lanes[0].volume > 1.04 && gas.lanes[0].volume < 1.14, `about 109 % (${gas.lanes[0].volume})`);
-  assert.ok(none.lanes[0].volume < 0.01, `a puddle without gas (${none.lanes[0].volume})`);
+  // The skin's folds decide the rest: 0.65 % before the damping acted ahead of gravity's increment,
+  // 1.85 % since (settled from 2 s on); a ball is 100 %.
+  assert.ok(none.lanes[0].volume < 0.03, `a puddle without gas (${none.lanes[0].volume})`);
 });

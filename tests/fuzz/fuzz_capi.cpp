@@ -7,7 +7,10 @@
 // - a call that succeeds leaves SB_OK as the last error code;
 // - after a step, a body whose stats say finite = 1 has finite positions (and a frozen body too:
 //   it shows its last finite shape);
-// - pointer getters return NULL only with an error, or with SB_OK and a count of 0.
+// - pointer getters return NULL only with an error, or with SB_OK and a count of 0;
+// - a static solve (sb_body_solve_static) that succeeds returns at most 60 Newton iterations, leaves
+//   the body finite and at rest and changes nothing else (the snapshot without that body's positions);
+//   one with a tolerance outside [1e-10, 1e-2] or on a body with gas pressure fails.
 // Sizes are kept small (boxes of a few cells, short surfaces) so a program runs in milliseconds.
 #include <algorithm>
 #include <chrono>
@@ -46,8 +49,9 @@ struct State {
   std::vector<int32_t> stale;  // destroyed handles of any kind, to try again
 };
 
-// Everything a failed call must leave as it was.
-std::vector<uint32_t> snapshot(const State& s) {
+// Everything a failed call must leave as it was. moved: a body whose positions are left out (a
+// successful static solve moves them, and must change nothing else).
+std::vector<uint32_t> snapshot(const State& s, const BodyRef* moved = nullptr) {
   std::vector<uint32_t> out;
   auto put_float = [&](float f) {
     uint32_t bits;
@@ -71,7 +75,8 @@ std::vector<uint32_t> snapshot(const State& s) {
     const int32_t n = sb_body_vertex_count(b.world, b.body);
     out.push_back(uint32_t(n));
     const float* p = sb_body_positions(b.world, b.body);
-    for (int32_t i = 0; p && i < 3 * n; ++i) put_float(p[i]);
+    const bool skip_positions = moved && moved->world == b.world && moved->body == b.body;
+    for (int32_t i = 0; p && !skip_positions && i < 3 * n; ++i) put_float(p[i]);
     for (int32_t k = 0; k < SB_PARAM_COUNT; ++k) put_float(sb_body_get_param(b.world, b.body, k));
     out.push_back(uint32_t(sb_body_get_solver(b.world, b.body)));
     out.push_back(uint32_t(sb_body_visual_vertex_count(b.world, b.body)));
@@ -105,6 +110,28 @@ std::vector<uint32_t> snapshot(const State& s) {
   return out;
 }
 
+// Op 40's set-up, made before its snapshot: a body the static solver accepts (compliances > 0, or
+// Neo-Hookean under VBD, and a pinned vertex in every part) would otherwise need three or four exact
+// calls first. These calls are the ordinary ops' (set_param, pin, set_solver); their results are
+// not checked here.
+void prepare_static(fuzz::Input& in, sb_world w, sb_body b) {
+  const uint8_t k = in.byte();
+  if (k < 64) return;
+  sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, std::pow(10.0f, -float(in.in(2, 8))));
+  sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, std::pow(10.0f, -float(in.in(0, 5))));
+  const int32_t n = sb_body_vertex_count(w, b);
+  if ((k & 1) && n > 0)
+    for (int32_t pins = in.in(1, 4); pins-- > 0 && pins < 8;) sb_body_pin(w, b, in.in(0, n - 1), 1);
+  if (k & 2) {  // Neo-Hookean needs VBD or a force-based solver (XPBD and PBD refuse it)
+    sb_body_set_solver(w, b, in.byte() < 128 ? SB_SOLVER_VBD : in.in(2, SB_SOLVER_COUNT - 1));
+    sb_body_set_param(w, b, SB_PARAM_MATERIAL, SB_MATERIAL_NEO_HOOKEAN);
+    sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, std::pow(10.0f, float(in.in(3, 9))));
+    sb_body_set_param(w, b, SB_PARAM_POISSON_RATIO, 0.05f * float(in.in(0, 9)));
+  } else if (k & 4) {
+    sb_body_set_solver(w, b, in.in(0, SB_SOLVER_COUNT - 1));
+  }
+}
+
 // A handle of the wanted kind: live, stale, or arbitrary.
 int32_t pick(fuzz::Input& in, const std::vector<int32_t>& live, const State& s) {
   const uint8_t b = in.byte();
@@ -123,7 +150,14 @@ const char* const kOpNames[] = {"world_create", "world_destroy", "set_gravity", 
                                 "write_position", "set_visual", "set_visual_bound", "pointer_getter", "tetra_create",
                                 "tetra_run", "tetra_destroy", "body_from_tetra", "tetra_stats", "collider_create",
                                 "collider_set_pose", "collider_param", "collider_destroy", "collision_filter / self_collision",
-                                "set_threads"};
+                                "set_threads", "solve_static"};
+static_assert(sizeof kOpNames / sizeof kOpNames[0] == 41, "one name per op");
+
+// Static solves that reach the solver, per program: a pinned 5-cell ball takes up to ~1.3 s under
+// the sanitizers (60 Newton iterations at most, each a CG to its forcing term), so 48 of them would
+// pass libFuzzer's 20 s timeout without any bug. Past the budget the op asks with a tolerance the API
+// must refuse (cheap, and still a contract check).
+constexpr int32_t kStaticSolveBudget = 4;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool verbose = std::getenv("SOFTBODY_FUZZ_VERBOSE") != nullptr;
@@ -131,8 +165,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   State s;
   std::vector<float> floats;
   std::vector<uint32_t> ints;
+  int32_t static_solves = 0;
   for (int32_t op_index = 0; op_index < 48 && !in.empty(); ++op_index) {
-    const int32_t op = in.byte() % 40;
+    const int32_t op = in.byte() % 41;
     // World and body handles for this op (the body's world may differ from w: a wrong pair).
     const sb_world w = pick(in, s.worlds, s);
     std::vector<int32_t> body_handles;
@@ -142,6 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<int32_t> collider_handles;
     for (const ColliderRef& c : s.colliders) collider_handles.push_back(c.collider);
     const sb_collider col = pick(in, collider_handles, s);
+    if (op == 40) prepare_static(in, w, b);
     const std::vector<uint32_t> before = snapshot(s);
     const auto op_start = std::chrono::steady_clock::now();
     if (verbose) std::fprintf(stderr, "op %d: %s (w %d, b %d, job %d) ...\n", op_index, kOpNames[op], w, b, job);
@@ -452,6 +488,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 39: {  // threads: 0 .. 70 (the range's edges and past them; any int32 1 time in 16) or the most allowed
         const uint8_t k = in.byte();
         r = sb_world_set_threads(w, k < 200 ? in.in(0, 70) : sb_max_threads());
+        break;
+      }
+      case 40: {  // the static solve: tolerances in range, at its edges, past them, NaN and infinity
+        static const float kEdges[] = {1e-10f, 1e-2f, 9.9e-11f, 1.01e-2f, 0.0f, -1e-8f, NAN, INFINITY, 1.0f};
+        const uint8_t k = in.byte();
+        float tolerance = k < 160 ? std::pow(10.0f, -float(in.in(2, 10))) : k < 224 ? kEdges[k % 9] : in.real(1e-2f);
+        if (static_solves >= kStaticSolveBudget) tolerance = 1.0f;
+        const bool valid_tolerance = tolerance >= 1e-10f && tolerance <= 1e-2f;  // false for NaN
+        const float pressure = sb_body_get_param(w, b, SB_PARAM_PRESSURE);       // NaN for a bad handle
+        if (valid_tolerance) ++static_solves;
+        const BodyRef solved{w, b};
+        const std::vector<uint32_t> before_others = snapshot(s, &solved);
+        r = sb_body_solve_static(w, b, tolerance);
+        code_of_call = sb_last_error_code();
+        message_of_call = sb_last_error();
+        if (r >= 0) {
+          if (!valid_tolerance) violation("a static solve accepted a tolerance outside [1e-10, 1e-2]", op, r);
+          if (pressure > 0.0f) violation("a static solve accepted a body with gas pressure", op, r);
+          if (r > 60) violation("more Newton iterations than the solver allows", op, r);
+          const float* p = sb_body_positions(w, b);
+          const int32_t n = sb_body_vertex_count(w, b);
+          for (int32_t i = 0; i < 3 * n; ++i)
+            if (!std::isfinite(p[i])) violation("non-finite position after a static solve", op, r);
+          sb_body_stats st;
+          if (sb_body_get_stats(w, b, &st) != SB_OK || st.kinetic_energy != 0.0)
+            violation("a static solve left the body moving", op, r);
+          if (snapshot(s, &solved) != before_others)
+            violation("a static solve changed more than the body's positions", op, r);
+        }
         break;
       }
       case 38:
