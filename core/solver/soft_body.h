@@ -7,6 +7,7 @@
 
 #include "contact/collider.h"
 #include "materials/neo_hookean.h"
+#include "materials/neo_hookean_xpbd.h"
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
 #include "solver/static_solver.h"
@@ -113,6 +114,9 @@ struct BodyStats {
   // magnitudes of the forces acting (vbd.h): ~3e-3 is float rounding's floor on a stiff beam, 1e-2
   // and above means far from solved. 0 for the other solvers.
   double residual = 0.0;
+  // XPBD with Neo-Hookean: the stiffness number of the last substep (neo_hookean_xpbd.h; supported up
+  // to kXpbdNeoHookeanMaxStiffness). 0 otherwise.
+  double stiffness_number = 0.0;
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
   double max_penetration = 0.0; // m, deepest contact corrected during the last step
@@ -142,6 +146,11 @@ class SoftBody {
   bool frame_end();
   bool position_based() const { return !is_force_based(solver_); }
   bool neo_hookean() const { return params_.material == Material::NeoHookean && tet_count() > 0; }
+  // XPBD with Neo-Hookean (neo_hookean_xpbd.h): the stiffness number of a substep of h seconds with the
+  // current material, masses and rest shapes (0 unless the material is Neo-Hookean), and the fewest
+  // substeps of a frame of dt seconds that keep it within kXpbdNeoHookeanMaxStiffness.
+  double xpbd_stiffness_number(float h) const { return neo_hookean() ? stiffness_per_h2_ * double(h) * h : 0.0; }
+  int32_t xpbd_min_substeps(float dt) const;
 
   // Contact between bodies (contact/body_contact.h): bodies touch when (group_a & mask_b) and
   // (group_b & mask_a) are both nonzero. Default group 1, mask all: everything touches; mask 0 = none.
@@ -263,6 +272,8 @@ class SoftBody {
   static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
                   WorkerPool* pool, uint32_t split_min, VertexWork* work);
+  NeoHookeanPass neo_hookean_pass() const;
+  void update_stiffness_number();
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
@@ -295,8 +306,9 @@ class SoftBody {
   std::vector<float> edge_stiffness_scale_, tet_stiffness_scale_;
   NeoHookean neo_hookean_;               // from params_.youngs_modulus and poisson_ratio
   // XPBD multipliers of the current substep (zeroed at its start), in the constraints' order.
-  std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 2 per tet
+  std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 9 per tet (neo_hookean_xpbd.h)
   float last_inv_h2_ = 0.0f;  // 1/h^2 of the last substep, 1/s^2 (for the residual)
+  double stiffness_per_h2_ = 0.0;  // Neo-Hookean's stiffness number per h^2, 1/s^2 (update_stiffness_number)
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -184,7 +185,7 @@ TEST_CASE("C API: iterations are whole passes in 1..100, refused otherwise with 
   sb_world_destroy(w);
 }
 
-TEST_CASE("C API: the material's parameters are validated, and Neo-Hookean refuses XPBD and PBD both ways") {
+TEST_CASE("C API: the material's parameters are validated, and Neo-Hookean refuses PBD both ways") {
   const sb_world w = sb_world_create();
   const sb_body b = sb_body_create_box(w, 3, 3, 3, 0.3f, 0.3f, 0.3f, 0.0f, 0.5f, 0.0f);
   REQUIRE(b != 0);
@@ -196,9 +197,10 @@ TEST_CASE("C API: the material's parameters are validated, and Neo-Hookean refus
   CHECK(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, 0.0f) == SB_ERR_OUT_OF_RANGE);
   CHECK(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, NAN) == SB_ERR_NOT_FINITE);
   CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, 0.5f) == SB_ERR_OUT_OF_RANGE);
-  // Under the default XPBD: refused, nothing changed.
+  // Under PBD: refused, nothing changed.
+  CHECK(sb_body_set_solver(w, b, SB_SOLVER_PBD) == SB_OK);
   CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_NEO_HOOKEAN)) == SB_ERR_MATERIAL_SOLVER);
-  CHECK(std::string(sb_last_error()).find("VBD") != std::string::npos);
+  CHECK(std::string(sb_last_error()).find("PBD") != std::string::npos);
   CHECK(sb_body_get_param(w, b, SB_PARAM_MATERIAL) == float(SB_MATERIAL_SIMPLE));
   CHECK(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
   CHECK(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-6f) == SB_OK);
@@ -206,7 +208,6 @@ TEST_CASE("C API: the material's parameters are validated, and Neo-Hookean refus
     CAPTURE(solver);
     CHECK(sb_body_set_solver(w, b, solver) == SB_OK);
     CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_NEO_HOOKEAN)) == SB_OK);
-    CHECK(sb_body_set_solver(w, b, SB_SOLVER_XPBD) == SB_ERR_MATERIAL_SOLVER);
     CHECK(sb_body_set_solver(w, b, SB_SOLVER_PBD) == SB_ERR_MATERIAL_SOLVER);
     CHECK(sb_body_get_solver(w, b) == solver);
     // The Neo-Hookean body has no springs: compliance 0 is no longer a problem for these solvers.
@@ -228,6 +229,72 @@ TEST_CASE("C API: the material's parameters are validated, and Neo-Hookean refus
   CHECK(sb_body_set_solver(w, rope, SB_SOLVER_VBD) == SB_OK);
   CHECK(sb_body_set_param(w, rope, SB_PARAM_MATERIAL, float(SB_MATERIAL_NEO_HOOKEAN)) == SB_ERR_OUT_OF_RANGE);
   CHECK(std::string(sb_last_error()).find("tets") != std::string::npos);
+  sb_world_destroy(w);
+}
+
+namespace {
+
+// The substep count a refusal names ("use N or more substeps"), or 0.
+int named_substeps(const std::string& message) {
+  const size_t at = message.find("use ");
+  return at == std::string::npos ? 0 : std::atoi(message.c_str() + at + 4);
+}
+
+}  // namespace
+
+TEST_CASE("C API: Neo-Hookean runs under XPBD up to its stiffness number; every call that would exceed it is refused, naming the substeps that work") {
+  // A 0.3 m box of 3^3 cells (10 cm), 1000 kg/m^3, nu = 0.45: E = 100 kPa is a stiffness number of
+  // 0.68 per substep at 1/60 s and 10 substeps; 1 GPa is 10^4 times that, far above the limit of 500
+  // (neo_hookean_xpbd.h: measured failures from 1140 on). The refusal names the substeps that bring
+  // it back under the limit, and those work; each way of getting there (E, density, the material,
+  // the solver, fewer substeps, a larger dt) is refused with nothing changed.
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_box(w, 3, 3, 3, 0.3f, 0.3f, 0.3f, 0.0f, 0.5f, 0.0f);
+  REQUIRE(b != 0);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_NEO_HOOKEAN)) == SB_OK);  // under XPBD
+  for (int f = 0; f < 10; ++f) REQUIRE(sb_world_step(w, 1.0f / 60) == SB_OK);
+  sb_body_stats st;
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.stiffness_number > 0.0f);
+  CHECK(st.stiffness_number < 1.0f);
+  CHECK(st.volume_ratio == doctest::Approx(1).epsilon(0.01));
+  // E: refused, E unchanged, the message names the substeps.
+  CHECK(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, 1e9f) == SB_ERR_MATERIAL_SOLVER);
+  const std::string message = sb_last_error();
+  MESSAGE(message);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_YOUNGS_MODULUS) == 1e5f);
+  const int need = named_substeps(message);
+  REQUIRE(need > 10);
+  REQUIRE(need <= SB_MAX_SUBSTEPS);
+  CHECK(sb_world_set_substeps(w, need) == SB_OK);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, 1e9f) == SB_OK);
+  for (int f = 0; f < 5; ++f) REQUIRE(sb_world_step(w, 1.0f / 60) == SB_OK);
+  REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
+  CHECK(st.stiffness_number <= SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS);
+  CHECK(st.stiffness_number > 0.8f * SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS);  // the fewest that work: close to the limit
+  // Fewer substeps: refused, unchanged. A larger dt: the step is refused and nothing moves.
+  CHECK(sb_world_set_substeps(w, need - 1) == SB_ERR_MATERIAL_SOLVER);
+  CHECK(named_substeps(sb_last_error()) == need);
+  CHECK(sb_world_get_substeps(w) == need);
+  const float y = sb_body_positions(w, b)[1];
+  CHECK(sb_world_step(w, 1.0f / 30) == SB_ERR_MATERIAL_SOLVER);
+  CHECK(std::string(sb_last_error()).find("nothing moved") != std::string::npos);
+  CHECK(sb_body_positions(w, b)[1] == y);
+  // A lighter body (density) and a switch back from another solver: refused the same way.
+  CHECK(sb_body_set_param(w, b, SB_PARAM_DENSITY, 100.0f) == SB_ERR_MATERIAL_SOLVER);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_DENSITY) == 1000.0f);
+  REQUIRE(sb_body_set_solver(w, b, SB_SOLVER_VBD) == SB_OK);
+  REQUIRE(sb_world_set_substeps(w, 10) == SB_OK);  // VBD has no such limit
+  CHECK(sb_body_set_solver(w, b, SB_SOLVER_XPBD) == SB_ERR_MATERIAL_SOLVER);
+  CHECK(sb_body_get_solver(w, b) == SB_SOLVER_VBD);
+  // The simple material has no limit; switching to Neo-Hookean under XPBD is checked too.
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_EDGE_COMPLIANCE, 1e-4f) == SB_OK);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_VOLUME_COMPLIANCE, 1e-6f) == SB_OK);
+  REQUIRE(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_SIMPLE)) == SB_OK);
+  REQUIRE(sb_body_set_solver(w, b, SB_SOLVER_XPBD) == SB_OK);
+  CHECK(sb_body_set_param(w, b, SB_PARAM_MATERIAL, float(SB_MATERIAL_NEO_HOOKEAN)) == SB_ERR_MATERIAL_SOLVER);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_MATERIAL) == float(SB_MATERIAL_SIMPLE));
+  CHECK(sb_world_step(w, 1.0f / 60) == SB_OK);
   sb_world_destroy(w);
 }
 
