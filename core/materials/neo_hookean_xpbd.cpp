@@ -12,7 +12,8 @@ using M3 = double[3][3];
 
 // Gauss-Newton steps while their estimated contraction per step is below this (README: measured).
 constexpr double kGaussNewtonLimit = 0.25;
-constexpr double kStepTolerance = 1e-5;
+// A step this small (in F, dimensionless: 1e-4 of an edge) ends the visit; the next pass or substep goes on.
+constexpr double kStepTolerance = 1e-4;
 
 // The tet's local problem (header): g(F) = 1/2 tr((F - Fy) K (F - Fy)^T) + Psi(F), K = W^-1 / (h^2 V0)
 // (Pa, like Psi: everything per unit rest volume), Psi without its rest constant. Double precision: K can be
@@ -264,14 +265,16 @@ void solve_neo_hookean_blocks(const NeoHookeanPass& p) {
     inverse3(A, Ainv);
     const double k_min = 1.0 / (c * (W[0][0] + W[1][1] + W[2][2]));
     minimise(lp, F, p.newton_iterations, Ainv, k_min);
-    // The multiplier's change that moves F0 to F: dLambda = (F - F0) W^-1; each vertex moves w_i dLambda b_i.
-    M3 dl;
+    // The multiplier's change that moves F0 to F: dLambda = (F - F0) W^+; each vertex moves
+    // w_i dLambda b_i. W^+ = W_r^-1 W W_r^-1 (W and W_r share eigenvectors): as W_r^-1 where the
+    // vertices can move F, 0 where they cannot, so the multipliers keep no part that moves nothing
+    // (through W_r^-1 alone it would grow by itself every pass).
+    M3 dF, tmp, Wplus, dl;
     for (int j = 0; j < 3; ++j)
-      for (int r = 0; r < 3; ++r) {
-        double v = 0.0;
-        for (int k = 0; k < 3; ++k) v += (F[k][r] - F0[k][r]) * Winv[k][j];
-        dl[j][r] = v;
-      }
+      for (int r = 0; r < 3; ++r) dF[j][r] = F[j][r] - F0[j][r];
+    times_sym(Winv, W, tmp);
+    times_sym(tmp, Winv, Wplus);
+    times_sym(dF, Wplus, dl);
     for (int i = 0; i < 4; ++i) {
       if (w[i] == 0.0) continue;
       for (int r = 0; r < 3; ++r) {
@@ -283,6 +286,23 @@ void solve_neo_hookean_blocks(const NeoHookeanPass& p) {
       for (int j = 0; j < 3; ++j)
         for (int r = 0; r < 3; ++r) lam[3 * j + r] = float(lam[3 * j + r] + dl[j][r]);
   }
+}
+
+void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count) {
+  std::fill(sum, sum + 3 * size_t(vertex_count), 0.0);
+  for (uint32_t t = 0; t < p.tet_count; ++t) {
+    const uint32_t* id = p.tets + 4 * t;
+    const float* lam = p.lambda + 9 * size_t(t);
+    double b[4][3];
+    corner_rows(p.B + 9 * size_t(t), b);
+    for (int i = 0; i < 4; ++i) {
+      const double w = p.inv_mass[id[i]];
+      if (w == 0.0) continue;
+      for (int r = 0; r < 3; ++r)
+        sum[3 * id[i] + r] += w * (lam[r] * b[i][0] + lam[3 + r] * b[i][1] + lam[6 + r] * b[i][2]);
+    }
+  }
+  for (size_t k = 0; k < 3 * size_t(vertex_count); ++k) p.pos[k] = float(double(target[k]) + sum[k]);
 }
 
 double neo_hookean_stiffness_per_h2(const NeoHookean& m, const float* inv_mass, const uint32_t* tets, const float* B,
@@ -303,22 +323,24 @@ float neo_hookean_block_residual(const NeoHookeanPass& p) {
   const NeoHookean& m = p.material;
   double worst = 0.0;
   for (uint32_t t = 0; t < p.tet_count; ++t) {
+    const uint32_t* id = p.tets + 4 * t;
     double b[4][3];
     corner_rows(p.B + 9 * size_t(t), b);
-    M3 F, c;
-    deformation_gradient(p.pos, p.tets + 4 * t, b, F);
+    M3 W = {}, Winv, projector, F, c, R, Rp;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) W[j][k] += double(p.inv_mass[id[i]]) * b[i][j] * b[i][k];
+    if (!regularised_inverse(W, Winv)) continue;  // nothing can move: nothing to solve
+    times_sym(W, Winv, projector);  // onto what the tet's vertices can change of F
+    deformation_gradient(p.pos, id, b, F);
     cofactor(F, c);
-    const double J = F[0][0] * c[0][0] + F[0][1] * c[0][1] + F[0][2] * c[0][2];
-    const double s = m.lambda * (J - m.gamma);
+    const double s = m.lambda * (determinant(F) - m.gamma);
     const double inv_c = 1.0 / (double(p.h2) * p.rest_volume[t]);
     const float* lam = p.lambda + 9 * size_t(t);
-    double sq = 0.0;
     for (int j = 0; j < 3; ++j)
-      for (int r = 0; r < 3; ++r) {
-        const double v = m.mu * F[j][r] + s * c[j][r] + lam[3 * j + r] * inv_c;
-        sq += v * v;
-      }
-    worst = std::max(worst, std::sqrt(sq) / (double(m.lambda) + m.mu));
+      for (int r = 0; r < 3; ++r) R[j][r] = m.mu * F[j][r] + s * c[j][r] + lam[3 * j + r] * inv_c;
+    times_sym(R, projector, Rp);
+    worst = std::max(worst, std::sqrt(dot9(Rp, Rp)) / (double(m.lambda) + m.mu));
   }
   return float(worst);
 }

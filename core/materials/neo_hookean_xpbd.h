@@ -43,6 +43,14 @@ struct NeoHookeanPass {
   int newton_iterations = 4;  // per visit (the local problem; README: how many pay)
 };
 
+// Positions from the multipliers: x_i = target_i + w_i sum over its tets of Lambda_t b_i, summed in
+// double (sum: 3 doubles per vertex of scratch). Why: each projection rounds x to float, and over many
+// passes those roundings add up (a 1 m coordinate's ulp over h^2 = 1/600^2 s^2 is a force of ~0.02 of
+// a vertex's weight, per rounding), so positions and multipliers drift apart and the passes converge
+// to a state ~1 % off the implicit step's (measured on the 10 MPa cantilever); rebuilding x after each
+// pass keeps them one rounding apart. target: the substep's inertial prediction.
+void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count);
+
 // The stiffness number of a tet, S = (lambda + mu) h^2 V0 sum_i w_i |b_i|^2: its P-wave stiffness over
 // its vertices' inertia in a substep of h (the pair's k h^2 / m of the README). Each tet's own solve is
 // exact at any S, but the Gauss-Seidel coupling of neighbours is not: measured on the demo's box

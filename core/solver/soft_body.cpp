@@ -122,7 +122,12 @@ void SoftBody::compute_masses() {
 }
 
 // Kept current wherever masses, the material or the rest shapes change, so a check per step is O(1).
+// Also sizes the Neo-Hookean XPBD scratch (outside the step loop).
 void SoftBody::update_stiffness_number() {
+  if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_target_.size() != pos_.size()) {
+    nh_target_.assign(pos_.size(), 0.0f);
+    nh_sum_.assign(pos_.size(), 0.0);
+  }
   stiffness_per_h2_ = params_.material == Material::NeoHookean && tet_count() > 0
                           ? neo_hookean_stiffness_per_h2(neo_hookean_, inv_mass_.data(), tet_ids_.data(),
                                                          tet_inverse_rest_.data(), tet_energy_volume_.data(), tet_count())
@@ -599,7 +604,12 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     if (keep) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
     NeoHookeanPass pass = neo_hookean_pass();
     pass.lambda = keep ? tet_lambda_.data() : nullptr;
-    for (int k = 0; k < params_.iterations; ++k) solve_neo_hookean_blocks(pass);
+    const bool resync = params_.iterations > 1;  // keep positions and multipliers one rounding apart
+    if (resync) std::copy(pos_.begin(), pos_.end(), nh_target_.begin());
+    for (int k = 0; k < params_.iterations; ++k) {
+      solve_neo_hookean_blocks(pass);
+      if (resync) neo_hookean_positions(pass, nh_target_.data(), nh_sum_.data(), vertex_count());
+    }
     return;
   }
   if (keep) {

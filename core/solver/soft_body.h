@@ -308,7 +308,11 @@ class SoftBody {
   // XPBD multipliers of the current substep (zeroed at its start), in the constraints' order.
   std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 9 per tet (neo_hookean_xpbd.h)
   float last_inv_h2_ = 0.0f;  // 1/h^2 of the last substep, 1/s^2 (for the residual)
-  double stiffness_per_h2_ = 0.0;  // Neo-Hookean's stiffness number per h^2, 1/s^2 (update_stiffness_number)
+  double stiffness_per_h2_ = 0.0;
+  // XPBD with Neo-Hookean and several passes: the substep's prediction and a double sum per vertex
+  // (neo_hookean_positions); sized when the material becomes Neo-Hookean.
+  std::vector<float> nh_target_;
+  std::vector<double> nh_sum_;  // Neo-Hookean's stiffness number per h^2, 1/s^2 (update_stiffness_number)
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)
