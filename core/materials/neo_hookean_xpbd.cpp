@@ -116,9 +116,9 @@ void hessian(const LocalProblem& lp, const M3 F, const M3 c, double s, double H[
 void inverse3(const M3 A, M3 inv) {
   M3 c;
   cofactor(A, c);  // symmetric A: its cofactor matrix is its adjugate
-  const double det = A[0][0] * c[0][0] + A[0][1] * c[0][1] + A[0][2] * c[0][2];
+  const double inv_det = 1.0 / (A[0][0] * c[0][0] + A[0][1] * c[0][1] + A[0][2] * c[0][2]);
   for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k) inv[j][k] = c[j][k] / det;
+    for (int k = 0; k < 3; ++k) inv[j][k] = c[j][k] * inv_det;
 }
 
 // X A for a matrix X given by columns and a symmetric A: (A (x) I) applied to vec X.
@@ -186,7 +186,9 @@ int minimise(const LocalProblem& lp, M3 F, int max_iterations, const M3 Ainv, do
       t *= 0.5;
     }
     for (int i = 0; i < 9; ++i) F[i / 3][i % 3] = trial[i / 3][i % 3];
-    if (t * largest < kStepTolerance) { ++it; break; }
+    // Converged: the step was small, or (Gauss-Newton) what it left, about contraction x the step,
+    // is below the tolerance, so another iteration would only confirm it.
+    if (t * largest < kStepTolerance || (!newton && t == 1.0 && contraction * largest < kStepTolerance)) { ++it; break; }
   }
   return it;
 }
@@ -205,8 +207,9 @@ bool regularised_inverse(const M3 W, M3 inv) {
   cofactor(A, c);  // symmetric A: its cofactor matrix is its adjugate
   const double det = A[0][0] * c[0][0] + A[0][1] * c[0][1] + A[0][2] * c[0][2];
   if (!(det > 0.0)) return false;
+  const double inv_det = 1.0 / det;
   for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k) inv[j][k] = c[j][k] / det;
+    for (int k = 0; k < 3; ++k) inv[j][k] = c[j][k] * inv_det;
   return true;
 }
 
@@ -256,8 +259,9 @@ void solve_neo_hookean_blocks(const NeoHookeanPass& p) {
         lp.Fy[j][r] = v;
         F[j][r] = F0[j][r];
       }
+    const double inv_c = 1.0 / c;
     for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) lp.K[j][k] = Winv[j][k] / c;
+      for (int k = 0; k < 3; ++k) lp.K[j][k] = Winv[j][k] * inv_c;
     // A = K + mu I, and a lower bound of K's smallest eigenvalue, 1 / (h^2 V0 tr W).
     M3 A, Ainv;
     for (int j = 0; j < 3; ++j)
@@ -272,9 +276,13 @@ void solve_neo_hookean_blocks(const NeoHookeanPass& p) {
     M3 dF, tmp, Wplus, dl;
     for (int j = 0; j < 3; ++j)
       for (int r = 0; r < 3; ++r) dF[j][r] = F[j][r] - F0[j][r];
-    times_sym(Winv, W, tmp);
-    times_sym(tmp, Winv, Wplus);
-    times_sym(dF, Wplus, dl);
+    if (w[0] != 0.0 && w[1] != 0.0 && w[2] != 0.0 && w[3] != 0.0) {
+      times_sym(dF, Winv, dl);  // W has full rank: W^+ = W^-1 (to its 1e-6 regularisation)
+    } else {
+      times_sym(Winv, W, tmp);
+      times_sym(tmp, Winv, Wplus);
+      times_sym(dF, Wplus, dl);
+    }
     for (int i = 0; i < 4; ++i) {
       if (w[i] == 0.0) continue;
       for (int r = 0; r < 3; ++r) {
