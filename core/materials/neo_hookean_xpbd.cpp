@@ -229,71 +229,85 @@ void deformation_gradient(const float* pos, const uint32_t* id, const double b[4
     for (int r = 0; r < 3; ++r) F[j][r] = e[0][r] * b[1][j] + e[1][r] * b[2][j] + e[2][r] * b[3][j];
 }
 
+// The vertices' inertia in F's terms, W = sum_i w_i b_i b_i^T (1/(kg m^2)).
+void inertia_metric(const double w[4], const double b[4][3], M3 W) {
+  for (int j = 0; j < 3; ++j)
+    for (int k = 0; k < 3; ++k) W[j][k] = w[0] * b[0][j] * b[0][k] + w[1] * b[1][j] * b[1][k] + w[2] * b[2][j] * b[2][k] + w[3] * b[3][j] * b[3][k];
+}
+
+// The multiplier's change that moves F0 to F: dLambda = (F - F0) W^+. W^+ = W_r^-1 W W_r^-1 (W and
+// W_r share eigenvectors): W_r^-1 where the vertices can move F, 0 where they cannot, so the
+// multipliers keep no part that moves nothing (through W_r^-1 alone it would grow by itself every
+// pass). With every vertex movable W has full rank and W^+ is W_r^-1 (to its 1e-6 regularisation).
+void multiplier_change(const M3 F, const M3 F0, const M3 W, const M3 Winv, bool full_rank, M3 dl) {
+  M3 dF, tmp, Wplus;
+  for (int j = 0; j < 3; ++j)
+    for (int r = 0; r < 3; ++r) dF[j][r] = F[j][r] - F0[j][r];
+  if (full_rank) {
+    times_sym(dF, Winv, dl);
+    return;
+  }
+  times_sym(Winv, W, tmp);
+  times_sym(tmp, Winv, Wplus);
+  times_sym(dF, Wplus, dl);
+}
+
+// Each vertex moves by w_i dLambda b_i (rounded to float once).
+void apply_impulse(float* pos, const uint32_t* id, const double w[4], const double b[4][3], const M3 dl) {
+  for (int i = 0; i < 4; ++i) {
+    if (w[i] == 0.0) continue;
+    for (int r = 0; r < 3; ++r) {
+      const double dx = w[i] * (dl[0][r] * b[i][0] + dl[1][r] * b[i][1] + dl[2][r] * b[i][2]);
+      pos[3 * id[i] + r] = float(double(pos[3 * id[i] + r]) + dx);
+    }
+  }
+}
+
+// One visit of tet t (header): its local problem from the positions and its multipliers, solved,
+// and the result applied to both.
+void solve_tet(const NeoHookeanPass& p, uint32_t t) {
+  const uint32_t* id = p.tets + 4 * t;
+  const double w[4] = {p.inv_mass[id[0]], p.inv_mass[id[1]], p.inv_mass[id[2]], p.inv_mass[id[3]]};
+  double b[4][3];
+  corner_rows(p.B + 9 * size_t(t), b);
+  M3 W, Winv;
+  inertia_metric(w, b, W);
+  const double c = double(p.h2) * p.rest_volume[t];  // s^2 m^3
+  if (!regularised_inverse(W, Winv) || !(c > 0.0)) return;  // every vertex immovable
+  M3 F0, F;
+  deformation_gradient(p.pos, id, b, F0);
+  LocalProblem lp;
+  lp.mu = p.material.mu, lp.lambda = p.material.lambda, lp.gamma = p.material.gamma;
+  float* lam = p.lambda ? p.lambda + 9 * size_t(t) : nullptr;
+  for (int j = 0; j < 3; ++j)
+    for (int r = 0; r < 3; ++r) {
+      double v = F0[j][r];  // Fy = F0 - Lambda W: where F would be without this tet's impulse
+      if (lam) v -= lam[r] * W[0][j] + lam[3 + r] * W[1][j] + lam[6 + r] * W[2][j];
+      lp.Fy[j][r] = v;
+      F[j][r] = F0[j][r];  // warm start: the current shape
+    }
+  const double inv_c = 1.0 / c;
+  M3 A, Ainv;  // A = K + mu I, the Gauss-Newton metric
+  for (int j = 0; j < 3; ++j)
+    for (int k = 0; k < 3; ++k) {
+      lp.K[j][k] = Winv[j][k] * inv_c;
+      A[j][k] = lp.K[j][k] + (j == k ? lp.mu : 0.0);
+    }
+  inverse3(A, Ainv);
+  const double k_min = inv_c / (W[0][0] + W[1][1] + W[2][2]);  // a lower bound of K's eigenvalues
+  minimise(lp, F, p.newton_iterations, Ainv, k_min);
+  M3 dl;
+  multiplier_change(F, F0, W, Winv, w[0] != 0.0 && w[1] != 0.0 && w[2] != 0.0 && w[3] != 0.0, dl);
+  apply_impulse(p.pos, id, w, b, dl);
+  if (lam)
+    for (int j = 0; j < 3; ++j)
+      for (int r = 0; r < 3; ++r) lam[3 * j + r] = float(lam[3 * j + r] + dl[j][r]);
+}
+
 }  // namespace
 
-
 void solve_neo_hookean_blocks(const NeoHookeanPass& p) {
-  const NeoHookean& m = p.material;
-  for (uint32_t t = 0; t < p.tet_count; ++t) {
-    const uint32_t* id = p.tets + 4 * t;
-    const double w[4] = {p.inv_mass[id[0]], p.inv_mass[id[1]], p.inv_mass[id[2]], p.inv_mass[id[3]]};
-    double b[4][3];
-    corner_rows(p.B + 9 * size_t(t), b);
-    M3 W = {}, Winv;
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 3; ++j)
-        for (int k = 0; k < 3; ++k) W[j][k] += w[i] * b[i][j] * b[i][k];
-    if (!regularised_inverse(W, Winv)) continue;  // every vertex immovable
-    const double c = double(p.h2) * p.rest_volume[t];  // s^2 m^3
-    if (!(c > 0.0)) continue;
-    M3 F0, F;
-    deformation_gradient(p.pos, id, b, F0);
-    LocalProblem lp;
-    lp.mu = m.mu, lp.lambda = m.lambda, lp.gamma = m.gamma;
-    float* lam = p.lambda ? p.lambda + 9 * size_t(t) : nullptr;
-    for (int j = 0; j < 3; ++j)
-      for (int r = 0; r < 3; ++r) {
-        double v = F0[j][r];
-        if (lam)
-          for (int k = 0; k < 3; ++k) v -= lam[3 * k + r] * W[k][j];
-        lp.Fy[j][r] = v;
-        F[j][r] = F0[j][r];
-      }
-    const double inv_c = 1.0 / c;
-    for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) lp.K[j][k] = Winv[j][k] * inv_c;
-    // A = K + mu I, and a lower bound of K's smallest eigenvalue, 1 / (h^2 V0 tr W).
-    M3 A, Ainv;
-    for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) A[j][k] = lp.K[j][k] + (j == k ? lp.mu : 0.0);
-    inverse3(A, Ainv);
-    const double k_min = 1.0 / (c * (W[0][0] + W[1][1] + W[2][2]));
-    minimise(lp, F, p.newton_iterations, Ainv, k_min);
-    // The multiplier's change that moves F0 to F: dLambda = (F - F0) W^+; each vertex moves
-    // w_i dLambda b_i. W^+ = W_r^-1 W W_r^-1 (W and W_r share eigenvectors): as W_r^-1 where the
-    // vertices can move F, 0 where they cannot, so the multipliers keep no part that moves nothing
-    // (through W_r^-1 alone it would grow by itself every pass).
-    M3 dF, tmp, Wplus, dl;
-    for (int j = 0; j < 3; ++j)
-      for (int r = 0; r < 3; ++r) dF[j][r] = F[j][r] - F0[j][r];
-    if (w[0] != 0.0 && w[1] != 0.0 && w[2] != 0.0 && w[3] != 0.0) {
-      times_sym(dF, Winv, dl);  // W has full rank: W^+ = W^-1 (to its 1e-6 regularisation)
-    } else {
-      times_sym(Winv, W, tmp);
-      times_sym(tmp, Winv, Wplus);
-      times_sym(dF, Wplus, dl);
-    }
-    for (int i = 0; i < 4; ++i) {
-      if (w[i] == 0.0) continue;
-      for (int r = 0; r < 3; ++r) {
-        const double dx = w[i] * (dl[0][r] * b[i][0] + dl[1][r] * b[i][1] + dl[2][r] * b[i][2]);
-        p.pos[3 * id[i] + r] = float(double(p.pos[3 * id[i] + r]) + dx);
-      }
-    }
-    if (lam)
-      for (int j = 0; j < 3; ++j)
-        for (int r = 0; r < 3; ++r) lam[3 * j + r] = float(lam[3 * j + r] + dl[j][r]);
-  }
+  for (uint32_t t = 0; t < p.tet_count; ++t) solve_tet(p, t);
 }
 
 void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count) {
@@ -334,10 +348,9 @@ float neo_hookean_block_residual(const NeoHookeanPass& p) {
     const uint32_t* id = p.tets + 4 * t;
     double b[4][3];
     corner_rows(p.B + 9 * size_t(t), b);
-    M3 W = {}, Winv, projector, F, c, R, Rp;
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 3; ++j)
-        for (int k = 0; k < 3; ++k) W[j][k] += double(p.inv_mass[id[i]]) * b[i][j] * b[i][k];
+    const double w[4] = {p.inv_mass[id[0]], p.inv_mass[id[1]], p.inv_mass[id[2]], p.inv_mass[id[3]]};
+    M3 W, Winv, projector, F, c, R, Rp;
+    inertia_metric(w, b, W);
     if (!regularised_inverse(W, Winv)) continue;  // nothing can move: nothing to solve
     times_sym(W, Winv, projector);  // onto what the tet's vertices can change of F
     deformation_gradient(p.pos, id, b, F);

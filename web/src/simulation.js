@@ -99,15 +99,16 @@ export class Simulation {
 
   // The solver and elastic model of settings.material (MATERIAL_PRESETS) on a body that holds the
   // other settings. The order is the C API's: VBD needs the simple model's compliances > 0 until the
-  // material is Neo-Hookean, XPBD refuses Neo-Hookean, so both switches pass through spare compliances.
+  // material is Neo-Hookean (a body may still be under VBD from an older page state), so the switches
+  // pass through spare compliances; XPBD takes Neo-Hookean within its stiffness number (the presets are).
   _applyMaterial(body, settings) {
     const preset = MATERIAL_PRESETS[settings.material];
-    if (body.getParam('material') === Material.neoHookean || preset.solver === 'vbd') {
+    if (body.getParam('material') === Material.neoHookean || preset.neoHookean) {
       body.setParam('edgeCompliance', settings.edgeCompliance || VBD_SPARE_COMPLIANCE);
       body.setParam('volumeCompliance', settings.volumeCompliance || VBD_SPARE_COMPLIANCE);
     }
-    if (preset.solver === 'vbd') {
-      body.setSolver('vbd');
+    if (preset.neoHookean) {
+      body.setSolver(preset.solver);
       body.setParam('material', Material.neoHookean);
     } else {
       body.setParam('material', Material.simple);
