@@ -109,7 +109,16 @@ export class Simulation {
     }
     if (preset.neoHookean) {
       body.setSolver(preset.solver);
-      body.setParam('material', Material.neoHookean);
+      try {
+        body.setParam('material', Material.neoHookean);
+      } catch (error) {
+        // XPBD refuses a body past its stiffness number at these substeps (sb_body_stats): the preset
+        // runs under its fallback solver instead, which has no such limit.
+        if (!preset.fallback || !/MATERIAL_SOLVER/.test(String(error?.message ?? error))) throw error;
+        body.setSolver(preset.fallback.solver);
+        body.setParam('iterations', preset.fallback.iterations);
+        body.setParam('material', Material.neoHookean);
+      }
     } else {
       body.setParam('material', Material.simple);
       body.setSolver(preset.solver);
@@ -167,6 +176,9 @@ export class Simulation {
       // range for every body the page makes, so no body refuses halfway.
       const next = { ...this.settings, ...preset.params, material: value };
       for (const body of this.bodies) {
+        // A Neo-Hookean body goes through VBD (no stiffness limit) while E and nu change, so XPBD
+        // never sees the new E on the way (_applyMaterial picks its solver).
+        if (body.getParam('material') === Material.neoHookean) body.setSolver('vbd');
         for (const name of Object.keys(preset.params)) body.setParam(name, next[name]);
         this._applyMaterial(body, next);
       }
