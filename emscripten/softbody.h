@@ -172,7 +172,8 @@ typedef struct sb_body_stats {
   float max_penetration;   /* m, deepest contact corrected during the last step (ground, colliders,
                               other bodies); 0 when nothing touched */
   float residual;          /* XPBD: largest |C + alpha~ lambda| after the last substep's passes, relative
-                              (edges over their rest length, volumes over 6 V0, Neo-Hookean as is):
+                              (edges over their rest length, volumes over 6 V0; Neo-Hookean: each tet's
+                              |P(F) + Lambda / (h^2 V0)| over lambda + mu, a strain):
                               0 = each substep solved; ~1e-3 and above = visibly softer than the
                               material, more SB_PARAM_ITERATIONS or substeps needed. VBD: the last
                               sweep's relative force imbalance (sum |net force| / sum of the forces

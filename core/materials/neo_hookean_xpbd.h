@@ -4,11 +4,11 @@
 // gradient of |F| is I / sqrt(3), a purely volumetric direction, so XPBD's Gauss-Newton step (which
 // keeps grad C grad C^T / alpha and drops lambda d^2C/dx^2) sees no shear stiffness at all near rest;
 // the tet's shear stiffness mu lives entirely in the dropped lambda d^2|F| term, which makes the
-// pair an explicit method in shear: it crushes tets when mu h^2 / m per tet passes ~1 (README).
+// pair an explicit method in shear: it crushed tets once k h^2 / m per tet passed ~10 (README).
 //
 // Here the nine entries of F are the constraints: C(x) = F(x) = Ds(x) B, which is LINEAR in the
-// positions, so its gradient is constant and XPBD's dropped terms (and its drifting primal residual)
-// vanish. All the nonlinearity is moved into the constraint's "compliance", the material law: the
+// positions, so its gradient is constant and XPBD's dropped terms vanish (and the primal equation
+// M (x - x~) = sum G^T Lambda holds exactly, up to rounding: neo_hookean_positions). All the nonlinearity is moved into the constraint's "compliance", the material law: the
 // block's multiplier Lambda (3x3, the tet's force impulse: Lambda = -h^2 V0 P(F), P the first
 // Piola-Kirchhoff stress) is solved for with F by Newton's method on the tet's own 9-dimensional
 // problem each time the tet is visited,
@@ -37,10 +37,10 @@ struct NeoHookeanPass {
   uint32_t tet_count = 0;
   NeoHookean material;
   float h2 = 0.0f;  // substep squared, s^2
-  // Per tet 9 floats (F's layout: column j, row r at 3 j + r), kg m^2 / ... = h^2 V0 x stress, summed
-  // over the substep's passes; null for a single pass whose multipliers nobody reads.
+  // Per tet 9 floats (F's layout: column j, row r at 3 j + r), Lambda = -h^2 V0 P (kg m^2: s^2 m^3 Pa),
+  // summed over the substep's passes; null for a single pass whose multipliers nobody reads.
   float* lambda = nullptr;
-  int newton_iterations = 4;  // per visit (the local problem; README: how many pay)
+  int newton_iterations = 4;  // at most, per visit: the next pass or substep goes on from where it stopped
 };
 
 // Positions from the multipliers: x_i = target_i + w_i sum over its tets of Lambda_t b_i, summed in
@@ -54,9 +54,11 @@ void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double*
 // The stiffness number of a tet, S = (lambda + mu) h^2 V0 sum_i w_i |b_i|^2: its P-wave stiffness over
 // its vertices' inertia in a substep of h (the pair's k h^2 / m of the README). Each tet's own solve is
 // exact at any S, but the Gauss-Seidel coupling of neighbours is not: measured on the demo's box
-// dropped on the ground (test_materials.cpp, README), every run with S <= 1000 kept its volume and
-// shape, and runs from S = 1140 on collapsed some; XPBD with Neo-Hookean is supported up to
-// kXpbdNeoHookeanMaxStiffness, half of the lowest failure. Returns the largest over the tets per h^2, 1/s^2.
+// dropped on the ground (README, "Materials in pascals"), every run with S <= 1000 came to rest whole,
+// and runs from S = 1140 on collapsed some; a tetrahedralized bunny, whose largest S is ~170 times its
+// median, jittered from a largest S of ~38,000 (median 217). XPBD with Neo-Hookean is supported up to
+// kXpbdNeoHookeanMaxStiffness, half of the lowest failure, for the body's largest S.
+// Returns the largest over the tets per h^2, 1/s^2.
 constexpr double kXpbdNeoHookeanMaxStiffness = 500.0;
 double neo_hookean_stiffness_per_h2(const NeoHookean& m, const float* inv_mass, const uint32_t* tets, const float* B,
                                     const float* rest_volume, uint32_t tet_count);

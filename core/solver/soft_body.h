@@ -108,7 +108,7 @@ struct BodyStats {
   double elastic_energy = 0.0;    // J, springs + volume terms at k = 1/compliance (0 for compliance 0)
   double potential_energy = 0.0;  // J, gravitational, relative to y = 0
   // XPBD: the largest |C + alpha~ lambda| of the last substep, over the constraint's scale (edges: l0,
-  // volumes: 6 V0, Neo-Hookean: dimensionless), read at the frame's end: how far the passes left the
+  // volumes: 6 V0; Neo-Hookean: |P(F) + Lambda / (h^2 V0)| / (lambda + mu), neo_hookean_xpbd.h), read at the frame's end: how far the passes left the
   // implicit step from solved (0 = converged; ~1e-3 and above means the body is visibly softer than
   // its material). VBD: the last sweep's relative force imbalance, sum |net force| / sum of the
   // magnitudes of the forces acting (vbd.h): ~3e-3 is float rounding's floor on a stiff beam, 1e-2
