@@ -136,8 +136,10 @@ void SoftBody::update_stiffness_number() {
 
 int32_t SoftBody::xpbd_min_substeps(float dt) const {
   if (!(stiffness_per_h2_ > 0.0)) return 1;
-  // S = stiffness_per_h2 (dt / n)^2 <= limit  <=>  n >= dt sqrt(stiffness_per_h2 / limit).
-  return int32_t(std::ceil(double(dt) * std::sqrt(stiffness_per_h2_ / kXpbdNeoHookeanMaxStiffness) * (1.0 + 1e-9)));
+  // S = stiffness_per_h2 (dt / n)^2 <= limit  <=>  n >= dt sqrt(stiffness_per_h2 / limit); capped so
+  // absurd stiffness (E = 1e12 Pa on micrometre tets) still converts to an int.
+  const double n = std::ceil(double(dt) * std::sqrt(stiffness_per_h2_ / kXpbdNeoHookeanMaxStiffness) * (1.0 + 1e-9));
+  return int32_t(std::min(n, 1e9));
 }
 
 // Force-based solvers integrate forces k = 1/compliance: the simple model needs both compliances > 0

@@ -272,6 +272,10 @@ TEST_CASE("C API: Neo-Hookean runs under XPBD up to its stiffness number; every 
   REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
   CHECK(st.stiffness_number <= SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS);
   CHECK(st.stiffness_number > 0.8f * SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS);  // the fewest that work: close to the limit
+  // Past what any substep count allows at this dt: said so, without a count to set.
+  CHECK(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, 1e12f) == SB_ERR_MATERIAL_SOLVER);
+  CHECK(std::string(sb_last_error()).find("more than the 200 allowed") != std::string::npos);
+  CHECK(sb_body_get_param(w, b, SB_PARAM_YOUNGS_MODULUS) == 1e9f);
   // Fewer substeps: refused, unchanged. A larger dt: the step is refused and nothing moves.
   CHECK(sb_world_set_substeps(w, need - 1) == SB_ERR_MATERIAL_SOLVER);
   CHECK(named_substeps(sb_last_error()) == need);
