@@ -1,4 +1,5 @@
 // C API: bodies. Every entry point validates everything first and only then touches the world.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 #include <cstddef>
@@ -300,7 +301,12 @@ int32_t sb_body_set_vertex_scales(sb_world world, sb_body body, const uint32_t* 
   b->set_vertex_scales(vertices, uint32_t(count), mass_scale, stiffness_scale);
   if (check_xpbd_body(*w, body, *b, "the vertex scales") != SB_OK) {
     const int32_t code = sb_last_error_code();
-    for (int32_t k = 0; k < count; ++k) b->set_vertex_scales(&vertices[k], 1, old_mass[k], old_stiffness[k]);
+    // In reverse, so a vertex listed twice gets the scale it had before the call.
+    std::reverse(old_mass.begin(), old_mass.end());
+    std::reverse(old_stiffness.begin(), old_stiffness.end());
+    std::vector<uint32_t> listed(vertices, vertices + count);
+    std::reverse(listed.begin(), listed.end());
+    b->set_vertex_scales_each(listed.data(), uint32_t(count), old_mass.data(), old_stiffness.data());
     return code;
   }
   return SB_OK;
@@ -326,6 +332,12 @@ int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   if (b->params().material == sb::Material::NeoHookean && !material_solver_ok(sb::Solver(solver)))
     return fail(SB_ERR_MATERIAL_SOLVER, "PBD cannot run the Neo-Hookean material (it has no compliance, so no "
                 "material): set SB_PARAM_MATERIAL to SB_MATERIAL_SIMPLE first, or use XPBD or VBD");
+  // XPBD's Neo-Hookean limit, checked before switching where it can be (the switch itself restarts
+  // a force-based solver's history, so undoing it would not give back the same state); after it
+  // too, since grabbed vertices are kinematic only under force-based solvers.
+  if (solver == SB_SOLVER_XPBD && b->solver() != sb::Solver::Xpbd &&
+      check_xpbd_body(*w, body, *b, "the solver", /*assume_xpbd=*/true) != SB_OK)
+    return sb_last_error_code();
   const sb::Solver old = b->solver();
   if (!b->set_solver(sb::Solver(solver)))
     return fail(SB_ERR_NEEDS_COMPLIANCE,

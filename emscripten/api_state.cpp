@@ -90,10 +90,11 @@ int32_t check_xpbd_range(const sb::World& w, float dt, int32_t substeps, const c
   return xpbd_range_error(encode_body(body), *const_cast<sb::World&>(w).body(body), dt, substeps, what);
 }
 
-int32_t check_xpbd_body(const sb::World& w, sb_body handle, const sb::SoftBody& b, const char* what) {
+int32_t check_xpbd_body(const sb::World& w, sb_body handle, const sb::SoftBody& b, const char* what, bool assume_xpbd) {
   const float dt = w.last_dt();
   const int32_t substeps = w.settings.substeps;
-  if (b.solver() != sb::Solver::Xpbd || b.xpbd_stiffness_number(dt / float(substeps)) <= sb::kXpbdNeoHookeanMaxStiffness)
+  if ((!assume_xpbd && b.solver() != sb::Solver::Xpbd) ||
+      b.xpbd_stiffness_number(dt / float(substeps)) <= sb::kXpbdNeoHookeanMaxStiffness)
     return SB_OK;
   return xpbd_range_error(handle, b, dt, substeps, what);
 }

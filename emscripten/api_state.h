@@ -35,7 +35,9 @@ sb::BodyHandle decode_body(sb_body handle);
 // the world would exceed it at dt seconds with `substeps` substeps; else SB_OK. `what` says what was refused.
 int32_t check_xpbd_range(const sb::World& w, float dt, int32_t substeps, const char* what);
 // The same for one body, at the world's last dt and substeps (after a change to that body).
-int32_t check_xpbd_body(const sb::World& w, sb_body handle, const sb::SoftBody& b, const char* what);
+// assume_xpbd: as if the body ran XPBD already (checked before switching to it).
+int32_t check_xpbd_body(const sb::World& w, sb_body handle, const sb::SoftBody& b, const char* what,
+                        bool assume_xpbd = false);
 
 // Checks shared by several entry points; each records a message naming `what`.
 bool check_finite(float value, const char* what);

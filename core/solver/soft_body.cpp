@@ -214,6 +214,20 @@ void SoftBody::set_vertex_scales(const uint32_t* vertices, uint32_t count, float
     vertex_mass_scale_[vertices[k]] = mass_scale;
     vertex_stiffness_scale_[vertices[k]] = stiffness_scale;
   }
+  apply_vertex_scales();
+}
+
+void SoftBody::set_vertex_scales_each(const uint32_t* vertices, uint32_t count, const float* mass_scales,
+                                      const float* stiffness_scales) {
+  for (uint32_t k = 0; k < count; ++k) {
+    vertex_mass_scale_[vertices[k]] = mass_scales[k];
+    vertex_stiffness_scale_[vertices[k]] = stiffness_scales[k];
+  }
+  apply_vertex_scales();
+}
+
+// Masses and the per-constraint stiffness multipliers from the per-vertex scales.
+void SoftBody::apply_vertex_scales() {
   compute_masses();
   const bool uniform = std::all_of(vertex_stiffness_scale_.begin(), vertex_stiffness_scale_.end(), [](float v) { return v == 1.0f; });
   if (uniform) {

@@ -200,6 +200,9 @@ class SoftBody {
   // so a painted region stiffens smoothly into its surroundings). Sets, not multiplies: 1 and 1 undo
   // it. Kept across reset, like pins. Callers check the indices and ranges (the C API does).
   void set_vertex_scales(const uint32_t* vertices, uint32_t count, float mass_scale, float stiffness_scale);
+  // The same with a mass and a stiffness scale per listed vertex (puts back what set_vertex_scales replaced).
+  void set_vertex_scales_each(const uint32_t* vertices, uint32_t count, const float* mass_scales,
+                              const float* stiffness_scales);
   float vertex_mass_scale(uint32_t vertex) const { return vertex_mass_scale_[vertex]; }
   float vertex_stiffness_scale(uint32_t vertex) const { return vertex_stiffness_scale_[vertex]; }
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
@@ -274,6 +277,7 @@ class SoftBody {
                   WorkerPool* pool, uint32_t split_min, VertexWork* work);
   NeoHookeanPass neo_hookean_pass() const;
   void update_stiffness_number();
+  void apply_vertex_scales();
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;

@@ -272,6 +272,16 @@ TEST_CASE("C API: Neo-Hookean runs under XPBD up to its stiffness number; every 
   REQUIRE(sb_body_get_stats(w, b, &st) == SB_OK);
   CHECK(st.stiffness_number <= SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS);
   CHECK(st.stiffness_number > 0.8f * SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS);  // the fewest that work: close to the limit
+  // Lighter vertices (vertex groups) raise it too: refused, every scale as it was (a vertex listed
+  // twice included).
+  const uint32_t some[4] = {0, 5, 5, 17};
+  CHECK(sb_body_set_vertex_scales(w, b, some, 4, 0.01f, 1.0f) == SB_ERR_MATERIAL_SOLVER);
+  for (uint32_t v : some) {
+    float mass = 0, stiffness = 0;
+    REQUIRE(sb_body_get_vertex_scales(w, b, int32_t(v), &mass, &stiffness) == SB_OK);
+    CHECK(mass == 1.0f);
+    CHECK(stiffness == 1.0f);
+  }
   // Past what any substep count allows at this dt: said so, without a count to set.
   CHECK(sb_body_set_param(w, b, SB_PARAM_YOUNGS_MODULUS, 1e12f) == SB_ERR_MATERIAL_SOLVER);
   CHECK(std::string(sb_last_error()).find("more than the 200 allowed") != std::string::npos);
