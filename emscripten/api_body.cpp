@@ -1,5 +1,7 @@
 // C API: bodies. Every entry point validates everything first and only then touches the world.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <cstddef>
 
 #include "shapes/shapes.h"
@@ -82,8 +84,9 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"plastic creep rate (1/s)", 0.0f, 1000.0f, &sb::BodyParams::plastic_creep},
 };
 
-// The Neo-Hookean material runs under VBD and the force-based integrators (README: XPBD's pair fails).
-bool material_solver_ok(sb::Solver s) { return s != sb::Solver::Xpbd && s != sb::Solver::Pbd; }
+// The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);
+// under XPBD within a stiffness number per substep (check_xpbd_range).
+bool material_solver_ok(sb::Solver s) { return s != sb::Solver::Pbd; }
 
 bool check_param(int32_t param) {
   if (param >= 0 && param < SB_PARAM_COUNT) return true;
@@ -201,7 +204,8 @@ int32_t sb_body_reset(sb_world world, sb_body body) {
 
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value) {
   clear_error();
-  sb::SoftBody* b = find_body(world, body);
+  sb::World* w = nullptr;
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b || !check_param(param)) return sb_last_error_code();
   const ParamInfo& info = kParams[param];
   if (param == SB_PARAM_POISSON_RATIO && value >= 0.5f && std::isfinite(value))
@@ -209,7 +213,8 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
                 "bulk stiffness) and above it none exists; use 0.49 for a nearly incompressible one like rubber "
                 "(range [0, 0.499])", double(value));
   if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
-  sb::BodyParams p = b->params();
+  const sb::BodyParams old = b->params();
+  sb::BodyParams p = old;
   if (param == SB_PARAM_ITERATIONS || param == SB_PARAM_MATERIAL) {
     if (value != std::floor(value))
       return fail(SB_ERR_OUT_OF_RANGE, "%s must be a whole number, got %g", info.name, double(value));
@@ -220,9 +225,8 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
         return fail(SB_ERR_OUT_OF_RANGE, "the Neo-Hookean material acts on tets and this body has none (a rope, "
                     "jelly or pressure ball is springs only); it keeps SB_MATERIAL_SIMPLE");
       if (nh && !material_solver_ok(b->solver()))
-        return fail(SB_ERR_MATERIAL_SOLVER, "the Neo-Hookean material needs VBD or a force-based solver, not %s "
-                    "(XPBD's constraint pair for it crushes stiff tets); switch the solver first",
-                    b->solver() == sb::Solver::Pbd ? "PBD" : "XPBD");
+        return fail(SB_ERR_MATERIAL_SOLVER, "the Neo-Hookean material needs XPBD, VBD or a force-based solver, not "
+                    "PBD (PBD has no compliance, so no material); switch the solver first");
       p.material = nh ? sb::Material::NeoHookean : sb::Material::Simple;
     }
   } else {
@@ -238,6 +242,12 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
     return fail(SB_ERR_NEEDS_COMPLIANCE, "%s cannot be 0 under a force-based solver or VBD (stiffness = 1/compliance); "
                 "switch to XPBD or PBD first", info.name);
   }
+  // The material, E, nu and density all move XPBD's Neo-Hookean stiffness number: undone past its limit.
+  if (check_xpbd_body(*w, body, *b, info.name) != SB_OK) {
+    const int32_t code = sb_last_error_code();
+    b->set_params(old);
+    return code;
+  }
   return SB_OK;
 }
 
@@ -252,17 +262,25 @@ float sb_body_get_param(sb_world world, sb_body body, int32_t param) {
 
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned) {
   clear_error();
-  sb::SoftBody* b = find_body(world, body);
+  sb::World* w = nullptr;
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b || !check_vertex(b, vertex)) return sb_last_error_code();
   if (pinned != 0 && pinned != 1) return fail(SB_ERR_OUT_OF_RANGE, "pinned must be 0 or 1, got %d", pinned);
+  const bool was = b->pinned(uint32_t(vertex));
   b->set_pinned(uint32_t(vertex), pinned == 1);
+  if (check_xpbd_body(*w, body, *b, "unpinning") != SB_OK) {  // a freed vertex can raise the stiffness number
+    const int32_t code = sb_last_error_code();
+    b->set_pinned(uint32_t(vertex), was);
+    return code;
+  }
   return SB_OK;
 }
 
 int32_t sb_body_set_vertex_scales(sb_world world, sb_body body, const uint32_t* vertices, int32_t count,
                                   float mass_scale, float stiffness_scale) {
   clear_error();
-  sb::SoftBody* b = find_body(world, body);
+  sb::World* w = nullptr;
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b) return sb_last_error_code();
   if (count < 1 || count > SB_MAX_VERTEX_GROUP)
     return fail(SB_ERR_BAD_COUNT, "a vertex group has 1 to %d vertices, got %d", SB_MAX_VERTEX_GROUP, count);
@@ -274,7 +292,23 @@ int32_t sb_body_set_vertex_scales(sb_world world, sb_body body, const uint32_t* 
   for (int32_t k = 0; k < count; ++k)
     if (vertices[k] >= b->vertex_count())
       return fail(SB_ERR_INDEX_OUT_OF_RANGE, "vertices[%d] = %u is out of range [0, %u)", k, vertices[k], b->vertex_count());
+  // Lighter vertices raise XPBD's Neo-Hookean stiffness number: the old scales come back past its limit.
+  std::vector<float> old_mass(static_cast<size_t>(count)), old_stiffness(static_cast<size_t>(count));
+  for (int32_t k = 0; k < count; ++k) {
+    old_mass[k] = b->vertex_mass_scale(vertices[k]);
+    old_stiffness[k] = b->vertex_stiffness_scale(vertices[k]);
+  }
   b->set_vertex_scales(vertices, uint32_t(count), mass_scale, stiffness_scale);
+  if (check_xpbd_body(*w, body, *b, "the vertex scales") != SB_OK) {
+    const int32_t code = sb_last_error_code();
+    // In reverse, so a vertex listed twice gets the scale it had before the call.
+    std::reverse(old_mass.begin(), old_mass.end());
+    std::reverse(old_stiffness.begin(), old_stiffness.end());
+    std::vector<uint32_t> listed(vertices, vertices + count);
+    std::reverse(listed.begin(), listed.end());
+    b->set_vertex_scales_each(listed.data(), uint32_t(count), old_mass.data(), old_stiffness.data());
+    return code;
+  }
   return SB_OK;
 }
 
@@ -290,17 +324,29 @@ int32_t sb_body_get_vertex_scales(sb_world world, sb_body body, int32_t vertex, 
 
 int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   clear_error();
-  sb::SoftBody* b = find_body(world, body);
+  sb::World* w = nullptr;
+  sb::SoftBody* b = find_body(world, body, &w);
   if (!b) return sb_last_error_code();
   if (solver < 0 || solver >= sb::kSolverCount)
     return fail(SB_ERR_UNKNOWN_SOLVER, "solver %d is not an sb_solver (0..%d)", solver, sb::kSolverCount - 1);
   if (b->params().material == sb::Material::NeoHookean && !material_solver_ok(sb::Solver(solver)))
-    return fail(SB_ERR_MATERIAL_SOLVER, "%s cannot run the Neo-Hookean material (XPBD's constraint pair for it "
-                "crushes stiff tets): set SB_PARAM_MATERIAL to SB_MATERIAL_SIMPLE first, or use VBD",
-                solver == SB_SOLVER_PBD ? "PBD" : "XPBD");
+    return fail(SB_ERR_MATERIAL_SOLVER, "PBD cannot run the Neo-Hookean material (it has no compliance, so no "
+                "material): set SB_PARAM_MATERIAL to SB_MATERIAL_SIMPLE first, or use XPBD or VBD");
+  // XPBD's Neo-Hookean limit, checked before switching where it can be (the switch itself restarts
+  // a force-based solver's history, so undoing it would not give back the same state); after it
+  // too, since grabbed vertices are kinematic only under force-based solvers.
+  if (solver == SB_SOLVER_XPBD && b->solver() != sb::Solver::Xpbd &&
+      check_xpbd_body(*w, body, *b, "the solver", /*assume_xpbd=*/true) != SB_OK)
+    return sb_last_error_code();
+  const sb::Solver old = b->solver();
   if (!b->set_solver(sb::Solver(solver)))
     return fail(SB_ERR_NEEDS_COMPLIANCE,
                 "force-based solvers and VBD need edge and volume compliance > 0 (stiffness = 1/compliance); set them first");
+  if (check_xpbd_body(*w, body, *b, "the solver") != SB_OK) {
+    const int32_t code = sb_last_error_code();
+    b->set_solver(old);
+    return code;
+  }
   return SB_OK;
 }
 
@@ -413,8 +459,9 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 static_assert(sizeof(sb_body_stats) == 96, "sb_body_stats is 96 bytes");
 static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
                   offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80 &&
-                  offsetof(sb_body_stats, residual) == 88,
-              "sb_body_stats: 3 doubles, 10 floats, 5 int32, 2 floats, as web/src/softbody.js reads them");
+                  offsetof(sb_body_stats, residual) == 88 && offsetof(sb_body_stats, stiffness_number) == 92,
+              "sb_body_stats: 3 doubles, 10 floats, 5 int32, 3 floats, as web/src/softbody.js reads them");
+static_assert(SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS == float(sb::kXpbdNeoHookeanMaxStiffness), "one limit");
 
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   clear_error();
@@ -441,6 +488,7 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   out->contacts = int32_t(s.contacts);
   out->max_penetration = float(s.max_penetration);
   out->residual = float(s.residual);
+  out->stiffness_number = float(s.stiffness_number);
   return SB_OK;
 }
 

@@ -64,6 +64,41 @@ sb::World* find_world(sb_world handle) {
   return g_worlds[index].world.get();
 }
 
+namespace {
+int32_t xpbd_range_error(sb_body handle, const sb::SoftBody& b, float dt, int32_t substeps, const char* what) {
+  const sb::BodyParams& p = b.params();
+  const int32_t need = b.xpbd_min_substeps(dt);
+  char remedy[160];
+  if (need <= SB_MAX_SUBSTEPS)
+    std::snprintf(remedy, sizeof remedy, "use %d or more substeps (sb_world_set_substeps), a smaller dt, or the VBD solver", need);
+  else  // more than the world allows at this dt
+    std::snprintf(remedy, sizeof remedy, "it would need %d substeps at this dt, more than the %d allowed: use a smaller dt, or the VBD solver",
+                  need, SB_MAX_SUBSTEPS);
+  return fail(SB_ERR_MATERIAL_SOLVER,
+              "%s refused: body %d is Neo-Hookean (E = %g Pa, nu = %g, %g kg/m^3) under XPBD, whose stiffness number "
+              "(tet stiffness x h^2 / mass) would be %.3g at dt = %g s and %d substeps, above the %.0f it runs robustly "
+              "at; %s",
+              what, handle, double(p.youngs_modulus), double(p.poisson_ratio), double(p.density),
+              b.xpbd_stiffness_number(dt / float(substeps)), double(dt), substeps, sb::kXpbdNeoHookeanMaxStiffness, remedy);
+}
+}  // namespace
+
+int32_t check_xpbd_range(const sb::World& w, float dt, int32_t substeps, const char* what) {
+  sb::BodyHandle body;
+  int32_t need = 0;
+  if (!w.xpbd_out_of_range(dt, substeps, &body, &need)) return SB_OK;
+  return xpbd_range_error(encode_body(body), *const_cast<sb::World&>(w).body(body), dt, substeps, what);
+}
+
+int32_t check_xpbd_body(const sb::World& w, sb_body handle, const sb::SoftBody& b, const char* what, bool assume_xpbd) {
+  const float dt = w.last_dt();
+  const int32_t substeps = w.settings.substeps;
+  if ((!assume_xpbd && b.solver() != sb::Solver::Xpbd) ||
+      b.xpbd_stiffness_number(dt / float(substeps)) <= sb::kXpbdNeoHookeanMaxStiffness)
+    return SB_OK;
+  return xpbd_range_error(handle, b, dt, substeps, what);
+}
+
 sb::SoftBody* find_body(sb_world world, sb_body body, sb::World** world_out) {
   sb::World* w = find_world(world);
   if (!w) return nullptr;

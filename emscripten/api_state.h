@@ -30,6 +30,15 @@ void set_world_generation_for_test(uint32_t slot, uint32_t generation);
 int32_t encode_body(sb::BodyHandle h);
 sb::BodyHandle decode_body(sb_body handle);
 
+// XPBD with Neo-Hookean is supported up to a stiffness number per substep (materials/neo_hookean_xpbd.h):
+// records SB_ERR_MATERIAL_SOLVER naming the substeps that would work and returns it, if any body of
+// the world would exceed it at dt seconds with `substeps` substeps; else SB_OK. `what` says what was refused.
+int32_t check_xpbd_range(const sb::World& w, float dt, int32_t substeps, const char* what);
+// The same for one body, at the world's last dt and substeps (after a change to that body).
+// assume_xpbd: as if the body ran XPBD already (checked before switching to it).
+int32_t check_xpbd_body(const sb::World& w, sb_body handle, const sb::SoftBody& b, const char* what,
+                        bool assume_xpbd = false);
+
 // Checks shared by several entry points; each records a message naming `what`.
 bool check_finite(float value, const char* what);
 bool check_range(float value, float lo, float hi, const char* what);

@@ -72,6 +72,7 @@ int32_t sb_world_set_substeps(sb_world world, int32_t substeps) {
   if (substeps < SB_MIN_SUBSTEPS || substeps > SB_MAX_SUBSTEPS)
     return fail(SB_ERR_OUT_OF_RANGE, "substeps must be in [%d, %d], got %d", SB_MIN_SUBSTEPS, SB_MAX_SUBSTEPS,
                 substeps);
+  if (check_xpbd_range(*w, w->last_dt(), substeps, "substeps") != SB_OK) return sb_last_error_code();
   w->settings.substeps = substeps;
   return SB_OK;
 }
@@ -139,6 +140,8 @@ int32_t sb_world_step(sb_world world, float dt) {
   if (!(dt >= SB_MIN_DT) || dt > SB_MAX_DT)
     return fail(SB_ERR_OUT_OF_RANGE, "dt must be in [%g, %g] s, got %g", double(SB_MIN_DT), double(SB_MAX_DT),
                 double(dt));
+  // Checked every step (O(1) per body): dt is only known here, and plastic flow changes rest shapes.
+  if (check_xpbd_range(*w, dt, w->settings.substeps, "the step (nothing moved)") != SB_OK) return sb_last_error_code();
   sb::BodyHandle first;
   const int diverged = w->step(dt, &first);
   if (diverged > 0)

@@ -50,8 +50,15 @@ typedef enum sb_error {
   SB_ERR_INVALID_TETRA = -21,      /* 0, unknown or destroyed tetrahedralization handle */
   SB_ERR_NOT_READY = -22,          /* tetrahedralization results asked for before sb_tetra_run finished */
   SB_ERR_INVALID_COLLIDER = -23,   /* 0, unknown or destroyed collider handle */
-  SB_ERR_MATERIAL_SOLVER = -24     /* the Neo-Hookean material under XPBD or PBD (use VBD or an integrator) */
+  SB_ERR_MATERIAL_SOLVER = -24     /* the Neo-Hookean material under PBD, or under XPBD beyond its stiffness
+                                      number (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS: more substeps, or VBD) */
 } sb_error;
+
+/* XPBD with SB_MATERIAL_NEO_HOOKEAN: the largest stiffness number per substep (sb_body_stats) it is
+ * allowed at; calls that would exceed it (the material, E, nu, density, the solver, vertex scales,
+ * unpinning, fewer substeps, a larger dt in sb_world_step) fail with SB_ERR_MATERIAL_SOLVER naming the
+ * substeps that would work. */
+#define SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS 500.0f
 
 /* Limits. */
 #define SB_MAX_WORLDS 64
@@ -115,8 +122,10 @@ typedef enum sb_param {
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per
  * tet (SB_PARAM_VOLUME_COMPLIANCE): stiffness per constraint, so it depends on the mesh. NEO_HOOKEAN:
  * stable Neo-Hookean tets from Young's modulus and Poisson's ratio, the same body at any resolution.
- * It needs tets (not ropes, jellies or pressure balls) and a solver that minimises energy: VBD or a
- * force-based integrator; under XPBD or PBD it is refused (SB_ERR_MATERIAL_SOLVER), both ways. */
+ * It needs tets (not ropes, jellies or pressure balls). XPBD runs it with one block constraint per tet
+ * (its deformation gradient, solved exactly per tet; README) up to a stiffness number per substep
+ * (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS), VBD and the force-based integrators at any stiffness; PBD has
+ * no compliance and refuses it (SB_ERR_MATERIAL_SOLVER), both ways. */
 typedef enum sb_material {
   SB_MATERIAL_SIMPLE = 0,
   SB_MATERIAL_NEO_HOOKEAN = 1
@@ -163,12 +172,17 @@ typedef struct sb_body_stats {
   float max_penetration;   /* m, deepest contact corrected during the last step (ground, colliders,
                               other bodies); 0 when nothing touched */
   float residual;          /* XPBD: largest |C + alpha~ lambda| after the last substep's passes, relative
-                              (edges over their rest length, volumes over 6 V0, Neo-Hookean as is):
+                              (edges over their rest length, volumes over 6 V0; Neo-Hookean: each tet's
+                              |P(F) + Lambda / (h^2 V0)| over lambda + mu, a strain):
                               0 = each substep solved; ~1e-3 and above = visibly softer than the
                               material, more SB_PARAM_ITERATIONS or substeps needed. VBD: the last
                               sweep's relative force imbalance (sum |net force| / sum of the forces
                               acting): ~3e-3 is rounding, 1e-2 and above far from solved. 0 for other
                               solvers */
+  float stiffness_number;  /* XPBD with SB_MATERIAL_NEO_HOOKEAN: the largest tet's stiffness x h^2 / mass of
+                              the last substep, (lambda + mu) h^2 V0 sum_i |b_i|^2 / m_i (README "Materials
+                              in pascals"); it runs robustly up to SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS, and
+                              every call that would exceed it is refused. 0 otherwise */
 } sb_body_stats;
 
 /* What a tetrahedralization did (sb_tetra_get_stats). Counts are of the final mesh unless named. */

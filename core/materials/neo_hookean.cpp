@@ -1,6 +1,5 @@
 #include "materials/neo_hookean.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "math/vec3.h"
@@ -122,62 +121,6 @@ void neo_hookean_stiffness_diagonal(const NeoHookean& m, const float* x, const u
       diag[id[i]] += s * (base + m.lambda * length_sq(q) / 3.0f);
     }
   }
-}
-
-void solve_neo_hookean(float* pos, const float* inv_mass, const uint32_t* tets, const float* B,
-                       const float* rest_volume, uint32_t tet_count, const NeoHookean& m, float inv_h2,
-                       float* lambda_acc) {
-  const float inv_mu = 1.0f / m.mu, inv_lambda = 1.0f / m.lambda;
-  for (uint32_t t = 0; t < tet_count; ++t) {
-    const uint32_t* id = tets + 4 * t;
-    const float w[4] = {inv_mass[id[0]], inv_mass[id[1]], inv_mass[id[2]], inv_mass[id[3]]};
-    const float* b = B + 9 * t;
-    const Deformation F = deformation(pos, id, b);
-    const float norm = std::sqrt(length_sq(F.f[0]) + length_sq(F.f[1]) + length_sq(F.f[2]));
-    if (!(norm > 0.0f)) continue;  // collapsed to a point: no direction to push along
-    Vec3 c[3];
-    cofactor(F, c);
-    // Deviatoric C_D = |F| (dC/dF = F / |F|), hydrostatic C_H = det F - gamma (dC/dF = cof F).
-    const float inv_norm = 1.0f / norm;
-    const Vec3 pd[3] = {F.f[0] * inv_norm, F.f[1] * inv_norm, F.f[2] * inv_norm};
-    Vec3 gd[4], gh[4];
-    vertex_gradients(pd, b, gd);
-    vertex_gradients(c, b, gh);
-    float a11 = 0.0f, a12 = 0.0f, a22 = 0.0f;
-    for (int i = 0; i < 4; ++i) {
-      a11 += w[i] * length_sq(gd[i]);
-      a12 += w[i] * dot(gd[i], gh[i]);
-      a22 += w[i] * length_sq(gh[i]);
-    }
-    const float alpha_d = inv_h2 * inv_mu / rest_volume[t];      // alpha~ = 1 / (mu V0 h^2)
-    const float alpha_h = inv_h2 * inv_lambda / rest_volume[t];  // alpha~ = 1 / (lambda V0 h^2)
-    a11 += alpha_d;
-    a22 += alpha_h;
-    const float det = a11 * a22 - a12 * a12;
-    if (!(det > 0.0f)) continue;  // every vertex pinned
-    float* lam = lambda_acc + 2 * t;
-    const float cd = norm, ch = dot(F.f[0], c[0]) - m.gamma;
-    const float r1 = -cd - alpha_d * lam[0], r2 = -ch - alpha_h * lam[1];
-    const float dl1 = (a22 * r1 - a12 * r2) / det;
-    const float dl2 = (a11 * r2 - a12 * r1) / det;
-    lam[0] += dl1;
-    lam[1] += dl2;
-    for (int i = 0; i < 4; ++i)
-      if (w[i] != 0.0f) store3(pos, id[i], load3(pos, id[i]) + (gd[i] * dl1 + gh[i] * dl2) * w[i]);
-  }
-}
-
-float neo_hookean_residual(const float* pos, const uint32_t* tets, const float* B, const float* rest_volume,
-                           uint32_t tet_count, const NeoHookean& m, float inv_h2, const float* lambda_acc) {
-  float worst = 0.0f;
-  for (uint32_t t = 0; t < tet_count; ++t) {
-    const Deformation F = deformation(pos, tets + 4 * t, B + 9 * t);
-    const float cd = std::sqrt(length_sq(F.f[0]) + length_sq(F.f[1]) + length_sq(F.f[2]));
-    const float ch = dot(F.f[0], cross(F.f[1], F.f[2])) - m.gamma;
-    const float alpha_d = inv_h2 / (m.mu * rest_volume[t]), alpha_h = inv_h2 / (m.lambda * rest_volume[t]);
-    worst = std::max({worst, std::fabs(cd + alpha_d * lambda_acc[2 * t]), std::fabs(ch + alpha_h * lambda_acc[2 * t + 1])});
-  }
-  return worst;
 }
 
 }  // namespace sb

@@ -10,9 +10,8 @@
 // lambda = lambda_L + mu_L (the Lame parameters of E and nu), derived in neo_hookean.cpp and checked by
 // a uniaxial stretch test.
 //
-// In XPBD (Macklin & Mueller 2021, "A constraint-based formulation of stable Neo-Hookean materials")
-// the energy is two constraints per tet, C_D = |F|_F with compliance 1/(mu V0) and C_H = det F - gamma
-// with compliance 1/(lambda V0), so the same E and nu mean the same body at any resolution.
+// XPBD runs the same energy as one block constraint per tet (neo_hookean_xpbd.h), weighted by V0 like
+// every other solver's, so the same E and nu mean the same body at any resolution.
 #pragma once
 #include <cstdint>
 
@@ -76,18 +75,5 @@ void neo_hookean_jacobian_product(const NeoHookean& m, const float* x, const uin
 // approximation, N/m: implicit Euler's Jacobi preconditioner, like system_diagonal's.
 void neo_hookean_stiffness_diagonal(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
                                     const float* rest_volume, uint32_t tet_count, float k, float* diag);
-
-// One XPBD Gauss-Seidel pass over the tets' constraint pairs, solved together per tet (a 2x2 system:
-// solved one after the other, the pair would move a body at rest every substep, since at F = I their
-// gradients are parallel). lambda_acc: 2 per tet (deviatoric, hydrostatic), N s^2 scaled like C;
-// zero them at each substep's start. inv_h2 = 1 / h^2.
-void solve_neo_hookean(float* pos, const float* inv_mass, const uint32_t* tets, const float* B,
-                       const float* rest_volume, uint32_t tet_count, const NeoHookean& m, float inv_h2,
-                       float* lambda_acc);
-
-// The largest |C + alpha~ lambda| over the tets' two constraints (dimensionless, like a strain): how
-// far the last pass left the substep's equations from solved. 0 = converged.
-float neo_hookean_residual(const float* pos, const uint32_t* tets, const float* B, const float* rest_volume,
-                           uint32_t tet_count, const NeoHookean& m, float inv_h2, const float* lambda_acc);
 
 }  // namespace sb

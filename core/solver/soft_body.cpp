@@ -75,7 +75,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
     tet_energy_volume_[t] = float(volume6 / 6.0);
     rest_volume_ += tet_rest6_[t] / 6.0;
   }
-  tet_lambda_.assign(2 * size_t(tet_count), 0.0f);
+  tet_lambda_.assign(9 * size_t(tet_count), 0.0f);
   volume_lambda_.assign(tet_count, 0.0f);
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
 
@@ -140,6 +140,28 @@ void SoftBody::compute_masses() {
     const bool kinematic = grabbed_[i] && (params_.grab_compliance == 0.0f || is_force_based(solver_));
     inv_mass_[i] = (pinned_[i] || kinematic) ? 0.0f : 1.0f / mass_[i];
   }
+  update_stiffness_number();
+}
+
+// Kept current wherever masses, the material or the rest shapes change, so a check per step is O(1).
+// Also sizes the Neo-Hookean XPBD scratch (outside the step loop).
+void SoftBody::update_stiffness_number() {
+  if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_target_.size() != pos_.size()) {
+    nh_target_.assign(pos_.size(), 0.0f);
+    nh_sum_.assign(pos_.size(), 0.0);
+  }
+  stiffness_per_h2_ = params_.material == Material::NeoHookean && tet_count() > 0
+                          ? neo_hookean_stiffness_per_h2(neo_hookean_, inv_mass_.data(), tet_ids_.data(),
+                                                         tet_inverse_rest_.data(), tet_energy_volume_.data(), tet_count())
+                          : 0.0;
+}
+
+int32_t SoftBody::xpbd_min_substeps(float dt) const {
+  if (!(stiffness_per_h2_ > 0.0)) return 1;
+  // S = stiffness_per_h2 (dt / n)^2 <= limit  <=>  n >= dt sqrt(stiffness_per_h2 / limit); capped so
+  // absurd stiffness (E = 1e12 Pa on micrometre tets) still converts to an int.
+  const double n = std::ceil(double(dt) * std::sqrt(stiffness_per_h2_ / kXpbdNeoHookeanMaxStiffness) * (1.0 + 1e-9));
+  return int32_t(std::min(n, 1e9));
 }
 
 // Force-based solvers integrate forces k = 1/compliance: the simple model needs both compliances > 0
@@ -155,6 +177,7 @@ bool SoftBody::set_params(const BodyParams& params) {
   params_ = params;
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
   if (remass) compute_masses();
+  else update_stiffness_number();
   // The plastic state outlives switching creep off and on again: a permanent set stays until reset.
   if (params_.plastic_creep > 0.0f && plastic_.empty() && tet_count() > 0)
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count());
@@ -215,6 +238,20 @@ void SoftBody::set_vertex_scales(const uint32_t* vertices, uint32_t count, float
     vertex_mass_scale_[vertices[k]] = mass_scale;
     vertex_stiffness_scale_[vertices[k]] = stiffness_scale;
   }
+  apply_vertex_scales();
+}
+
+void SoftBody::set_vertex_scales_each(const uint32_t* vertices, uint32_t count, const float* mass_scales,
+                                      const float* stiffness_scales) {
+  for (uint32_t k = 0; k < count; ++k) {
+    vertex_mass_scale_[vertices[k]] = mass_scales[k];
+    vertex_stiffness_scale_[vertices[k]] = stiffness_scales[k];
+  }
+  apply_vertex_scales();
+}
+
+// Masses and the per-constraint stiffness multipliers from the per-vertex scales.
+void SoftBody::apply_vertex_scales() {
   compute_masses();
   const bool uniform = std::all_of(vertex_stiffness_scale_.begin(), vertex_stiffness_scale_.end(), [](float v) { return v == 1.0f; });
   if (uniform) {
@@ -232,6 +269,7 @@ void SoftBody::set_vertex_scales(const uint32_t* vertices, uint32_t count, float
   }
   for (uint32_t t = 0; t < tet_count(); ++t)
     tet_energy_volume_[t] = tet_rest6_[t] / 6.0f * (uniform ? 1.0f : tet_stiffness_scale_[t]);
+  update_stiffness_number();
 }
 
 void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
@@ -267,6 +305,7 @@ void SoftBody::restore_rest_shape() {
   if (plastic_.empty()) return;
   reset_plastic_state(plastic_);
   shape_rest_data();
+  update_stiffness_number();
 }
 
 void SoftBody::reset() {
@@ -602,19 +641,24 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   const bool nh = !pbd && neo_hookean();
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
   // residual; a single pass in any other substep needs none.
-  const bool keep = nh || params_.iterations > 1 || last;
+  const bool keep = params_.iterations > 1 || last;
   float* edge_lambda = keep ? edge_lambda_.data() : nullptr;
   float* volume_lambda = keep ? volume_lambda_.data() : nullptr;
-  if (nh) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
-  else if (keep) {
+  if (nh) {
+    if (keep) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
+    NeoHookeanPass pass = neo_hookean_pass();
+    pass.lambda = keep ? tet_lambda_.data() : nullptr;
+    const bool resync = params_.iterations > 1;  // keep positions and multipliers one rounding apart
+    if (resync) std::copy(pos_.begin(), pos_.end(), nh_target_.begin());
+    for (int k = 0; k < params_.iterations; ++k) {
+      solve_neo_hookean_blocks(pass);
+      if (resync) neo_hookean_positions(pass, nh_target_.data(), nh_sum_.data(), vertex_count());
+    }
+    return;
+  }
+  if (keep) {
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
-  }
-  if (nh) {
-    for (int pass = 0; pass < params_.iterations; ++pass)
-      solve_neo_hookean(pos_.data(), inv_mass_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_energy_volume_.data(),
-                        tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
-    return;
   }
   // The passes run on positions padded to xyzw with the inverse mass in w, copied in and out around
   // them (pos_ stays the public xyz buffer).
@@ -673,6 +717,20 @@ void SoftBody::pass_origin(float origin[3]) const {
     const float middle = at[k] + origin_offset_[k];
     if (std::isfinite(middle) && std::fabs(middle) > half_extent_[k]) origin[k] = middle;
   }
+}
+
+// The Neo-Hookean XPBD pass over this body's tets at the last substep's h (multipliers not set).
+NeoHookeanPass SoftBody::neo_hookean_pass() const {
+  NeoHookeanPass p;
+  p.pos = const_cast<float*>(pos_.data());
+  p.inv_mass = inv_mass_.data();
+  p.tets = tet_ids_.data();
+  p.B = tet_inverse_rest_.data();
+  p.rest_volume = tet_energy_volume_.data();
+  p.tet_count = tet_count();
+  p.material = neo_hookean_;
+  p.h2 = 1.0f / last_inv_h2_;
+  return p;
 }
 
 // VBD: `iterations` sweeps of per-vertex Newton steps on the incremental potential from the
@@ -897,12 +955,14 @@ bool SoftBody::frame_end() {
     std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
     if (!visual_.empty()) visual_.update(pos_.data());
     // Plastic flow once per frame, on a verified state: the rest shapes the next frame solves against.
-    if (params_.plastic_creep > 0.0f && !plastic_.empty())
+    if (params_.plastic_creep > 0.0f && !plastic_.empty()) {
       last_plastic_tets_ = apply_plastic_flow(plastic_, pos_.data(), tet_ids_.data(), tet_count(), params_.plastic_yield,
                                               double(params_.plastic_creep) * frame_seconds_, edge_rest_.data(),
                                               tet_inverse_rest_.data());
-    else
+      if (last_plastic_tets_ > 0) update_stiffness_number();  // the rest shapes changed
+    } else {
       last_plastic_tets_ = 0;
+    }
     return true;
   }
   diverged_ = true;
@@ -953,10 +1013,14 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
     st.max_edge_strain = std::max(st.max_edge_strain, std::fabs(double(len) / edge_rest_[e] - 1.0));
   }
   if (solver_ == Solver::Vbd) st.residual = vbd_imbalance_;
+  if (solver_ == Solver::Xpbd && last_inv_h2_ > 0.0f) st.stiffness_number = xpbd_stiffness_number(1.0f / std::sqrt(last_inv_h2_));
   if (solver_ == Solver::Xpbd && last_inv_h2_ > 0.0f) {
-    if (neo_hookean())
-      st.residual = neo_hookean_residual(pos_.data(), tet_ids_.data(), tet_inverse_rest_.data(), tet_energy_volume_.data(),
-                                         tet_count(), neo_hookean_, last_inv_h2_, tet_lambda_.data());
+    if (neo_hookean()) {
+      NeoHookeanPass pass = neo_hookean_pass();
+      pass.pos = const_cast<float*>(pos_.data());  // read only
+      pass.lambda = const_cast<float*>(tet_lambda_.data());
+      st.residual = neo_hookean_block_residual(pass);
+    }
     else
       st.residual = simple_residual(pos_.data(), edge_ids_.data(), edge_rest_.data(), edge_count(),
                                     params_.edge_compliance * last_inv_h2_, edge_lambda_.data(), tet_ids_.data(),

@@ -7,6 +7,7 @@
 
 #include "contact/collider.h"
 #include "materials/neo_hookean.h"
+#include "materials/neo_hookean_xpbd.h"
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
 #include "solver/static_solver.h"
@@ -107,12 +108,15 @@ struct BodyStats {
   double elastic_energy = 0.0;    // J, springs + volume terms at k = 1/compliance (0 for compliance 0)
   double potential_energy = 0.0;  // J, gravitational, relative to y = 0
   // XPBD: the largest |C + alpha~ lambda| of the last substep, over the constraint's scale (edges: l0,
-  // volumes: 6 V0, Neo-Hookean: dimensionless), read at the frame's end: how far the passes left the
+  // volumes: 6 V0; Neo-Hookean: |P(F) + Lambda / (h^2 V0)| / (lambda + mu), neo_hookean_xpbd.h), read at the frame's end: how far the passes left the
   // implicit step from solved (0 = converged; ~1e-3 and above means the body is visibly softer than
   // its material). VBD: the last sweep's relative force imbalance, sum |net force| / sum of the
   // magnitudes of the forces acting (vbd.h): ~3e-3 is float rounding's floor on a stiff beam, 1e-2
   // and above means far from solved. 0 for the other solvers.
   double residual = 0.0;
+  // XPBD with Neo-Hookean: the stiffness number of the last substep (neo_hookean_xpbd.h; supported up
+  // to kXpbdNeoHookeanMaxStiffness). 0 otherwise.
+  double stiffness_number = 0.0;
   bool finite = true;           // false once the state went non-finite (the body is then frozen)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
   double max_penetration = 0.0; // m, deepest contact corrected during the last step
@@ -142,6 +146,11 @@ class SoftBody {
   bool frame_end();
   bool position_based() const { return !is_force_based(solver_); }
   bool neo_hookean() const { return params_.material == Material::NeoHookean && tet_count() > 0; }
+  // XPBD with Neo-Hookean (neo_hookean_xpbd.h): the stiffness number of a substep of h seconds with the
+  // current material, masses and rest shapes (0 unless the material is Neo-Hookean), and the fewest
+  // substeps of a frame of dt seconds that keep it within kXpbdNeoHookeanMaxStiffness.
+  double xpbd_stiffness_number(float h) const { return neo_hookean() ? stiffness_per_h2_ * double(h) * h : 0.0; }
+  int32_t xpbd_min_substeps(float dt) const;
 
   // Contact between bodies (contact/body_contact.h): bodies touch when (group_a & mask_b) and
   // (group_b & mask_a) are both nonzero. Default group 1, mask all: everything touches; mask 0 = none.
@@ -191,6 +200,9 @@ class SoftBody {
   // so a painted region stiffens smoothly into its surroundings). Sets, not multiplies: 1 and 1 undo
   // it. Kept across reset, like pins. Callers check the indices and ranges (the C API does).
   void set_vertex_scales(const uint32_t* vertices, uint32_t count, float mass_scale, float stiffness_scale);
+  // The same with a mass and a stiffness scale per listed vertex (puts back what set_vertex_scales replaced).
+  void set_vertex_scales_each(const uint32_t* vertices, uint32_t count, const float* mass_scales,
+                              const float* stiffness_scales);
   float vertex_mass_scale(uint32_t vertex) const { return vertex_mass_scale_[vertex]; }
   float vertex_stiffness_scale(uint32_t vertex) const { return vertex_stiffness_scale_[vertex]; }
   bool pinned(uint32_t vertex) const { return pinned_[vertex] != 0; }
@@ -263,6 +275,9 @@ class SoftBody {
   static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
                   WorkerPool* pool, uint32_t split_min, VertexWork* work);
+  NeoHookeanPass neo_hookean_pass() const;
+  void update_stiffness_number();
+  void apply_vertex_scales();
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
   ForceModel force_model(const float gravity[3]) const;
@@ -300,8 +315,13 @@ class SoftBody {
   std::vector<float> edge_stiffness_scale_, tet_stiffness_scale_;
   NeoHookean neo_hookean_;               // from params_.youngs_modulus and poisson_ratio
   // XPBD multipliers of the current substep (zeroed at its start), in the constraints' order.
-  std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 2 per tet
+  std::vector<float> edge_lambda_, volume_lambda_, tet_lambda_;  // tet_lambda_: 9 per tet (neo_hookean_xpbd.h)
   float last_inv_h2_ = 0.0f;  // 1/h^2 of the last substep, 1/s^2 (for the residual)
+  double stiffness_per_h2_ = 0.0;
+  // XPBD with Neo-Hookean and several passes: the substep's prediction and a double sum per vertex
+  // (neo_hookean_positions); sized when the material becomes Neo-Hookean.
+  std::vector<float> nh_target_;
+  std::vector<double> nh_sum_;  // Neo-Hookean's stiffness number per h^2, 1/s^2 (update_stiffness_number)
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)

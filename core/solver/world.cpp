@@ -105,7 +105,20 @@ bool World::set_threads(int n) {
   return pool_->set_threads(n);
 }
 
+bool World::xpbd_out_of_range(float dt, int substeps, BodyHandle* body, int32_t* min_substeps) const {
+  const float h = dt / float(substeps);
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    const SoftBody* b = slots_[i].body.get();
+    if (!b || b->solver() != Solver::Xpbd || b->xpbd_stiffness_number(h) <= kXpbdNeoHookeanMaxStiffness) continue;
+    *body = {i, slots_[i].generation};
+    *min_substeps = b->xpbd_min_substeps(dt);
+    return true;
+  }
+  return false;
+}
+
 int World::step(float dt, BodyHandle* first_diverged) {
+  last_dt_ = dt;
   // The live colliders in slot order (a fixed order keeps runs deterministic); the vector keeps its
   // capacity, so a steady scene allocates nothing here.
   active_colliders_.clear();

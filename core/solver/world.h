@@ -48,6 +48,11 @@ class World {
   // call; the first of them is in *first_diverged.
   int step(float dt, BodyHandle* first_diverged);
   double time() const { return time_; }  // simulated seconds
+  // The dt of the last step, s (1/60 before the first): what checks made between steps assume.
+  float last_dt() const { return last_dt_; }
+  // The first live body that runs XPBD with Neo-Hookean beyond its stiffness limit at this dt and
+  // substep count (soft_body.h xpbd_stiffness_number); false if none. *min_substeps: what it needs.
+  bool xpbd_out_of_range(float dt, int substeps, BodyHandle* body, int32_t* min_substeps) const;
 
   // Threads that step the bodies (worker_pool.h): n in [1, WorkerPool::kMaxThreads], 1 by default.
   // The XPBD/PBD passes run in units of vertex groups across them (xpbd_partition.h;
@@ -107,6 +112,7 @@ class World {
   ContactReport contact_report_;
   std::unique_ptr<WorkerPool> pool_;  // made by the first set_threads(n > 1)
   double time_ = 0.0;
+  float last_dt_ = 1.0f / 60.0f;
 };
 
 }  // namespace sb

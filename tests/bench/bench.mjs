@@ -116,6 +116,7 @@ const SOLVERS = [
   { key: 'implicitEuler', label: 'implicit Euler', work: '1 f + (CG + 1) J p + diag' },
   { key: 'vbd', label: 'VBD', work: '1 sweep: each vertex gathers its tets and edges' },
   // The Neo-Hookean material at about the simple model's stiffness (k = 1000 N/m on 5 cm edges: E ~ k/l).
+  { key: 'xpbd', row: 'xpbdNeoHookean', label: 'XPBD, Neo-Hookean 20 kPa', material: { youngsModulus: 2e4, poissonRatio: 0.45 }, work: '1 pass over tets: a Newton solve of each tet\'s F (9 unknowns)' },
   { key: 'vbd', row: 'vbdNeoHookean', label: 'VBD, Neo-Hookean 20 kPa', material: { youngsModulus: 2e4, poissonRatio: 0.45 }, work: '1 sweep over tets from their vertices' },
   { key: 'implicitEuler', row: 'implicitEulerNeoHookean', label: 'implicit Euler, Neo-Hookean 20 kPa', material: { youngsModulus: 2e4, poissonRatio: 0.45 }, work: '1 f + (CG + 1) J p + diag' },
 ].map((s) => ({ ...s, id: Solver[s.key], row: s.row ?? s.key }));

@@ -96,10 +96,10 @@ test('a refused value changes nothing in any view', () => {
   figure.destroy();
 });
 
-test('material="neo-hookean" runs under VBD and implicit Euler side by side, and is refused under XPBD with its reason', () => {
+test('material="neo-hookean" runs under XPBD, VBD and implicit Euler side by side; refused under PBD, and under XPBD beyond its stiffness number', () => {
   const figure = new Figure(sb);
   const values = { ...defaults(), material: 'neo-hookean', youngsModulus: 2e5, poissonRatio: 0.45, iterations: 8 };
-  figure.build({ scene: 'box', resolution: 3, solvers: ['vbd', 'implicitEuler'], values, start: 'drop' });
+  figure.build({ scene: 'box', resolution: 3, solvers: ['xpbd', 'vbd', 'implicitEuler'], values, start: 'drop' });
   for (const lane of figure.lanes) {
     assert.equal(lane.body.getParam('material'), 1);
     assert.equal(lane.body.getParam('iterations'), 8);
@@ -112,9 +112,13 @@ test('material="neo-hookean" runs under VBD and implicit Euler side by side, and
     assert.ok(s.minY > -1e-3 && s.minY < 0.05, `${lane.solver} landed`);
   }
   figure.destroy();
+  // PBD has no compliance, so no material; XPBD refuses a stiffness it cannot run, naming the substeps.
   const refused = new Figure(sb);
-  assert.throws(() => refused.build({ scene: 'box', resolution: 3, solvers: ['xpbd'], values, start: 'drop' }), /SB_ERR_MATERIAL_SOLVER.*VBD/);
+  assert.throws(() => refused.build({ scene: 'box', resolution: 3, solvers: ['pbd'], values, start: 'drop' }), /SB_ERR_MATERIAL_SOLVER.*PBD/);
   refused.destroy();
+  const tooStiff = new Figure(sb);
+  assert.throws(() => tooStiff.build({ scene: 'box', resolution: 3, solvers: ['xpbd'], values: { ...values, youngsModulus: 1e11 }, start: 'drop' }), /SB_ERR_MATERIAL_SOLVER.*use \d+ or more substeps/);
+  tooStiff.destroy();
 });
 
 test('scene="bar" with plastic-creep: a soft-metal bar bent by its end stays bent; without creep it springs back', () => {

@@ -305,7 +305,7 @@ test('panel controls rebuild the body and reach the solver', async () => {
   }
 });
 
-test('material presets: silicone runs under VBD, clay keeps a squash, simple springs back', async () => {
+test('material presets: silicone runs Neo-Hookean under XPBD, clay keeps a squash, simple springs back', async () => {
   const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
   try {
     await page.evaluate(() => app.openPanel());
@@ -319,8 +319,8 @@ test('material presets: silicone runs under VBD, clay keeps a squash, simple spr
         return hi - lo;
       });
 
-    // A Neo-Hookean preset switches the solver to VBD with the preset's E and nu, the sliders follow,
-    // and the readout names the solver with its residual.
+    // A Neo-Hookean preset runs under XPBD (one block constraint per tet) with the preset's E and nu,
+    // the sliders follow, and the readout names the solver with its residual.
     await preset.selectOption({ label: 'soft silicone 100 kPa' });
     await waitMoreFrames(page, 40);
     const silicone = await page.evaluate(() => ({
@@ -332,13 +332,13 @@ test('material presets: silicone runs under VBD, clay keeps a squash, simple spr
       finite: app.stats().finite,
       readout: document.querySelector('[data-field="solver"]').textContent,
     }));
-    assert.equal(silicone.solver, 'vbd');
+    assert.equal(silicone.solver, 'xpbd');
     assert.equal(silicone.material, 1, 'Neo-Hookean');
     assert.equal(silicone.E, 1e5);
     assert.ok(Math.abs(silicone.nu - 0.45) < 1e-6);
     assert.equal(silicone.settings.youngsModulus, 1e5, 'the slider holds the preset value');
     assert.ok(silicone.finite);
-    assert.match(silicone.readout, /^VBD · residual \d/);
+    assert.match(silicone.readout, /^XPBD · residual \d/);
 
     // Clay: back to XPBD and the simple model, plastic. Landed, then squashed to 30 %: 2 s later it
     // is still below 70 % of its landed height (node: 50 %); the same press on the simple preset

@@ -112,6 +112,17 @@ TEST_CASE("threads: the same bits with damping, two passes (multipliers) and PBD
   check_same_bits(pbd, Solver::Pbd, 100);
 }
 
+TEST_CASE("threads: the same bits for Neo-Hookean under XPBD (its block pass runs on the stepping thread)") {
+  if (!WorkerPool::available()) return;
+  BodyParams p;
+  p.material = Material::NeoHookean;
+  p.youngs_modulus = 1e5f;
+  p.poisson_ratio = 0.45f;
+  check_same_bits(p, Solver::Xpbd, 100);
+  p.iterations = 2;  // multipliers, positions rebuilt after each pass
+  check_same_bits(p, Solver::Xpbd, 50, 16);
+}
+
 TEST_CASE("threads: the same bits with the body cut into vertex groups (interiors, seams, left-over springs)") {
   if (!WorkerPool::available()) return;
   check_same_bits(BodyParams{}, Solver::Xpbd, 200, 16);

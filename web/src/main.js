@@ -31,14 +31,16 @@ import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
 import { exposeTestHook } from './test_hook.js';
 
-// The material settings as <soft-body> attributes: the solver and Neo-Hookean values for a VBD
-// preset (without the volume compliance the page may hold at 0, which VBD's simple model refuses; the
-// element then picks one > 0 that Neo-Hookean ignores), the plastic ones when creep is on.
+// The material settings as <soft-body> attributes: the solver and Neo-Hookean values for a
+// Neo-Hookean preset (under VBD without the volume compliance the page may hold at 0, which VBD's
+// simple model refuses; the element then picks one > 0 that Neo-Hookean ignores), the plastic ones
+// when creep is on.
 function withMaterial(attributes, s) {
   const out = { ...attributes };
-  if (MATERIAL_PRESETS[s.material].solver === 'vbd') {
-    delete out['volume-compliance'];
-    Object.assign(out, { solver: 'vbd', material: 'neo-hookean', 'youngs-modulus': s.youngsModulus, 'poisson-ratio': s.poissonRatio });
+  const preset = MATERIAL_PRESETS[s.material];
+  if (preset.neoHookean) {
+    if (preset.solver === 'vbd') delete out['volume-compliance'];
+    Object.assign(out, { solver: preset.solver, material: 'neo-hookean', 'youngs-modulus': s.youngsModulus, 'poisson-ratio': s.poissonRatio });
   }
   if (s.iterations !== 1) out.iterations = s.iterations;
   if (s.plasticCreep > 0) Object.assign(out, { 'plastic-yield': s.plasticYield, 'plastic-creep': s.plasticCreep });

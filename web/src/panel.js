@@ -104,7 +104,8 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
   addLinear(body, 'grabRadius', 'grab radius');
 
   // What the bodies are made of: presets with real values (settings.js MATERIAL_PRESETS; the
-  // Neo-Hookean ones switch the solver to VBD), then the numbers they set, each adjustable.
+  // Neo-Hookean ones run under XPBD), then the numbers they set, each adjustable (an E that XPBD
+  // cannot run at the current substeps is refused with the substeps it needs).
   const matter = gui.addFolder('Material');
   const presetNames = Object.fromEntries(Object.entries(MATERIAL_PRESETS).map(([key, p]) => [p.label, key]));
   const material = matter.add(model, 'material', presetNames).name('preset');
@@ -161,7 +162,7 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
     Object.assign(model, sim.settings);
     for (const key of Object.keys(sim.settings)) controllers.get(key)?.update?.();
     pause.updateDisplay();
-    const neoHookean = MATERIAL_PRESETS[sim.settings.material]?.solver === 'vbd';
+    const neoHookean = Boolean(MATERIAL_PRESETS[sim.settings.material]?.neoHookean);
     for (const key of ['youngsModulus', 'poissonRatio']) controllers.get(key)?.controller.enable(neoHookean);
   }
 

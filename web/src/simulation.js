@@ -99,16 +99,26 @@ export class Simulation {
 
   // The solver and elastic model of settings.material (MATERIAL_PRESETS) on a body that holds the
   // other settings. The order is the C API's: VBD needs the simple model's compliances > 0 until the
-  // material is Neo-Hookean, XPBD refuses Neo-Hookean, so both switches pass through spare compliances.
+  // material is Neo-Hookean (a body may still be under VBD from an older page state), so the switches
+  // pass through spare compliances; XPBD takes Neo-Hookean within its stiffness number (the presets are).
   _applyMaterial(body, settings) {
     const preset = MATERIAL_PRESETS[settings.material];
-    if (body.getParam('material') === Material.neoHookean || preset.solver === 'vbd') {
+    if (body.getParam('material') === Material.neoHookean || preset.neoHookean) {
       body.setParam('edgeCompliance', settings.edgeCompliance || VBD_SPARE_COMPLIANCE);
       body.setParam('volumeCompliance', settings.volumeCompliance || VBD_SPARE_COMPLIANCE);
     }
-    if (preset.solver === 'vbd') {
-      body.setSolver('vbd');
-      body.setParam('material', Material.neoHookean);
+    if (preset.neoHookean) {
+      body.setSolver(preset.solver);
+      try {
+        body.setParam('material', Material.neoHookean);
+      } catch (error) {
+        // XPBD refuses a body past its stiffness number at these substeps (sb_body_stats): the preset
+        // runs under its fallback solver instead, which has no such limit.
+        if (!preset.fallback || !/MATERIAL_SOLVER/.test(String(error?.message ?? error))) throw error;
+        body.setSolver(preset.fallback.solver);
+        body.setParam('iterations', preset.fallback.iterations);
+        body.setParam('material', Material.neoHookean);
+      }
     } else {
       body.setParam('material', Material.simple);
       body.setSolver(preset.solver);
@@ -166,6 +176,9 @@ export class Simulation {
       // range for every body the page makes, so no body refuses halfway.
       const next = { ...this.settings, ...preset.params, material: value };
       for (const body of this.bodies) {
+        // A Neo-Hookean body goes through VBD (no stiffness limit) while E and nu change, so XPBD
+        // never sees the new E on the way (_applyMaterial picks its solver).
+        if (body.getParam('material') === Material.neoHookean) body.setSolver('vbd');
         for (const name of Object.keys(preset.params)) body.setParam(name, next[name]);
         this._applyMaterial(body, next);
       }

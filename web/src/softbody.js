@@ -62,6 +62,10 @@ export const ErrorCode = Object.freeze({
   MATERIAL_SOLVER: -24,
 });
 
+// XPBD runs the Neo-Hookean material up to this stiffness number per substep (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS;
+// Body.stats().stiffnessNumber); calls that would exceed it throw SB_ERR_MATERIAL_SOLVER naming the substeps needed.
+export const XPBD_NEO_HOOKEAN_MAX_STIFFNESS = 500;
+
 // Input limits of the tetrahedralizer (SB_TETRA_MAX_* in emscripten/softbody.h).
 export const TetraLimits = Object.freeze({ maxVertices: 1000000, maxTriangles: 2000000, maxResolution: 64 });
 
@@ -92,7 +96,7 @@ export class SoftbodyError extends Error {
   }
 }
 
-const STATS_BYTES = 96; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 2 float32 at 84
+const STATS_BYTES = 96; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84
 const TETRA_STATS_BYTES = 47 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 4 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
@@ -643,7 +647,7 @@ export class Body {
     const energies = new Float64Array(this.sb.buffer, this.sb._stats, 3);
     const f = new Float32Array(this.sb.buffer, this.sb._stats + 24, 10);
     const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 5);
-    const tail = new Float32Array(this.sb.buffer, this.sb._stats + 84, 2);
+    const tail = new Float32Array(this.sb.buffer, this.sb._stats + 84, 3);
     return {
       volumeRatio: f[0],
       kineticEnergy: energies[0], // J
@@ -661,6 +665,7 @@ export class Body {
       contacts: i[4], // particles touching the ground, colliders or other bodies (XPBD/PBD, last substep)
       maxPenetration: tail[0], // m, deepest contact of the last step
       residual: tail[1], // XPBD: largest relative |C + alpha~ lambda|; VBD: relative force imbalance (0 = solved)
+      stiffnessNumber: tail[2], // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (allowed up to XPBD_NEO_HOOKEAN_MAX_STIFFNESS); else 0
     };
   }
 

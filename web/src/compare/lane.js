@@ -83,7 +83,8 @@ export class Lane {
       body.setParams(bodyParams(setup, meanEdge, scene));
       body.setSolver(view.solver);
       body.setParam('iterations', view.iterations ?? 1);
-      // After the solver: XPBD and PBD refuse Neo-Hookean with a message that says so.
+      // After the solver: PBD refuses Neo-Hookean, and XPBD beyond its stiffness number, with a message
+      // that says so (and names the substeps XPBD would need).
       if (setup.material === 'neo-hookean') body.setParam('material', Material.neoHookean);
       if (scene.clamped) {
         const p = body.positions;

@@ -70,17 +70,18 @@ export function createPanel(container, { comparison, guard, scenes, actions }) {
   linear(physics, 'drag', 'air drag');
   linear(physics, 'pbdStiffness', 'PBD stiffness');
   linear(physics, 'gravity', 'gravity y');
-  // The material: the simple model's k above, or Neo-Hookean from E and nu (VBD and the integrators;
-  // a view under XPBD or PBD then reports the C API's refusal).
+  // The material: the simple model's k above, or Neo-Hookean from E and nu (XPBD within its stiffness
+  // number, VBD and the integrators; a view under PBD, or under XPBD beyond it, reports the C API's
+  // refusal, which names the substeps XPBD would need).
   add(physics, 'material', 'material', shared('material'), Object.fromEntries(Object.entries(MATERIALS).map(([k, v]) => [v, k])));
   // The demo's materials with real values (settings.js MATERIAL_PRESETS), one click each: Neo-Hookean
-  // with their E and nu (the views must run VBD or an integrator), or back to the simple k.
+  // with their E and nu (any view but PBD), or back to the simple k.
   const realMaterials = ['simple', 'gelatin', 'silicone', 'rubber'].map((key) => [key, MATERIAL_PRESETS[key]]);
   const materialButtons = {};
   for (const [key, preset] of realMaterials) {
     materialButtons[key] = () =>
       guard(() =>
-        comparison.set(preset.solver === 'vbd' ? { material: 'neo-hookean', youngsModulus: preset.params.youngsModulus, poissonRatio: preset.params.poissonRatio } : { material: 'simple' }),
+        comparison.set(preset.neoHookean ? { material: 'neo-hookean', youngsModulus: preset.params.youngsModulus, poissonRatio: preset.params.poissonRatio } : { material: 'simple' }),
       );
     physics.add(materialButtons, key).name(`material: ${preset.label}`);
   }

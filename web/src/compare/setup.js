@@ -29,7 +29,7 @@ export const STARTS = Object.freeze({
 export const SQUASH_START = 0.7; // the 'squash' start presses the body to 70 % of its height
 
 // What the tets are made of (sb_material): the simple model's one stiffness k, or stable
-// Neo-Hookean from E and nu (VBD and the force-based solvers; XPBD and PBD refuse it).
+// Neo-Hookean from E and nu (XPBD within its stiffness number, VBD and the force-based solvers; PBD refuses it).
 export const MATERIALS = Object.freeze({
   simple: 'simple (stiffness k)',
   'neo-hookean': 'Neo-Hookean (E, ν)',

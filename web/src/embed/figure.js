@@ -221,7 +221,7 @@ export class Figure {
         lanes.push(lane);
         const { material, ...rest } = bodyParams(values, { meanEdge: lane.meanEdge, solvers, scene });
         applyParams(body, rest);
-        body.setSolver(solver);  // before the material: Neo-Hookean needs VBD or an integrator
+        body.setSolver(solver);  // before the material: PBD refuses Neo-Hookean, XPBD beyond its stiffness number
         body.setParam('material', material);
       }
     } catch (error) {

@@ -57,6 +57,8 @@ export declare const ErrorCode: Readonly<{
 }>;
 
 /** Limits of the tetrahedralizer's input (SB_TETRA_MAX_*). */
+/** XPBD runs the Neo-Hookean material up to this stiffness number per substep (Body.stats().stiffnessNumber). */
+export declare const XPBD_NEO_HOOKEAN_MAX_STIFFNESS: number;
 export declare const TetraLimits: Readonly<{ maxVertices: number; maxTriangles: number; maxResolution: number }>;
 
 /** How a body is advanced (sb_solver): all simulate the same model. */
@@ -109,6 +111,7 @@ export interface BodyStats {
   /** m: the deepest contact corrected during the last step. */
   maxPenetration: number;
   residual: number; // XPBD: largest relative |C + alpha~ lambda| after the last substep
+  stiffnessNumber: number; // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (0 otherwise)
 }
 
 /** sb_tetra_stats, read by Tetra.stats(). */
