@@ -329,16 +329,19 @@ void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double*
   for (size_t k = 0; k < 3 * size_t(vertex_count); ++k) p.pos[k] = float(double(target[k]) + sum[k]);
 }
 
+double tet_inertia_trace(const float* inv_mass, const uint32_t* tet, const float* B) {
+  double b[4][3];
+  corner_rows(B, b);
+  double trace = 0.0;  // tr W, 1/(kg m^2)
+  for (int i = 0; i < 4; ++i) trace += inv_mass[tet[i]] * (b[i][0] * b[i][0] + b[i][1] * b[i][1] + b[i][2] * b[i][2]);
+  return trace;
+}
+
 double neo_hookean_stiffness_per_h2(const NeoHookean& m, const float* inv_mass, const uint32_t* tets, const float* B,
                                     const float* rest_volume, uint32_t tet_count) {
   double worst = 0.0;
-  for (uint32_t t = 0; t < tet_count; ++t) {
-    double b[4][3];
-    corner_rows(B + 9 * size_t(t), b);
-    double trace = 0.0;  // tr W, 1/(kg m^2)
-    for (int i = 0; i < 4; ++i) trace += inv_mass[tets[4 * t + i]] * (b[i][0] * b[i][0] + b[i][1] * b[i][1] + b[i][2] * b[i][2]);
-    worst = std::max(worst, trace * rest_volume[t]);
-  }
+  for (uint32_t t = 0; t < tet_count; ++t)
+    worst = std::max(worst, tet_inertia_trace(inv_mass, tets + 4 * size_t(t), B + 9 * size_t(t)) * rest_volume[t]);
   return worst * (double(m.lambda) + m.mu);
 }
 

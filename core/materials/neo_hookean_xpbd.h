@@ -60,6 +60,9 @@ void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double*
 // kXpbdNeoHookeanMaxStiffness, half of the lowest failure, for the body's largest S.
 // Returns the largest over the tets per h^2, 1/s^2.
 constexpr double kXpbdNeoHookeanMaxStiffness = 500.0;
+// One tet's tr W = sum_i w_i |b_i|^2 (1/(kg m^2)) for its inverse rest shape B (9 floats); a tet's S
+// is (lambda + mu) h^2 V0 tr W.
+double tet_inertia_trace(const float* inv_mass, const uint32_t* tet, const float* B);
 double neo_hookean_stiffness_per_h2(const NeoHookean& m, const float* inv_mass, const uint32_t* tets, const float* B,
                                     const float* rest_volume, uint32_t tet_count);
 

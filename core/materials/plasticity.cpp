@@ -1,5 +1,7 @@
 #include "materials/plasticity.h"
 
+#include "materials/neo_hookean_xpbd.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -234,7 +236,7 @@ PlasticState make_plastic_state(const float* rest, const uint32_t* tets, uint32_
 }
 
 uint32_t apply_plastic_flow(PlasticState& s, const float* x, const uint32_t* tets, uint32_t tet_count, double yield,
-                            double creep_dt, float* edge_rest, float* B) {
+                            double creep_dt, float* edge_rest, float* B, const FlowBound& bound) {
   uint32_t flowed = 0;
   for (uint32_t t = 0; t < tet_count; ++t) {
     // Float rounding of the quick test is ~1e-6 of the strain: a 1 % margin never skips a tet the
@@ -244,10 +246,19 @@ uint32_t apply_plastic_flow(PlasticState& s, const float* x, const uint32_t* tet
     double g[6];
     tet_metric(x, tets + 4 * t, g);
     double* G = &s.metric[6 * size_t(t)];
+    double old_metric[6];
+    std::copy(G, G + 6, old_metric);
     if (!plastic_flow(&s.original_metric[6 * size_t(t)], G, g, yield, creep_dt)) continue;
+    float flowed_B[9];
+    metric_inverse_rest(G, flowed_B);  // G stays positive definite (plastic_flow)
+    if (bound.max_trace_volume > 0.0 &&
+        tet_inertia_trace(bound.inv_mass, tets + 4 * size_t(t), flowed_B) * bound.rest_volume[t] > bound.max_trace_volume) {
+      std::copy(old_metric, old_metric + 6, G);  // past the bound: this tet keeps its rest shape
+      continue;
+    }
     ++flowed;
     refresh_check(s, t);
-    metric_inverse_rest(G, B + 9 * size_t(t));  // G stays positive definite (plastic_flow)
+    std::copy(flowed_B, flowed_B + 9, B + 9 * size_t(t));
   }
   if (flowed == 0) return 0;
   // Each tet edge's rest length: the mean of what its tets say (neighbours' metrics differ once they

@@ -64,10 +64,21 @@ PlasticState make_plastic_state(const float* rest, const uint32_t* tets, uint32_
 // Back to the creation shape's metrics.
 void reset_plastic_state(PlasticState& s);
 
+// A bound a flowed tet's new rest shape must keep: tr W · V0 (W = sum_i w_i b_i b_i^T,
+// neo_hookean_xpbd.h; V0 in m^3) at most max_trace_volume, else the tet keeps its old rest shape this
+// frame. XPBD's Neo-Hookean limit is on the body's largest tr W · V0, and a tet flattened by flow
+// raises its own: unbounded, flow could carry the body past the limit, and every later step would be
+// refused. max_trace_volume 0: no bound.
+struct FlowBound {
+  const float* inv_mass = nullptr;     // per vertex, 1/kg
+  const float* rest_volume = nullptr;  // per tet, m^3
+  double max_trace_volume = 0.0;       // m/kg
+};
+
 // One frame: flows every tet of `tets` at positions x, then rewrites the rest data the solvers read:
 // edge_rest (m; each tet edge the mean over its tets) and B (9 per tet). Returns the number of tets
 // that flowed. No allocation.
 uint32_t apply_plastic_flow(PlasticState& s, const float* x, const uint32_t* tets, uint32_t tet_count,
-                            double yield, double creep_dt, float* edge_rest, float* B);
+                            double yield, double creep_dt, float* edge_rest, float* B, const FlowBound& bound = {});
 
 }  // namespace sb

@@ -956,9 +956,16 @@ bool SoftBody::frame_end() {
     if (!visual_.empty()) visual_.update(pos_.data());
     // Plastic flow once per frame, on a verified state: the rest shapes the next frame solves against.
     if (params_.plastic_creep > 0.0f && !plastic_.empty()) {
+      // Under XPBD a Neo-Hookean body's flow stays within its stiffness limit at this substep.
+      FlowBound bound;
+      if (solver_ == Solver::Xpbd && params_.material == Material::NeoHookean && last_inv_h2_ > 0.0f) {
+        bound.inv_mass = inv_mass_.data();
+        bound.rest_volume = tet_energy_volume_.data();
+        bound.max_trace_volume = kXpbdNeoHookeanMaxStiffness * double(last_inv_h2_) / (double(neo_hookean_.lambda) + neo_hookean_.mu);
+      }
       last_plastic_tets_ = apply_plastic_flow(plastic_, pos_.data(), tet_ids_.data(), tet_count(), params_.plastic_yield,
                                               double(params_.plastic_creep) * frame_seconds_, edge_rest_.data(),
-                                              tet_inverse_rest_.data());
+                                              tet_inverse_rest_.data(), bound);
       if (last_plastic_tets_ > 0) update_stiffness_number();  // the rest shapes changed
     } else {
       last_plastic_tets_ = 0;

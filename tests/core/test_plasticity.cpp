@@ -284,3 +284,49 @@ TEST_CASE("Plasticity through the C API: ranges checked, tets required, nothing 
   CHECK(sb_world_step(w, 1.0f / 60) == SB_OK);
   sb_world_destroy(w);
 }
+
+TEST_CASE("Plasticity: a Neo-Hookean body's flow under XPBD stays within XPBD's stiffness limit") {
+  // Flow that flattens tets raises their stiffness number S = (lambda + mu) h^2 V0 tr W; past
+  // kXpbdNeoHookeanMaxStiffness the world refuses every XPBD step, so the flow of a tet that would pass
+  // it waits (FlowBound). The body is made stiff enough to start at 90 % of the limit and pressed to
+  // 0.6 of its height: under VBD (no bound: VBD has no such limit) the same press carries its S past
+  // the limit, under XPBD it stays within it while the body still takes a set.
+  const float h = 1.0f / 600;  // 10 substeps of 1/60 s
+  BodyParams p;
+  p.material = Material::NeoHookean;
+  p.youngs_modulus = 2e5f;
+  p.poisson_ratio = 0.45f;
+  p.damping = 2.0f;
+  p.plastic_yield = 0.05f;
+  p.plastic_creep = 60.0f;
+  {
+    SoftBody probe(make_box(4, 4, 4, 0.4f, 0.4f, 0.4f, 0, 0.2f, 0), p);
+    p.youngs_modulus *= float(0.9 * kXpbdNeoHookeanMaxStiffness / probe.xpbd_stiffness_number(h));
+  }
+  auto pressed = [&](Solver solver, double* worst_S, uint32_t* most_flowed) {
+    auto body = std::make_unique<SoftBody>(make_box(4, 4, 4, 0.4f, 0.4f, 0.4f, 0, 0.2f, 0), p);
+    REQUIRE(body->set_solver(solver));
+    CHECK(body->xpbd_stiffness_number(h) == doctest::Approx(0.9 * kXpbdNeoHookeanMaxStiffness).epsilon(1e-4));
+    StepSettings s;
+    REQUIRE(body->press(0.6f, 0.5f));
+    *worst_S = 0.0;
+    *most_flowed = 0;
+    for (int f = 0; f < 120; ++f) {
+      REQUIRE(body->step(1.0f / 60, s));
+      *worst_S = std::max(*worst_S, body->xpbd_stiffness_number(h));
+      *most_flowed = std::max(*most_flowed, body->plastic_tets_last_frame());
+    }
+    return body;
+  };
+  double S_vbd = 0.0, S_xpbd = 0.0;
+  uint32_t flowed_vbd = 0, flowed_xpbd = 0;
+  pressed(Solver::Vbd, &S_vbd, &flowed_vbd);
+  const auto xpbd = pressed(Solver::Xpbd, &S_xpbd, &flowed_xpbd);
+  const double set = (0.4 - height(*xpbd)) / 0.4;
+  MESSAGE("largest S: VBD " << S_vbd << ", XPBD " << S_xpbd << " (limit " << kXpbdNeoHookeanMaxStiffness
+                            << "); tets flowed in a frame, most: " << flowed_vbd << " / " << flowed_xpbd << "; XPBD set " << set);
+  CHECK(S_vbd > kXpbdNeoHookeanMaxStiffness);   // unbounded flow would pass the limit
+  CHECK(S_xpbd <= kXpbdNeoHookeanMaxStiffness);  // bounded, it does not
+  CHECK(flowed_xpbd > xpbd->tet_count() / 4);    // and the body still flows
+  CHECK(set > 0.05);
+}
