@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "meshing/surface_cleanup.h"
@@ -128,6 +129,8 @@ class Tetrahedralizer {
   std::unique_ptr<SurfaceQuery> query_;
   std::vector<double> points_;  // internal units: surface points first, then interior points
   std::vector<double> medial_points_;  // appended to points_ after the grid
+  // Surface samples of faces sampled on a lattice per side, and their side (kSideA or kSideB).
+  std::vector<std::pair<int64_t, uint8_t>> lattice_sides_;
   std::unique_ptr<PointGrid> medial_grid_;  // over medial_points_, while the grid is scanned
   std::unique_ptr<Delaunay> delaunay_;
   std::vector<int32_t> candidates_;  // Delaunay tets, 4 ids each
