@@ -296,8 +296,10 @@ void Tetrahedralizer::place_surface_points() {
     normalize(edges[i].normal);
   }
   edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.v == y.v; }), edges.end());
-  // Whether the edge a-b lies inside a flat face (the lattice then samples it).
-  const std::vector<Edge> by_vertices = edges;
+  // Whether the edge a-b lies inside a flat face (the lattice then samples it): a copy of the edges
+  // in vertex order, made only when some face is on a lattice.
+  const bool any_lattice = std::find(on_lattice.begin(), on_lattice.end(), uint8_t(1)) != on_lattice.end();
+  const std::vector<Edge> by_vertices = any_lattice ? edges : std::vector<Edge>();
   auto is_flat_edge = [&](uint32_t a, uint32_t b) {
     const std::array<uint32_t, 2> key = {std::min(a, b), std::max(a, b)};
     const auto it = std::lower_bound(by_vertices.begin(), by_vertices.end(), key,
