@@ -426,7 +426,7 @@ void Tetrahedralizer::place_surface_points() {
   const LatticePlanes planes = lattice_planes(p, t, spacing, is_flat_edge);
   auto on_lattice = [&](size_t face) { return planes.plane[face] >= 0; };
   std::vector<uint8_t> not_corner(p.size() / 3, 0);
-  {
+  if (!planes.frames.empty()) {
     for (size_t f = 0; f < t.size(); f += 3)
       if (on_lattice(f / 3))
         for (int k = 0; k < 3; ++k) not_corner[t[f + size_t(k)]] = 1;
