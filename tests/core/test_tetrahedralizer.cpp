@@ -851,7 +851,9 @@ TEST_CASE("Thin plates: budget-coarsened plates of other shapes meet the bounds 
   // whatever its triangles (measured: min quality 0.177 for both; when each triangle had a lattice of
   // its own, 0.150 and, on the irregular one, 4,522 tets below 0.1; before any lattice 1,599 and
   // 10,523 below 0.1, -2.0 and -2.5 % of the volume).
-  for (const auto& [n, jitter] : {std::pair{4, 0.0}, std::pair{10, 0.6}}) {
+  for (const auto& tiling : {std::pair{4, 0.0}, std::pair{10, 0.6}}) {
+    const int n = tiling.first;
+    const double jitter = tiling.second;
     CAPTURE(n);
     CAPTURE(jitter);
     const Result r = check_quality(testing_surfaces::tiled_box(1, 0.5f, 0.001f, n, jitter), 20);
