@@ -1,7 +1,8 @@
 // Any triangle surface -> a tet mesh ready for the solvers. The pipeline:
 //   1. clean the surface (surface_cleanup.h): weld, drop degenerate/duplicate faces, orient;
 //   2. points: surface samples about half a cell apart, closer where the surface is thin or curved
-//      (surface_spacing.h; with thin_surface = false every welded vertex instead); points on the
+//      (surface_spacing.h; with thin_surface = false every welded vertex instead; flat faces of a
+//      plate thinner than its budget-coarsened spacing on one staggered lattice per side); points on the
 //      medial surface of parts under two cells thick; and the centres of a grid with `resolution`
 //      cells along the longest side, kept where the generalized winding number says inside and at
 //      least half a cell from the surface;
