@@ -32,17 +32,18 @@ constexpr double kOppositeSidesCosine = 0.5;
 // ... unless they are closer than this fraction of their spacing: tets joining two such sides would
 // be flatter than the improvement can mend (quality about 1-2.6 times thickness over spacing).
 constexpr double kMinAcross = 1.0 / kMaxSpacingPerThickness;
-// Faces of a part thinner than their (budget-coarsened) spacing are sampled on one lattice per side
-// (see sample_on_lattice): the sides' lattices are this times the spacing apart, so the two together,
-// staggered, hold about as many samples as one side at the spacing.
+// Flat faces of a part thinner than their (budget-coarsened) spacing are sampled on one lattice per
+// side (LatticePlanes, sample_on_lattice): its points are this times the spacing apart, so the two
+// sides' lattices together, staggered, hold about as many samples as one side at the spacing.
 const double kLatticeStepPerSpacing = std::sqrt(2.0);
 // A lattice sample keeps this fraction of the lattice step from samples on its own side: under
 // 1/sqrt(2), so the second side's first row, half a step in from an edge and half a step along
 // (1/sqrt(2) of a step from the edge's samples), stays; the lattice's own neighbours are a step apart.
 constexpr double kLatticeSameSide = 0.65;
-// ... and this fraction of the spacing from samples on the other side: where two faces' lattices do
-// not line up, samples of the two sides do not stack (stacked pairs make slivers), while the other
-// side's staggered lattice, 1/sqrt(2) of a step = one spacing away, is untouched.
+// ... and this fraction of the spacing from samples on the other side: where lattices do not line
+// up (planes meeting at a slight angle, a curved shell), samples of the two sides do not stack
+// (stacked pairs make slivers), while the other side's staggered lattice, 1/sqrt(2) of a step = one
+// spacing away, is untouched.
 constexpr double kLatticeAcross = 0.5;
 // Lattice points move by up to half this fraction of a step within their face (a fixed hash of their
 // place): two staggered perfect lattices put five and more samples on one sphere all over the plate,
