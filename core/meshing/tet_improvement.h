@@ -34,9 +34,15 @@ struct ImprovementStats {
 
 constexpr double kMaxGrowth = 0.3;  // refinement adds at most this fraction of the vertex count
 
+// Values of `fixed` (below): a vertex that must not move (a surface sample), and such a vertex on
+// one or the other side of a part sampled through its thickness (a plate thinner than its sample
+// spacing, sampled on a lattice per side): a tet joining samples of both sides is the part itself,
+// flat because the part is thin, and is never peeled as a film lying on the surface.
+constexpr uint8_t kFixedPoint = 1, kSideA = 2, kSideB = 3;
+
 // positions: xyz doubles, modified by smoothing and grown by refinement (fixed grows with it);
 // tets: 4 ids each, positively oriented, rewritten; fixed[v] != 0 for vertices that must not move
-// (surface samples). Tets below `target` quality (tet_quality) are worked on.
+// (surface samples; kSideA / kSideB as above). Tets below `target` quality (tet_quality) are worked on.
 // near_surface(x, r): whether the input surface passes within r of x (tells films from wedges).
 ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
                               std::vector<uint8_t>& fixed, double target,

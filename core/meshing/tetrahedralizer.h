@@ -1,7 +1,8 @@
 // Any triangle surface -> a tet mesh ready for the solvers. The pipeline:
 //   1. clean the surface (surface_cleanup.h): weld, drop degenerate/duplicate faces, orient;
 //   2. points: surface samples about half a cell apart, closer where the surface is thin or curved
-//      (surface_spacing.h; with thin_surface = false every welded vertex instead); points on the
+//      (surface_spacing.h; with thin_surface = false every welded vertex instead; flat faces of a
+//      plate thinner than its budget-coarsened spacing on one staggered lattice per side); points on the
 //      medial surface of parts under two cells thick; and the centres of a grid with `resolution`
 //      cells along the longest side, kept where the generalized winding number says inside and at
 //      least half a cell from the surface;
@@ -13,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "meshing/surface_cleanup.h"
@@ -128,6 +130,8 @@ class Tetrahedralizer {
   std::unique_ptr<SurfaceQuery> query_;
   std::vector<double> points_;  // internal units: surface points first, then interior points
   std::vector<double> medial_points_;  // appended to points_ after the grid
+  // Surface samples of faces sampled on a lattice per side, and their side (kSideA or kSideB).
+  std::vector<std::pair<int64_t, uint8_t>> lattice_sides_;
   std::unique_ptr<PointGrid> medial_grid_;  // over medial_points_, while the grid is scanned
   std::unique_ptr<Delaunay> delaunay_;
   std::vector<int32_t> candidates_;  // Delaunay tets, 4 ids each

@@ -147,6 +147,39 @@ struct Rng {
   double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
 };
 
+// A box of x by y by z metres from the origin whose two faces across z are each an n x n grid of
+// quads (two triangles each), their inner corners moved at random by up to `jitter` of a quad in
+// the face, and whose four sides are n quads along by one across (a plate as a modeller exports it
+// after subdividing, or triangulated irregularly). Closed and outward once clean-up welds the
+// vertices that the faces repeat.
+inline Soup tiled_box(float x, float y, float z, int n, double jitter, uint64_t seed = 1) {
+  Soup s;
+  Rng rng(seed);
+  const float size[3] = {x, y, z};
+  // Faces as (along, across, normal axis, at the low or high end of it).
+  const int faces[6][4] = {{1, 0, 2, 0}, {0, 1, 2, 1}, {0, 2, 1, 0}, {2, 0, 1, 1}, {2, 1, 0, 0}, {1, 2, 0, 1}};
+  for (const auto& f : faces) {
+    const int nu = f[2] == 2 ? n : (f[0] == 2 ? 1 : n), nv = f[2] == 2 ? n : (f[1] == 2 ? 1 : n);
+    const auto base = uint32_t(s.positions.size() / 3);
+    for (int j = 0; j <= nv; ++j)
+      for (int i = 0; i <= nu; ++i) {
+        const bool inner = i > 0 && i < nu && j > 0 && j < nv;
+        const double du = inner ? jitter * (rng.uniform() - 0.5) : 0, dv = inner ? jitter * (rng.uniform() - 0.5) : 0;
+        float p[3];
+        p[f[0]] = float(size[f[0]] * (i + du) / nu);
+        p[f[1]] = float(size[f[1]] * (j + dv) / nv);
+        p[f[2]] = f[3] ? size[f[2]] : 0.0f;
+        s.positions.insert(s.positions.end(), p, p + 3);
+      }
+    for (int j = 0; j < nv; ++j)
+      for (int i = 0; i < nu; ++i) {
+        const auto a = uint32_t(base + j * (nu + 1) + i), b = a + 1, c = a + uint32_t(nu + 1), d = c + 1;
+        s.triangles.insert(s.triangles.end(), {a, b, d, a, d, c});
+      }
+  }
+  return s;
+}
+
 inline std::vector<double> random_points(int64_t n, uint64_t seed) {
   Rng rng(seed);
   std::vector<double> p(3 * size_t(n));

@@ -623,15 +623,16 @@ TEST_CASE("thin parts: rods and plates far thinner than a grid cell mesh whole, 
     CHECK(stats.cells_for_thin == 0);
   }
   // The 1000:1000:1 plate would need 2 points across 1 mm, about 13 million: the budget samples
-  // it coarser, 6-12 mm apart. Its two faces and the two edges of its rim still keep their own
-  // samples (the thinning keeps opposite sides apart down to a tenth of the spacing), so its tets
-  // run through it, none below quality 0.1 (measured 0.107; 0.096 when the top edges of its rim
-  // were thinned away by the bottom ones and the rim's tets cut across, -3.4 % of its volume;
-  // measured now -1.9 %).
+  // it coarser, 6.25 mm apart. Its two faces and the two edges of its rim still keep their own
+  // samples (the thinning keeps opposite sides apart down to a tenth of the spacing), and each face
+  // is sampled on a lattice of its own, staggered against the other's, so its tets run through it,
+  // none below quality 0.1 (measured 0.177 and its whole volume; 0.107 and -1.9 % when the two
+  // faces' samples interleaved at random; 0.096 and -3.4 % when the top edges of its rim were
+  // thinned away by the bottom ones and the rim's tets cut across).
   REQUIRE(run_job(box(1, 1, 0.001f), 20, 0.02f, stats, message) == 1);
   CHECK(stats.thin_samples_needed > SB_TETRA_MAX_SURFACE_SAMPLES);
   CHECK(stats.surface_points <= SB_TETRA_MAX_SURFACE_SAMPLES);
-  CHECK(stats.volume >= 0.97f * stats.surface_volume);
+  CHECK(stats.volume >= 0.99f * stats.surface_volume);
   CHECK(stats.volume <= 1.001f * stats.surface_volume);
   CHECK(stats.parts == 1);
   CHECK(stats.min_quality >= 0.1f);
@@ -738,8 +739,8 @@ using testing_surfaces::two_spheres;
 // if any two tets overlap or a tet is inverted.
 namespace {
 
-void check_quality(const Soup& soup, int resolution) {
-  const Result r = tetrahedralize(soup, resolution);
+Result check_quality(const Soup& soup, int resolution) {
+  Result r = tetrahedralize(soup, resolution);
   REQUIRE(r.status == TetraStatus::Done);
   CHECK(r.stats.min_quality >= 0.1);
   CHECK(r.stats.quality_histogram[0] == 0);
@@ -754,6 +755,7 @@ void check_quality(const Soup& soup, int resolution) {
   check_solver_ready(r);
   // Volume: within 1 % of the surface's at 20 cells and 2 % at 10 (the issue's bounds).
   CHECK(std::fabs(r.stats.volume / r.stats.cleanup.volume - 1) <= (resolution == 20 ? 0.01 : 0.02));
+  return r;
 }
 
 }  // namespace
@@ -798,6 +800,64 @@ TEST_CASE("quality: closed square rods L x 1 x 1 (L 10 to 100) meet the same bou
   for (int resolution : {10, 20}) {
     CAPTURE(resolution);
     check_quality(turned, resolution);
+  }
+}
+
+TEST_CASE("quality: a 1 m x 0.5 m x 1 mm plate, sampled coarser than its thickness, meets the bounds at 20 cells") {
+  // Issue 11's last case. Its budget spaces samples 6.25 mm apart, 6 times its thickness, so its
+  // tets run from one face to the other; their quality is about 1.6 times the thickness over the
+  // distance between samples of one face. When the two faces' samples interleaved at random, the
+  // first rows beside the rim's edge samples were left 11-17 mm from them on one face, and the tets
+  // spanning that gap were slivers: 257 below 0.1, min 0.024, volume -2.0 % (films peeled). With a
+  // lattice per face, staggered and continuing the rim's samples: min 0.177, volume -0.00 %.
+  const Soup plate = box(1, 0.5f, 0.001f);
+  const Result r = check_quality(plate, 20);
+  CHECK(r.stats.thin_samples_needed > r.stats.sample_budget);  // sampled coarser than its thickness
+  CHECK(r.stats.parts == 1);
+  CHECK(r.stats.min_quality >= 0.15);
+  CHECK(r.stats.peeled == 0);  // tets from one face to the other are the plate, not films on it
+  // At 10 cells its budget allows 12.5 mm, beyond ten times its thickness (kMaxSpacingPerThickness),
+  // where its faces thin each other out: that fails, naming the thickness and a higher resolution.
+  sb_tetra_stats stats{};
+  std::string message;
+  CHECK(run_job(plate, 10, 0.02f, stats, message) == SB_ERR_NO_INSIDE_TETS);
+  CAPTURE(message);
+  CHECK(message.find("the surface's thinnest parts are about 1 mm thick") != std::string::npos);
+  CHECK(message.find("a higher resolution raises the budget") != std::string::npos);
+}
+
+TEST_CASE("Thin plates: budget-coarsened plates of other shapes meet the bounds at 20 cells, and at 10 where the budget allows") {
+  // Slow (2-3 s natively, most of it the 1 m square plate's 79,000 tets): left out under the
+  // sanitizers (CMakeLists.txt), where the 1000:500:1 plate above stands for them. Widths whose
+  // lattices do not divide the plate evenly (0.333, 0.75) and a plate twice as thick (its tets
+  // twice as good). Measured: min quality 0.176-0.206 at 20 cells (0.127-0.176 at 10), volume
+  // within 0.03 %; before the per-face lattices 0.020-0.127 (0.020-0.030 at 10) and -0.05 to -18.7 %.
+  struct Case {
+    float x, y, z;
+    int resolution;
+  };
+  for (const Case& c : {Case{1, 0.25f, 0.001f, 20}, Case{1, 0.333f, 0.001f, 20}, Case{1, 0.75f, 0.001f, 20},
+                        Case{0.7f, 0.3f, 0.001f, 20}, Case{1, 0.5f, 0.002f, 20}, Case{1, 1, 0.001f, 20},
+                        Case{1, 0.25f, 0.001f, 10}, Case{0.7f, 0.3f, 0.001f, 10}, Case{1, 0.5f, 0.002f, 10}}) {
+    CAPTURE(c.x);
+    CAPTURE(c.y);
+    CAPTURE(c.z);
+    CAPTURE(c.resolution);
+    const Soup plate = box(c.x, c.y, c.z);
+    check_quality(plate, c.resolution);
+  }
+  // The 1000:500:1 plate with faces of many triangles: a 4 x 4 grid of quads, and a 10 x 10 one with
+  // its inner corners moved by up to 30 % of a quad. Each flat face is one plane with one lattice,
+  // whatever its triangles (measured: min quality 0.177 for both; when each triangle had a lattice of
+  // its own, 0.150 and, on the irregular one, 4,522 tets below 0.1; before any lattice 1,599 and
+  // 10,523 below 0.1, -2.0 and -2.5 % of the volume).
+  for (const auto& tiling : {std::pair{4, 0.0}, std::pair{10, 0.6}}) {
+    const int n = tiling.first;
+    const double jitter = tiling.second;
+    CAPTURE(n);
+    CAPTURE(jitter);
+    const Result r = check_quality(testing_surfaces::tiled_box(1, 0.5f, 0.001f, n, jitter), 20);
+    CHECK(r.stats.min_quality >= 0.15);
   }
 }
 

@@ -38,5 +38,7 @@ int main() {
   const Soup bunny = testing_surfaces::bunny_soup();
   digest_surface("bunny", bunny, 10);
   digest_surface("bunny", bunny, 20);
+  // A plate sampled coarser than it is thick: one lattice per face (tetrahedralizer.cpp).
+  digest_surface("plate 1 x 0.5 x 0.001", box(1, 0.5f, 0.001f), 20);
   return 0;
 }
