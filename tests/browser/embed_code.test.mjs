@@ -72,6 +72,36 @@ test('the demo copies its setup as an element and an iframe that reproduce it', 
   }
 });
 
+test('a Neo-Hookean preset XPBD refuses runs under VBD, and its embed code says VBD with its sweeps', async () => {
+  const { page, context, problems } = await openDemo(browser, url);
+  try {
+    // Rubber (2 MPa) on the 8-cell box has a stiffness number of 23 at 10 substeps, ~2,300 at one:
+    // past XPBD's 500, so the preset runs under its fallback, VBD with 4 sweeps (simulation.js).
+    const running = await page.evaluate(() => {
+      app.set('substeps', 1);
+      app.set('material', 'rubber');
+      return { solver: app.body.solver, sweeps: app.body.getParam('iterations'), material: app.body.getParam('material') };
+    });
+    assert.deepEqual(running, { solver: 'vbd', sweeps: 4, material: 1 });
+    await page.evaluate(() => app.press('copyEmbed'));
+    const code = await snippets(page);
+    assert.match(code.element, /solver="vbd"/);
+    assert.match(code.element, /iterations="4"/);
+    assert.match(code.element, /material="neo-hookean"/);
+    // The figure builds what the demo runs (under XPBD it would refuse the body).
+    const { page: embed, problems: embedProblems } = await openEmbed(context, code.iframe);
+    const figure = await embed.evaluate(() => {
+      const b = window.app.figure.bodies[0];
+      return { solver: b.solver, sweeps: b.getParam('iterations'), material: b.getParam('material'), finite: b.stats().finite };
+    });
+    assert.deepEqual(figure, { solver: 'vbd', sweeps: 4, material: 1, finite: true });
+    assert.deepEqual(embedProblems, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the comparison copies its solvers and shared values; the figure explodes the same view', async () => {
   const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test&preset=stiff-jelly', viewport: { width: 900, height: 600 } });
   try {

@@ -34,15 +34,18 @@ import { exposeTestHook } from './test_hook.js';
 // The material settings as <soft-body> attributes: the solver and Neo-Hookean values for a
 // Neo-Hookean preset (under VBD without the volume compliance the page may hold at 0, which VBD's
 // simple model refuses; the element then picks one > 0 that Neo-Hookean ignores), the plastic ones
-// when creep is on.
-function withMaterial(attributes, s) {
+// when creep is on. The solver and passes are what the body runs: a preset falls back to VBD with
+// its own sweeps for a body XPBD refuses (simulation.js), and the figure must do the same.
+function withMaterial(attributes, s, body) {
   const out = { ...attributes };
   const preset = MATERIAL_PRESETS[s.material];
   if (preset.neoHookean) {
-    if (preset.solver === 'vbd') delete out['volume-compliance'];
-    Object.assign(out, { solver: preset.solver, material: 'neo-hookean', 'youngs-modulus': s.youngsModulus, 'poisson-ratio': s.poissonRatio });
+    const solver = body.solver;
+    if (solver === 'vbd') delete out['volume-compliance'];
+    Object.assign(out, { solver, material: 'neo-hookean', 'youngs-modulus': s.youngsModulus, 'poisson-ratio': s.poissonRatio });
   }
-  if (s.iterations !== 1) out.iterations = s.iterations;
+  const iterations = body.getParam('iterations');
+  if (iterations !== 1) out.iterations = iterations;
   if (s.plasticCreep > 0) Object.assign(out, { 'plastic-yield': s.plasticYield, 'plastic-creep': s.plasticCreep });
   return out;
 }
@@ -196,7 +199,7 @@ async function init() {
             gravity: s.gravity,
             substeps: s.substeps,
             autoplay: true,
-          }, s),
+          }, s, sim.body),
           { embedUrl: new URL('./embed.html', window.location.href).href, title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
         );
         const note = lattice || sample ? '' : `${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`;
