@@ -12,6 +12,17 @@
 
 namespace testing_cantilever {
 
+// The beam's Neo-Hookean material: E as given, nu = 0.3, damping 10/s (about the first mode's angular
+// frequency: the dynamic solvers settle in ~1 s).
+inline sb::BodyParams neo_hookean_params(float youngs_modulus_pa) {
+  sb::BodyParams p;
+  p.material = sb::Material::NeoHookean;
+  p.youngs_modulus = youngs_modulus_pa;
+  p.poisson_ratio = 0.3f;
+  p.damping = 10.0f;
+  return p;
+}
+
 // The beam at rest, clamped: `cells` along the length and cells / 10 (at least 1) across.
 inline std::unique_ptr<sb::SoftBody> clamped(const sb::BodyParams& params, int cells) {
   const int across = std::max(1, cells / 10);

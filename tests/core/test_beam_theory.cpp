@@ -22,18 +22,10 @@
 using namespace sb;
 using testing_cantilever::beam_theory_sag;
 using testing_cantilever::clamped;
+using testing_cantilever::neo_hookean_params;
 using testing_cantilever::tip_sag;
 
 namespace {
-
-BodyParams neo_hookean_params(float youngs_modulus_pa) {
-  BodyParams p;
-  p.material = Material::NeoHookean;
-  p.youngs_modulus = youngs_modulus_pa;
-  p.poisson_ratio = 0.3f;
-  p.damping = 10.0f;  // about the first mode's angular frequency: the dynamic solvers settle in ~1 s
-  return p;
-}
 
 // The gravity, m/s^2, under which beam theory's tip deflection is 1 % of the length. Beam theory is
 // linear (small deflection): under full gravity the 1 m beam at E = 0.1 MPa would sag 15 m on paper

@@ -470,11 +470,7 @@ TEST_CASE("Neo-Hookean under XPBD: the 20 x 2 x 2 cantilever keeps its volume at
   // a resting body balances alone (Converged statics, test_xpbd_statics.cpp).
   for (float E : {1e6f, 1e7f}) {
     CAPTURE(E);
-    BodyParams p;
-    p.material = Material::NeoHookean;
-    p.youngs_modulus = E;
-    p.poisson_ratio = 0.3f;
-    p.damping = 10.0f;
+    BodyParams p = testing_cantilever::neo_hookean_params(E);
     const float gravity[3] = {0.0f, -9.81f, 0.0f};
     auto reference_body = testing_cantilever::clamped(p, 20);
     REQUIRE(reference_body->settle_static(gravity).status == StaticStatus::Converged);
@@ -508,10 +504,8 @@ TEST_CASE("Neo-Hookean under XPBD: the static answer is its converged passes' re
   const float gravity[3] = {0.0f, -9.81f, 0.0f};
   for (float E : {1e6f, 1e7f}) {
     CAPTURE(E);
-    BodyParams p;
-    p.material = Material::NeoHookean;
-    p.youngs_modulus = E;
-    p.poisson_ratio = 0.3f;
+    BodyParams p = testing_cantilever::neo_hookean_params(E);
+    p.damping = 0.0f;  // undamped
     p.iterations = 128;
     auto b = testing_cantilever::clamped(p, 20);
     REQUIRE(b->settle_static(gravity).status == StaticStatus::Converged);
