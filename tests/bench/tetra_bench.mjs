@@ -1,5 +1,7 @@
 // Part 3 of the benchmark: the tetrahedralizer, native and wasm (the same C++ program built twice,
 // tests/bench/bench_tetra.cpp), interleaved round-robin with the build order rotating per round.
+// The wasm build runs twice: under node 20 (wasm) and in headless Chromium (chromium:
+// tetra_chromium.mjs), whose V8 is the one the page's import worker uses.
 // Each round is one process per build (warmed up by one untimed pass); its JSON lines give one
 // sample per case. Reported: the
 // median over rounds, Delaunay insertion as points per second, the bunny pipeline in ms and per stage.
@@ -10,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 const BUILD = {
   native: [fileURLToPath(new URL('../../build-native/softbody_bench_tetra', import.meta.url))],
   wasm: [process.execPath, '--no-experimental-fetch', fileURLToPath(new URL('../../build-wasm/softbody_bench_tetra.js', import.meta.url))],
+  chromium: [process.execPath, fileURLToPath(new URL('./tetra_chromium.mjs', import.meta.url))],
 };
+// The file each build needs (chromium runs the wasm build's program).
+const PROGRAM = { native: BUILD.native[0], wasm: BUILD.wasm[2], chromium: BUILD.wasm[2] };
 export const TETRA_CASES = ['delaunay-10000', 'delaunay-100000', 'bunny-10', 'bunny-20'];
 
 const median = (v) => {
@@ -19,8 +24,7 @@ const median = (v) => {
 };
 
 export function runTetraPart({ rounds, log }) {
-  for (const [build, cmd] of Object.entries(BUILD)) {
-    const file = cmd[cmd.length - 1];
+  for (const [build, file] of Object.entries(PROGRAM)) {
     if (!existsSync(file)) throw new Error(`${file} is missing (${build}): run bash scripts/setup.sh bench first`);
   }
   const samples = {}; // build -> case -> [{ms, points, tets}]
@@ -57,7 +61,7 @@ export function runTetraPart({ rounds, log }) {
 }
 
 export function tetraReport({ results }) {
-  const lines = ['Tetrahedralizer (median over rounds; native and wasm of the same C++)', ''];
+  const lines = ['Tetrahedralizer (median over rounds; the same C++ native, and as wasm under node and in headless Chromium)', ''];
   const head = ['case', 'build', 'points', 'tets', 'median ms', 'min..max ms', 'points/s'];
   const rows = results.map((r) => [r.case, r.build, String(r.points), String(r.tets), r.msMedian.toFixed(1), `${r.msMin.toFixed(1)}..${r.msMax.toFixed(1)}`, r.pointsPerSecond ? Math.round(r.pointsPerSecond).toLocaleString('en-US') : '']);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -68,9 +72,8 @@ export function tetraReport({ results }) {
     lines.push(`${r.case} ${r.build}: ${Object.entries(r.stagesMedian).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; min quality ${r.minQuality.toFixed(3)}, volume ${(100 * r.volumeError).toFixed(2)} %`);
   lines.push('');
   for (const name of TETRA_CASES) {
-    const n = results.find((r) => r.case === name && r.build === 'native');
-    const w = results.find((r) => r.case === name && r.build === 'wasm');
-    lines.push(`${name}: wasm / native time ${(w.msMedian / n.msMedian).toFixed(2)}x`);
+    const ms = (build) => results.find((r) => r.case === name && r.build === build).msMedian;
+    lines.push(`${name}: wasm / native time ${(ms('wasm') / ms('native')).toFixed(2)}x (node), ${(ms('chromium') / ms('native')).toFixed(2)}x (Chromium)`);
   }
   return lines;
 }
