@@ -83,6 +83,12 @@ test('a Neo-Hookean preset XPBD refuses runs under VBD, and its embed code says 
       return { solver: app.body.solver, sweeps: app.body.getParam('iterations'), material: app.body.getParam('material') };
     });
     assert.deepEqual(running, { solver: 'vbd', sweeps: 4, material: 1 });
+    // The panel's iterations slider shows the sweeps the body runs, not the preset's 1 pass.
+    const shown = await page.evaluate(() => {
+      const row = [...document.querySelectorAll('.lil-controller')].find((c) => c.querySelector('.lil-name')?.textContent === 'iterations');
+      return Number(row.querySelector('input').value);
+    });
+    assert.equal(shown, 4);
     await page.evaluate(() => app.press('copyEmbed'));
     const code = await snippets(page);
     assert.match(code.element, /solver="vbd"/);

@@ -159,7 +159,7 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
   // Shows what the simulation holds in every setting's control. E and nu only mean something to the
   // Neo-Hookean presets: greyed out under the simple model.
   function showSettings() {
-    Object.assign(model, sim.settings);
+    Object.assign(model, sim.shownSettings());
     for (const key of Object.keys(sim.settings)) controllers.get(key)?.update?.();
     pause.updateDisplay();
     const neoHookean = Boolean(MATERIAL_PRESETS[sim.settings.material]?.neoHookean);
@@ -208,6 +208,8 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
       model.scene = sim.scene;
       scene.updateDisplay();
       latticeResolution.enable(LATTICE_SHAPES.includes(sim.settings.shape));
+      model.iterations = sim.shownSettings().iterations; // a new body may have fallen back to VBD
+      controllers.get('iterations').update();
     },
   };
 }

@@ -131,6 +131,13 @@ export class Simulation {
     return [this.body, ...this.extras];
   }
 
+  // The settings as the panel shows them: the iterations are what the page's body runs, which
+  // differ from settings.iterations (the passes asked for) after a preset fell back to VBD with its
+  // own sweeps (_applyMaterial). Moving the slider sets every body's, as any setting does.
+  shownSettings() {
+    return { ...this.settings, iterations: this.body ? this.body.getParam('iterations') : this.settings.iterations };
+  }
+
   _install(body, settings, source, prepare = () => {}) {
     try {
       this._applyParams(body, settings);
