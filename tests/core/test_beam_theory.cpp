@@ -48,6 +48,19 @@ StaticTip static_tip(const BodyParams& params, int cells, double gravity) {
   return out;
 }
 
+// The cantilever's converged static tip sag (m) at `cells` along, and implicit Euler's settled sag
+// after `frames` frames within 1 % of it: the reference the dynamic solvers are measured against.
+double static_sag_checked_by_implicit_euler(const BodyParams& p, int cells, int frames) {
+  const float gravity[3] = {0.0f, -9.81f, 0.0f};
+  auto reference_body = clamped(p, cells);
+  REQUIRE(reference_body->settle_static(gravity).status == StaticStatus::Converged);
+  const double reference = tip_sag(*reference_body);
+  const double implicit = tip_sag(*testing_cantilever::settled(p, cells, Solver::ImplicitEuler, frames));
+  MESSAGE("static " << reference * 1000 << " mm, implicit Euler settled " << implicit * 1000 << " mm");
+  CHECK(std::fabs(implicit / reference - 1) < 0.01);  // relative (doctest's Approx adds a scale of 1 m)
+  return reference;
+}
+
 }  // namespace
 
 TEST_CASE("Static solver: its forces are the force model's, and its Hessian (matrix-free and assembled) is the derivative of its forces") {
@@ -236,14 +249,8 @@ TEST_CASE("Converged statics: each dynamic solver's settled cantilever approache
   // implicit Euler's over-damped steps; measured 244 %, 23 %, 0.53 % at 4, 16, 48; before the damping
   // acted ahead of gravity's increment, 240 %, 21 %, 0.35 %: a 1.6 % stiffer fixed point hid part of
   // the sweeps' softness).
-  const float gravity[3] = {0.0f, -9.81f, 0.0f};
   BodyParams p = neo_hookean_params(1e7f);
-  auto reference_body = clamped(p, 20);
-  REQUIRE(reference_body->settle_static(gravity).status == StaticStatus::Converged);
-  const double reference = tip_sag(*reference_body);
-  const double implicit = tip_sag(*testing_cantilever::settled(p, 20, Solver::ImplicitEuler, 150));
-  MESSAGE("static " << reference * 1000 << " mm, implicit Euler settled " << implicit * 1000 << " mm");
-  CHECK(std::fabs(implicit / reference - 1) < 0.01);  // relative (doctest's Approx adds a scale of 1 m)
+  const double reference = static_sag_checked_by_implicit_euler(p, 20, 150);
   double last_error = INFINITY;
   for (int sweeps : {4, 16, 48}) {
     CAPTURE(sweeps);
@@ -265,17 +272,11 @@ TEST_CASE("Converged statics, simple model: implicit Euler, XPBD and VBD approac
   // passes too: 250 %, 36 %, 0.16 % at 4, 16, 96. Both < 1 % asked at the most. (Until the damping
   // acted ahead of gravity's increment and the passes and sweeps ran relative to the body's middle,
   // XPBD converged 2 % off and VBD 1.2 % soft: test_xpbd_statics.cpp.)
-  const float gravity[3] = {0.0f, -9.81f, 0.0f};
   BodyParams p;
   p.edge_compliance = 1e-6f;
   p.volume_compliance = 1e-3f;
   p.damping = 10.0f;
-  auto reference_body = clamped(p, 10);
-  REQUIRE(reference_body->settle_static(gravity).status == StaticStatus::Converged);
-  const double reference = tip_sag(*reference_body);
-  const double implicit = tip_sag(*testing_cantilever::settled(p, 10, Solver::ImplicitEuler, 180));
-  MESSAGE("static " << reference * 1000 << " mm, implicit Euler settled " << implicit * 1000 << " mm");
-  CHECK(std::fabs(implicit / reference - 1) < 0.01);  // relative (doctest's Approx adds a scale of 1 m)
+  const double reference = static_sag_checked_by_implicit_euler(p, 10, 180);
   for (Solver solver : {Solver::Xpbd, Solver::Vbd}) {
     CAPTURE(int(solver));
     double last_error = INFINITY;
