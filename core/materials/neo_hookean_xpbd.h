@@ -79,7 +79,7 @@ void solve_neo_hookean_blocks(const NeoHookeanPass& p);
 // and opposite impulses along the edge, so momentum and angular momentum are kept.
 struct EdgeDashpotPass {
   float* pos = nullptr;              // xyz per vertex, m
-  const float* prev = nullptr;       // xyz at the substep's start, m
+  const float* prev = nullptr;       // xyz at the substep's start, m (any origin: only lengths are read)
   const float* inv_mass = nullptr;   // 1/kg per vertex
   const uint32_t* edges = nullptr;   // 2 per edge
   uint32_t edge_count = 0, vertex_count = 0;
