@@ -98,7 +98,8 @@ typedef enum sb_param {
   SB_PARAM_GRAB_RADIUS = 7,       /* 0,     [0, 10]    m       vertices this close to the grabbed one
                                                                 are held with it, keeping their offsets */
   SB_PARAM_SPRING_DAMPING = 8,    /* 0,     [0, 1e4]   N s/m   c of f = -c dl/dt along each edge (XPBD:
-                                                                constraint damping, VBD: a Rayleigh term
+                                                                constraint damping, Neo-Hookean a dashpot
+                                                                constraint per edge; VBD: a Rayleigh term
                                                                 in each block; the same physics) */
   SB_PARAM_PBD_STIFFNESS = 9,     /* 1,     [0, 1]     -       PBD only: fraction of each correction */
   SB_PARAM_PRESSURE = 10,         /* 0,     [0, 1e7]   J       nRT of a gas inside the surface: p = nRT / V

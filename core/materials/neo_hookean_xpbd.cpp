@@ -312,8 +312,10 @@ void solve_neo_hookean_blocks(const NeoHookeanPass& p) {
   for (uint32_t t = 0; t < p.tet_count; ++t) solve_tet(p, t);
 }
 
-void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count) {
-  std::fill(sum, sum + 3 * size_t(vertex_count), 0.0);
+void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count,
+                           const double* moved) {
+  if (moved) std::copy(moved, moved + 3 * size_t(vertex_count), sum);
+  else std::fill(sum, sum + 3 * size_t(vertex_count), 0.0);
   for (uint32_t t = 0; t < p.tet_count; ++t) {
     const uint32_t* id = p.tets + 4 * t;
     const float* lam = p.lambda + 9 * size_t(t);
@@ -327,6 +329,36 @@ void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double*
     }
   }
   for (size_t k = 0; k < 3 * size_t(vertex_count); ++k) p.pos[k] = float(double(target[k]) + sum[k]);
+}
+
+void solve_edge_dashpots(const EdgeDashpotPass& p) {
+  double* x = p.x;
+  for (size_t k = 0; k < 3 * size_t(p.vertex_count); ++k) x[k] = p.pos[k];
+  for (uint32_t e = 0; e < p.edge_count; ++e) {
+    const uint32_t a = p.edges[2 * e], b = p.edges[2 * e + 1];
+    const double wa = p.inv_mass[a], wb = p.inv_mass[b];
+    if (wa + wb == 0.0) continue;
+    double d[3], s0[3];
+    for (int r = 0; r < 3; ++r) {
+      d[r] = x[3 * a + r] - x[3 * b + r];
+      s0[r] = double(p.prev[3 * a + r]) - double(p.prev[3 * b + r]);
+    }
+    const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (len == 0.0) continue;  // no direction to push along
+    const double C = len - std::sqrt(s0[0] * s0[0] + s0[1] * s0[1] + s0[2] * s0[2]);  // m
+    const double lam = p.lambda ? p.lambda[e] : 0.0;
+    const double dlam = (-C - p.alpha_tilde * lam) / (wa + wb + p.alpha_tilde);  // kg m
+    if (p.lambda) p.lambda[e] = float(lam + dlam);
+    for (int r = 0; r < 3; ++r) {
+      const double n = d[r] / len;
+      x[3 * a + r] += wa * dlam * n;
+      x[3 * b + r] -= wb * dlam * n;
+    }
+  }
+  for (size_t k = 0; k < 3 * size_t(p.vertex_count); ++k) {
+    if (p.moved) p.moved[k] += x[k] - double(p.pos[k]);
+    p.pos[k] = float(x[k]);
+  }
 }
 
 double tet_inertia_trace(const float* inv_mass, const uint32_t* tet, const float* B) {

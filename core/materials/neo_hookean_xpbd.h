@@ -43,13 +43,15 @@ struct NeoHookeanPass {
   int newton_iterations = 4;  // at most, per visit: the next pass or substep goes on from where it stopped
 };
 
-// Positions from the multipliers: x_i = target_i + w_i sum over its tets of Lambda_t b_i, summed in
-// double (sum: 3 doubles per vertex of scratch). Why: each projection rounds x to float, and over many
+// Positions from the multipliers: x_i = target_i + w_i sum over its tets of Lambda_t b_i (+ moved_i,
+// what the edge dashpots moved it, if not null), summed in double (sum: 3 doubles per vertex of
+// scratch). Why: each projection rounds x to float, and over many
 // passes those roundings add up (a 1 m coordinate's ulp over h^2 = 1/600^2 s^2 is a force of ~0.02 of
 // a vertex's weight, per rounding), so positions and multipliers drift apart and the passes converge
 // to a state ~1 % off the implicit step's (measured on the 10 MPa cantilever); rebuilding x after each
 // pass keeps them one rounding apart. target: the substep's inertial prediction.
-void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count);
+void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count,
+                           const double* moved = nullptr);
 
 // The stiffness number of a tet, S = (lambda + mu) h^2 V0 sum_i w_i |b_i|^2: its P-wave stiffness over
 // its vertices' inertia in a substep of h (the pair's k h^2 / m of the README). Each tet's own solve is
@@ -68,6 +70,26 @@ double neo_hookean_stiffness_per_h2(const NeoHookean& m, const float* inv_mass, 
 
 // One Gauss-Seidel pass over the tets in order (single-threaded, deterministic).
 void solve_neo_hookean_blocks(const NeoHookeanPass& p);
+
+// Spring damping (f = -c dl/dt along every edge) beside the block pass, which has no edges of its own:
+// a pure dashpot per edge, C = |x_a - x_b| - |p_a - p_b| (p: the substep's start, m), compliance h / c
+// (the dashpot's c C^2 / (2h) over the substep), so the converged projection is implicit Euler of the
+// dashpot: force -c C / h along the edge, VBD's to first order (VBD takes the displacement along the
+// edge). C is a change of length, so a rigid rotation or translation feels nothing; the ends get equal
+// and opposite impulses along the edge, so momentum and angular momentum are kept.
+struct EdgeDashpotPass {
+  float* pos = nullptr;              // xyz per vertex, m
+  const float* prev = nullptr;       // xyz at the substep's start, m (any origin: only lengths are read)
+  const float* inv_mass = nullptr;   // 1/kg per vertex
+  const uint32_t* edges = nullptr;   // 2 per edge
+  uint32_t edge_count = 0, vertex_count = 0;
+  double* x = nullptr;       // scratch, 3 doubles per vertex: the pass runs on a double copy, rounded once
+  double alpha_tilde = 0.0;  // compliance / h^2 = 1 / (c h), 1/kg
+  float* lambda = nullptr;   // per edge, summed over the passes (kg m); null: a single pass, taken as 0
+  double* moved = nullptr;   // per vertex xyz, what the pass moved summed (m), for neo_hookean_positions; may be null
+};
+// One Gauss-Seidel pass over the edges in order (single-threaded, deterministic), as the block pass.
+void solve_edge_dashpots(const EdgeDashpotPass& p);
 
 // The largest |P(F) + Lambda / (h^2 V0)| / (lambda + mu) over the tets (a strain): how far the last
 // pass left the substep's equations unsolved. 0 = converged. Needs the multipliers.

@@ -39,7 +39,7 @@ struct BodyParams {
   float friction = 0.5f;           // Coulomb coefficient against the ground
   float grab_compliance = 0.0f;    // m/N; 0 = the grabbed particles follow the pointer kinematically
   float grab_radius = 0.0f;        // m; vertices this close to the picked one are held with it
-  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping; VBD: vbd.h)
+  float spring_damping = 0.0f;     // N s/m, c of f = -c (dl/dt) along each edge (XPBD: constraint damping, Neo-Hookean: EdgeDashpotPass; VBD: vbd.h)
   float pbd_stiffness = 1.0f;      // PBD only: fraction of each correction applied, 0..1 (per iteration!)
   float pressure = 0.0f;           // nRT of a gas inside the surface, J (p = nRT / V); 0 = none
   // Plasticity (materials/plasticity.h), bodies with tets: past this equivalent strain a tet's rest
@@ -322,6 +322,10 @@ class SoftBody {
   // (neo_hookean_positions); sized when the material becomes Neo-Hookean.
   std::vector<float> nh_target_;
   std::vector<double> nh_sum_;  // Neo-Hookean's stiffness number per h^2, 1/s^2 (update_stiffness_number)
+  // XPBD with Neo-Hookean and spring damping: EdgeDashpotPass's x and moved, and the positions
+  // relative to pass_origin the passes then run on, m (sized in update_stiffness_number).
+  std::vector<double> dashpot_x_, dashpot_moved_;
+  std::vector<float> nh_relative_;
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)

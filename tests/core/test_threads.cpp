@@ -112,7 +112,7 @@ TEST_CASE("threads: the same bits with damping, two passes (multipliers) and PBD
   check_same_bits(pbd, Solver::Pbd, 100);
 }
 
-TEST_CASE("threads: the same bits for Neo-Hookean under XPBD (its block pass runs on the stepping thread)") {
+TEST_CASE("threads: the same bits for Neo-Hookean under XPBD (its block and dashpot passes run on the stepping thread)") {
   if (!WorkerPool::available()) return;
   BodyParams p;
   p.material = Material::NeoHookean;
@@ -121,6 +121,10 @@ TEST_CASE("threads: the same bits for Neo-Hookean under XPBD (its block pass run
   check_same_bits(p, Solver::Xpbd, 100);
   p.iterations = 2;  // multipliers, positions rebuilt after each pass
   check_same_bits(p, Solver::Xpbd, 50, 16);
+  p.spring_damping = 2.0f;  // the edge dashpots after the blocks (also on the stepping thread)
+  check_same_bits(p, Solver::Xpbd, 50, 16);
+  p.iterations = 1;
+  check_same_bits(p, Solver::Xpbd, 50);
 }
 
 TEST_CASE("threads: the same bits with the body cut into vertex groups (interiors, seams, left-over springs)") {
