@@ -474,13 +474,15 @@ void SoftBody::predict(uint32_t begin, uint32_t end, float h, const float gravit
   float* v = vel_.data();
   const float gx = gravity[0] * h, gy = gravity[1] * h, gz = gravity[2] * h;
   for (uint32_t i = begin; i < end; ++i) {
+    p[3 * i] = x[3 * i];
+    p[3 * i + 1] = x[3 * i + 1];
+    p[3 * i + 2] = x[3 * i + 2];
+    // A pinned (or held) vertex does not move in the substep, so prev is where it is: left at the
+    // substep it was pinned in, x - prev was a phantom motion every dashpot pulled on for good.
     if (inv_mass_[i] == 0.0f) continue;
     v[3 * i] = v[3 * i] * damping_factor + gx;
     v[3 * i + 1] = v[3 * i + 1] * damping_factor + gy;
     v[3 * i + 2] = v[3 * i + 2] * damping_factor + gz;
-    p[3 * i] = x[3 * i];
-    p[3 * i + 1] = x[3 * i + 1];
-    p[3 * i + 2] = x[3 * i + 2];
     x[3 * i] += v[3 * i] * h;
     x[3 * i + 1] += v[3 * i + 1] * h;
     x[3 * i + 2] += v[3 * i + 2] * h;
