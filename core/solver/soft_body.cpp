@@ -150,11 +150,12 @@ void SoftBody::update_stiffness_number() {
     nh_target_.assign(pos_.size(), 0.0f);
     nh_sum_.assign(pos_.size(), 0.0);
   }
+  if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_relative_.size() != pos_.size())
+    nh_relative_.assign(pos_.size(), 0.0f);
   if (params_.material == Material::NeoHookean && params_.spring_damping > 0.0f && tet_count() > 0 &&
       dashpot_moved_.size() != pos_.size()) {
     dashpot_moved_.assign(pos_.size(), 0.0);
     dashpot_x_.assign(pos_.size(), 0.0);
-    nh_relative_.assign(pos_.size(), 0.0f);
   }
   stiffness_per_h2_ = params_.material == Material::NeoHookean && tet_count() > 0
                           ? neo_hookean_stiffness_per_h2(neo_hookean_, inv_mass_.data(), tet_ids_.data(),
@@ -661,13 +662,13 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     // the same bits, otherwise). After, not interleaved: the block pass stays as it is, and the order
     // changes only how fast the passes converge, not to what.
     const bool dashpots = params_.spring_damping > 0.0f && edge_count() > 0;
-    // With dashpots, away from the world's origin, both passes run on a copy relative to the body's
-    // middle (pass_origin), put back as unpack_positions does: the dashpots damp every change of
-    // length, also those the block pass's float roundings of world coordinates make, and so dragged
-    // on the motion (measured: a block spinning at 3 rad/s 4 m from the origin, 40 substeps, c = 200
-    // N s/m, kept 51 % of its spin in 1 s in world coordinates, 96 % relative to its middle).
+    // Away from the world's origin the passes run on a copy relative to the body's middle
+    // (pass_origin), put back as unpack_positions does, as the simple model's do: each block visit
+    // rounds the positions to float, and in world coordinates those roundings were a drag on the
+    // motion (a block spinning at 3 rad/s 4 m from the origin, 40 substeps, one pass, kept 91 % of its
+    // spin in 1 s, 99 % at the origin), which the dashpots then damped too (c = 200 N s/m: 51 %).
     float origin[3] = {0.0f, 0.0f, 0.0f};
-    if (dashpots) pass_origin(origin);
+    pass_origin(origin);
     const bool relative = origin[0] != 0.0f || origin[1] != 0.0f || origin[2] != 0.0f;
     if (relative) {
       for (size_t j = 0; j < pos_.size(); ++j) nh_relative_[j] = pos_[j] - origin[j % 3];

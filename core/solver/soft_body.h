@@ -322,8 +322,8 @@ class SoftBody {
   // (neo_hookean_positions); sized when the material becomes Neo-Hookean.
   std::vector<float> nh_target_;
   std::vector<double> nh_sum_;  // Neo-Hookean's stiffness number per h^2, 1/s^2 (update_stiffness_number)
-  // XPBD with Neo-Hookean and spring damping: EdgeDashpotPass's x and moved, and the positions
-  // relative to pass_origin the passes then run on, m (sized in update_stiffness_number).
+  // XPBD with Neo-Hookean: the positions relative to pass_origin the passes run on (m), and with spring
+  // damping EdgeDashpotPass's x and moved (sized in update_stiffness_number).
   std::vector<double> dashpot_x_, dashpot_moved_;
   std::vector<float> nh_relative_;
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
