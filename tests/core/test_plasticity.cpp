@@ -32,6 +32,19 @@ std::vector<float> corner_tet(double sx, double sy, double sz, double turn) {
   return x;
 }
 
+// A soft plastic Neo-Hookean material (E = 200 kPa, nu = 0.45, damping 2/s, yield 5 %, creep 60/s):
+// the box the Neo-Hookean plasticity tests press.
+BodyParams plastic_neo_hookean() {
+  BodyParams p;
+  p.material = Material::NeoHookean;
+  p.youngs_modulus = 2e5f;
+  p.poisson_ratio = 0.45f;
+  p.damping = 2.0f;
+  p.plastic_yield = 0.05f;
+  p.plastic_creep = 60.0f;
+  return p;
+}
+
 // Height of a body: highest minus lowest vertex, m.
 double height(const SoftBody& b) {
   float lo = INFINITY, hi = -INFINITY;
@@ -166,14 +179,8 @@ TEST_CASE("Plasticity: clay stays squashed, more for a harder press; below the y
 
 TEST_CASE("Plasticity: rest volume kept; a Neo-Hookean body under VBD keeps its volume within 1 % through a set") {
   // Neo-Hookean at nu = 0.45 is compressible: if the flow changed rest volumes the body would follow.
-  BodyParams p;
-  p.material = Material::NeoHookean;
-  p.youngs_modulus = 2e5f;
-  p.poisson_ratio = 0.45f;
+  BodyParams p = plastic_neo_hookean();
   p.iterations = 8;
-  p.damping = 2.0f;
-  p.plastic_yield = 0.05f;
-  p.plastic_creep = 60.0f;
   SoftBody body(make_box(4, 4, 4, 0.4f, 0.4f, 0.4f, 0, 0.2f, 0), p);
   REQUIRE(body.set_solver(Solver::Vbd));
   StepSettings s;
@@ -292,13 +299,7 @@ TEST_CASE("Plasticity: a Neo-Hookean body's flow under XPBD stays within XPBD's 
   // 0.6 of its height: under VBD (no bound: VBD has no such limit) the same press carries its S past
   // the limit, under XPBD it stays within it while the body still takes a set.
   const float h = 1.0f / 600;  // 10 substeps of 1/60 s
-  BodyParams p;
-  p.material = Material::NeoHookean;
-  p.youngs_modulus = 2e5f;
-  p.poisson_ratio = 0.45f;
-  p.damping = 2.0f;
-  p.plastic_yield = 0.05f;
-  p.plastic_creep = 60.0f;
+  BodyParams p = plastic_neo_hookean();
   {
     SoftBody probe(make_box(4, 4, 4, 0.4f, 0.4f, 0.4f, 0, 0.2f, 0), p);
     p.youngs_modulus *= float(0.9 * kXpbdNeoHookeanMaxStiffness / probe.xpbd_stiffness_number(h));
