@@ -456,7 +456,7 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 }
 
 // The offsets web/src/softbody.js reads (Body.stats).
-static_assert(sizeof(sb_body_stats) == 96, "sb_body_stats is 96 bytes");
+static_assert(sizeof(sb_body_stats) == 104, "sb_body_stats is 104 bytes");
 static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
                   offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80 &&
                   offsetof(sb_body_stats, residual) == 88 && offsetof(sb_body_stats, stiffness_number) == 92,
@@ -489,6 +489,7 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   out->max_penetration = float(s.max_penetration);
   out->residual = float(s.residual);
   out->stiffness_number = float(s.stiffness_number);
+  out->inverted_tets = int32_t(s.inverted_tets);
   return SB_OK;
 }
 

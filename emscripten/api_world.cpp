@@ -146,8 +146,8 @@ int32_t sb_world_step(sb_world world, float dt) {
   const int diverged = w->step(dt, &first);
   if (diverged > 0)
     return fail(SB_ERR_DIVERGED,
-                "%d body(ies) went non-finite at t = %.3f s (first: body %d); frozen at the last finite shape "
-                "until reset. Lower the time step or raise compliance.",
+                "%d body(ies) diverged (non-finite, or stretched past 100 times their size) at t = %.3f s "
+                "(first: body %d); frozen at the last sane shape until reset. Lower the time step or raise compliance.",
                 diverged, w->time(), encode_body(first));
   return SB_OK;
 }

@@ -39,7 +39,7 @@ typedef enum sb_error {
   SB_ERR_OUT_OF_RANGE = -10,       /* a parameter is outside its documented range */
   SB_ERR_UNKNOWN_PARAM = -11,      /* not an sb_param value */
   SB_ERR_LIMIT = -12,              /* too many worlds or bodies alive */
-  SB_ERR_DIVERGED = -13,           /* a body's state went non-finite; it is frozen until reset */
+  SB_ERR_DIVERGED = -13,           /* a body's state went non-finite or blew up; it is frozen until reset */
   SB_ERR_NOT_GRABBING = -14,       /* grab_move/grab_end without grab_begin */
   SB_ERR_UNKNOWN_SOLVER = -15,     /* not an sb_solver value */
   SB_ERR_NEEDS_COMPLIANCE = -16,   /* force-based solvers need compliance > 0 (finite stiffness 1/compliance) */
@@ -152,8 +152,8 @@ typedef enum sb_solver {
 } sb_solver;
 
 /* Energies are doubles: they are summed in double, and a state that is still finite (say an edge of
- * 1e30 m) can hold more than a float's 3.4e38 J. Layout (96 bytes; web/src/softbody.js reads these
- * offsets): 3 doubles, 10 floats, 5 int32, 2 floats, 4 bytes of padding. */
+ * 1e30 m) can hold more than a float's 3.4e38 J. Layout (104 bytes; web/src/softbody.js reads these
+ * offsets): 3 doubles, 10 floats, 5 int32, 3 floats, 1 int32, 4 bytes of padding. */
 typedef struct sb_body_stats {
   double kinetic_energy;   /* J */
   double elastic_energy;   /* J, springs + volume terms at k = 1/compliance (0 for compliance 0) */
@@ -164,7 +164,9 @@ typedef struct sb_body_stats {
   float max_edge_strain;   /* max |l - l0| / l0 */
   float center[3];         /* m, centre of mass */
   float momentum[3];       /* kg m/s */
-  int32_t finite;          /* 1, or 0 once the state went non-finite (frozen at its last finite shape) */
+  int32_t finite;          /* 1, or 0 once the state diverged: went non-finite, or blew up (its bounding box
+                              past 100 times its rest diagonal); frozen at its last sane shape (finite,
+                              no tet inverted) until reset */
   int32_t grabbed_vertex;  /* -1 when nothing is held */
   int32_t solver;          /* sb_solver */
   int32_t cg_iterations;   /* implicit Euler: iterations of the last linear solve, else 0 */
@@ -184,6 +186,8 @@ typedef struct sb_body_stats {
                               the last substep, (lambda + mu) h^2 V0 sum_i |b_i|^2 / m_i (README "Materials
                               in pascals"); it runs robustly up to SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS, and
                               every call that would exceed it is refused. 0 otherwise */
+  int32_t inverted_tets;   /* tets whose signed volume is <= 0 now (inside out or flat); 0 for a body at
+                              rest in any sane state */
 } sb_body_stats;
 
 /* What a tetrahedralization did (sb_tetra_get_stats). Counts are of the final mesh unless named. */
@@ -267,7 +271,8 @@ int32_t sb_world_get_threads(sb_world world);
  * pthread pool's size + 1 in the -mt wasm build. */
 int32_t sb_max_threads(void);
 /* Advances every body by dt in [SB_MIN_DT, SB_MAX_DT] seconds. Returns SB_ERR_DIVERGED (naming the body)
- * when a body went non-finite during this call; the other bodies still stepped. */
+ * when a body went non-finite or blew up (its bounding box past 100 times its rest diagonal) during this
+ * call; it is frozen at its last sane shape, the other bodies still stepped. */
 int32_t sb_world_step(sb_world world, float dt);
 
 /* Colliders: rigid obstacles every body of the world collides with (besides the ground), solved in

@@ -55,6 +55,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   inv_mass_.assign(n, 0.0f);
   packed_.assign(4 * size_t(n), 0.0f);
   pass_origin_frame(pos_.data(), n, &origin_vertex_, origin_offset_, half_extent_);
+  rest_diagonal_ = 2.0f * length(Vec3{half_extent_[0], half_extent_[1], half_extent_[2]});
   mass_.assign(n, 0.0f);
   pinned_.assign(n, 0);
   grabbed_.assign(n, 0);
@@ -995,10 +996,11 @@ bool SoftBody::frame_end() {
   // x - x is 0 for every finite x and NaN for NaN or infinity, so one sum checks the whole state.
   float probe = 0.0f;
   for (size_t i = 0; i < pos_.size(); ++i) probe += (pos_[i] - pos_[i]) + (vel_[i] - vel_[i]);
-  if (probe == 0.0f) {
+  if (probe == 0.0f && !blown_up()) {
     // Kept from the end of the last verified step (not its start), so even positions corrupted
-    // between steps through the shared buffer never become the shape we fall back to.
-    std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
+    // between steps through the shared buffer never become the shape we fall back to; and only
+    // with no tet inverted, so a body frozen while tangled shows a shape it really had whole.
+    if (count_inverted_tets() == 0) std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
     if (!visual_.empty()) visual_.update(pos_.data());
     // Plastic flow once per frame, on a verified state: the rest shapes the next frame solves against.
     if (params_.plastic_creep > 0.0f && !plastic_.empty()) {
@@ -1024,6 +1026,37 @@ bool SoftBody::frame_end() {
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   if (!visual_.empty()) visual_.update(pos_.data());
   return false;
+}
+
+// Finite but absurd: the bounding box's diagonal past kBlownUpExtent times the rest shape's, now or
+// where the velocities would take it in another frame like this one (constraints that pulled a
+// spike back into shape leave it its speed). Both are unchanged by moving the body as a whole.
+bool SoftBody::blown_up() const {
+  const uint32_t n = vertex_count();
+  if (n < 2) return false;
+  const double limit = double(kBlownUpExtent) * rest_diagonal_, t = frame_seconds_;  // m, s
+  double low[2][3], high[2][3];  // [now, a frame on][axis], in double: a blown-up extent can overflow a float's square
+  for (int k = 0; k < 3; ++k) {
+    low[0][k] = low[1][k] = INFINITY;
+    high[0][k] = high[1][k] = -INFINITY;
+  }
+  for (uint32_t i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      const double x = pos_[3 * i + k], ahead = x + t * vel_[3 * i + k];
+      low[0][k] = std::min(low[0][k], x), high[0][k] = std::max(high[0][k], x);
+      low[1][k] = std::min(low[1][k], ahead), high[1][k] = std::max(high[1][k], ahead);
+    }
+  for (int when = 0; when < 2; ++when) {
+    const double dx = high[when][0] - low[when][0], dy = high[when][1] - low[when][1], dz = high[when][2] - low[when][2];
+    if (dx * dx + dy * dy + dz * dz > limit * limit) return true;
+  }
+  return false;
+}
+
+uint32_t SoftBody::count_inverted_tets() const {
+  uint32_t inverted = 0;
+  for (uint32_t t = 0; t < tet_count(); ++t) inverted += tet_volume6(pos_.data(), &tet_ids_[4 * t]) <= 0.0 ? 1u : 0u;
+  return inverted;
 }
 
 uint32_t SoftBody::set_visual(const float* xyz, uint32_t count, const uint32_t* triangles, uint32_t triangle_count) {
@@ -1058,7 +1091,11 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
   if (st.mass > 0)
     for (double& c : st.center) c /= st.mass;
   double volume = 0.0;
-  for (uint32_t t = 0; t < tet_count(); ++t) volume += tet_volume6(pos_.data(), &tet_ids_[4 * t]) / 6.0;
+  for (uint32_t t = 0; t < tet_count(); ++t) {
+    const double v6 = tet_volume6(pos_.data(), &tet_ids_[4 * t]);
+    volume += v6 / 6.0;
+    st.inverted_tets += v6 <= 0.0 ? 1u : 0u;
+  }
   if (tet_count() == 0) volume = enclosed_volume(pos_.data(), surface_.data(), surface_triangle_count());
   st.volume_ratio = rest_volume_ > 0 ? volume / rest_volume_ : 1.0;
   for (uint32_t e = 0; e < edge_count(); ++e) {

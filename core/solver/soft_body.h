@@ -117,10 +117,16 @@ struct BodyStats {
   // XPBD with Neo-Hookean: the stiffness number of the last substep (neo_hookean_xpbd.h; supported up
   // to kXpbdNeoHookeanMaxStiffness). 0 otherwise.
   double stiffness_number = 0.0;
-  bool finite = true;           // false once the state went non-finite (the body is then frozen)
+  bool finite = true;           // false once the state diverged (non-finite or blown up; the body is then frozen)
+  uint32_t inverted_tets = 0;   // tets whose signed volume is <= 0 now (turned inside out or flat)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
   double max_penetration = 0.0; // m, deepest contact corrected during the last step
 };
+
+// A body whose bounding box has grown past this many times its rest shape's diagonal has blown up
+// (a spike to 1e18 m is still finite): no material here stretches a body 100-fold, and thrown or
+// squashed bodies stay within a few times their size.
+constexpr float kBlownUpExtent = 100.0f;
 
 class SoftBody {
  public:
@@ -129,8 +135,9 @@ class SoftBody {
   SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
-  // Returns false if the state turned non-finite in this call: the body is then restored to its
-  // positions at the end of the last good step, its velocities zeroed, and frozen until reset().
+  // Returns false if the state diverged in this call (non-finite, or blown up: see kBlownUpExtent):
+  // the body is then restored to its last sane shape (the end of the last step that was finite,
+  // not blown up and had no inverted tet), its velocities zeroed, and frozen until reset().
   bool step(float dt, const StepSettings& settings);
 
   // step()'s phases, for a world that solves contacts between bodies inside each substep:
@@ -285,6 +292,8 @@ class SoftBody {
   Vec3 grab_target(float t) const;
   void advance_plate(float h);
   void hold_frozen_shape();
+  bool blown_up() const;
+  uint32_t count_inverted_tets() const;
   void shape_rest_data();
   void restore_rest_shape();
 
@@ -357,6 +366,7 @@ class SoftBody {
   uint32_t substep_contacts_ = 0, last_contacts_ = 0;  // particles in contact: this substep, the last one
   float max_penetration_ = 0.0f;             // m, over the current step
   double rest_volume_ = 0.0;  // m^3
+  float rest_diagonal_ = 0.0f;  // m, of the creation shape's bounding box (the blown-up test)
   bool diverged_ = false;
   Solver solver_ = Solver::Xpbd;
   IntegratorScratch scratch_;

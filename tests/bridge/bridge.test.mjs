@@ -26,6 +26,19 @@ test('a box is created, falls under gravity and lands on the ground', () => {
   assert.ok(s.minY >= 0, 'never below the ground');
   assert.ok(s.minY < 1e-3, 'resting on it');
   assert.ok(s.finite);
+  assert.equal(s.invertedTets, 0, 'no tet turned inside out');
+  world.destroy();
+});
+
+test('stats count inverted tets: a body mirrored through the shared buffer has every tet inverted', () => {
+  // sb_body_stats.inverted_tets sits past the padding the struct had (offset 96): read at the right place,
+  // a mirrored box reports all its tets, an upright one none.
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [2, 2, 2], size: [1, 1, 1], center: [0, 2, 0] });
+  assert.equal(body.stats().invertedTets, 0);
+  const x = body.positions;
+  for (let i = 0; i < body.vertexCount; i++) x[3 * i] = -x[3 * i];
+  assert.equal(body.stats().invertedTets, body.tetCount);
   world.destroy();
 });
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -363,7 +364,8 @@ TEST_CASE("stats: energies are doubles, finite while the state is finite") {
   CHECK(std::isfinite(st.potential_energy));
   CHECK(std::isfinite(st.kinetic_energy));
   // The layout the JS bridge reads (web/src/softbody.js: STATS_BYTES and offsets).
-  CHECK(sizeof(sb_body_stats) == 96);
+  CHECK(sizeof(sb_body_stats) == 104);
+  CHECK(offsetof(sb_body_stats, inverted_tets) == 96);
   sb_world_destroy(w);
 }
 

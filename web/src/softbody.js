@@ -96,7 +96,7 @@ export class SoftbodyError extends Error {
   }
 }
 
-const STATS_BYTES = 96; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84
+const STATS_BYTES = 104; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84, 1 int32 at 96
 const TETRA_STATS_BYTES = 47 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 4 int32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
@@ -224,7 +224,7 @@ export class World {
   }
 
   // Advances every body by dt seconds. Throws SoftbodyError (code DIVERGED) when a body went
-  // non-finite in this step; that body is frozen at its last finite shape and the others stepped.
+  // non-finite or blew up in this step; that body is frozen at its last sane shape and the others stepped.
   step(dt) {
     this.sb.check(this.sb.M._sb_world_step(this.handle, dt));
   }
@@ -648,6 +648,7 @@ export class Body {
     const f = new Float32Array(this.sb.buffer, this.sb._stats + 24, 10);
     const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 5);
     const tail = new Float32Array(this.sb.buffer, this.sb._stats + 84, 3);
+    const inverted = new Int32Array(this.sb.buffer, this.sb._stats + 96, 1)[0];
     return {
       volumeRatio: f[0],
       kineticEnergy: energies[0], // J
@@ -666,6 +667,7 @@ export class Body {
       maxPenetration: tail[0], // m, deepest contact of the last step
       residual: tail[1], // XPBD: largest relative |C + alpha~ lambda|; VBD: relative force imbalance (0 = solved)
       stiffnessNumber: tail[2], // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (allowed up to XPBD_NEO_HOOKEAN_MAX_STIFFNESS); else 0
+      invertedTets: inverted, // tets with signed volume <= 0 now (inside out or flat)
     };
   }
 

@@ -112,6 +112,8 @@ export interface BodyStats {
   maxPenetration: number;
   residual: number; // XPBD: largest relative |C + alpha~ lambda| after the last substep
   stiffnessNumber: number; // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (0 otherwise)
+  /** Tets whose signed volume is <= 0 now (inside out or flat). */
+  invertedTets: number;
 }
 
 /** sb_tetra_stats, read by Tetra.stats(). */
@@ -209,7 +211,7 @@ export declare class World {
   /** Contact between bodies (and self-contact) in the last step: candidates gathered, contacts solved over the substeps, wall ms of each phase. */
   contactStats(): { candidates: number; contacts: number; gatherMs: number; solveMs: number };
   readonly bodyCount: number;
-  /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite. */
+  /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite or blew up. */
   step(dt: number): void;
   addBox(options?: { cells?: Vec3; size?: Vec3; center?: Vec3 }): Body;
   addBall(options?: { radius?: number; cells?: number; center?: Vec3 }): Body;
