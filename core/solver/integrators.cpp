@@ -9,6 +9,9 @@ void IntegratorScratch::resize(uint32_t particles) {
   const size_t n3 = 3 * size_t(particles);
   for (auto* b : {&x0, &v0, &xt, &vt, &f, &sum_x, &sum_v, &r, &p, &ap, &z, &dv, &x_prev, &verlet_v}) b->assign(n3, 0.0f);
   diag_inv.assign(particles, 0.0f);
+  hold_y.assign(particles, 0);
+  hold_vy.assign(particles, 0.0f);
+  hold_impulse.assign(particles, 0.0f);
   verlet_started = false;
 }
 
@@ -156,13 +159,11 @@ CgReport implicit_euler(const ForceModel& m, float* x, float* v, float h, Integr
   force_jacobian_product(m, x, v, h2, 0.0f, s.ap.data());
   for (size_t i = 0; i < n; ++i) s.r[i] = h * s.f[i] + s.ap[i];
   system_diagonal(m, x, h2, h, s.diag_inv.data());
-  for (uint32_t i = 0; i < m.particle_count; ++i) {
-    const bool pinned = m.inv_mass[i] == 0.0f;
-    s.diag_inv[i] = pinned ? 0.0f : 1.0f / s.diag_inv[i];
-    if (pinned) s.r[3 * i] = s.r[3 * i + 1] = s.r[3 * i + 2] = 0.0f;
-  }
-  // A p = M p - h (df/dv) p - h^2 (df/dx) p, filtered like b.
-  auto apply = [&](const float* in, float* out) {
+  bool holds = false;
+  for (size_t i = 0; i < s.hold_y.size() && !holds; ++i) holds = s.hold_y[i] != 0 && m.inv_mass[i] != 0.0f;
+  auto held = [&](size_t j) { return holds && j % 3 == 1 && s.hold_y[j / 3] != 0; };  // a held y component
+  // A p = M p - h (df/dv) p - h^2 (df/dx) p, filtered like b (pinned particles and held components out).
+  auto product = [&](const float* in, float* out) {
     force_jacobian_product(m, x, in, h2, h, out);
     for (uint32_t i = 0; i < m.particle_count; ++i)
       for (int k = 0; k < 3; ++k) {
@@ -170,7 +171,27 @@ CgReport implicit_euler(const ForceModel& m, float* x, float* v, float h, Integr
         out[j] = m.inv_mass[i] == 0.0f ? 0.0f : m.mass[i] * in[j] - out[j];
       }
   };
-  std::fill(s.dv.begin(), s.dv.end(), 0.0f);  // start from dv = 0, so r = b
+  auto apply = [&](const float* in, float* out) {
+    product(in, out);
+    if (holds)
+      for (size_t j = 1; j < n; j += 3)
+        if (held(j)) out[j] = 0.0f;
+  };
+  // Start from dv = z: the held components at their prescribed change, the rest 0; r = b - A z.
+  std::fill(s.dv.begin(), s.dv.end(), 0.0f);
+  if (holds) {
+    for (uint32_t i = 0; i < m.particle_count; ++i)
+      if (s.hold_y[i] && m.inv_mass[i] != 0.0f) s.dv[3 * i + 1] = s.hold_vy[i] - v[3 * i + 1];
+    std::copy(s.r.begin(), s.r.end(), s.sum_x.begin());  // b, for the held impulses afterwards
+    product(s.dv.data(), s.ap.data());
+    for (size_t j = 0; j < n; ++j) s.r[j] -= s.ap[j];
+  }
+  for (uint32_t i = 0; i < m.particle_count; ++i) {
+    const bool pinned = m.inv_mass[i] == 0.0f;
+    s.diag_inv[i] = pinned ? 0.0f : 1.0f / s.diag_inv[i];
+    if (pinned) s.r[3 * i] = s.r[3 * i + 1] = s.r[3 * i + 2] = 0.0f;
+    if (held(3 * i + 1)) s.r[3 * i + 1] = 0.0f;
+  }
   const float b_norm = std::sqrt(dot_n(s.r.data(), s.r.data(), n));
   CgReport report;
   if (b_norm > 0.0f) {
@@ -197,6 +218,14 @@ CgReport implicit_euler(const ForceModel& m, float* x, float* v, float h, Integr
     }
     report.relative_residual = r_norm / b_norm;
     report.converged = r_norm <= kCgTolerance * b_norm;
+  }
+  if (holds) {
+    // The plane's impulse on each held particle: what the filter kept out of its y equation.
+    product(s.dv.data(), s.ap.data());
+    for (uint32_t i = 0; i < m.particle_count; ++i)
+      s.hold_impulse[i] = s.hold_y[i] && m.inv_mass[i] != 0.0f ? s.ap[3 * i + 1] - s.sum_x[3 * i + 1] : 0.0f;
+  } else {
+    std::fill(s.hold_impulse.begin(), s.hold_impulse.end(), 0.0f);
   }
   for (uint32_t i = 0; i < m.particle_count; ++i) {
     if (m.inv_mass[i] == 0.0f) continue;

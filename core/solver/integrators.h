@@ -14,6 +14,10 @@ struct IntegratorScratch {
   std::vector<float> x0, v0, xt, vt, f, sum_x, sum_v;  // 3 per particle
   std::vector<float> r, p, ap, z, dv, diag_inv;        // implicit Euler's CG, 3 per particle (diag 1)
   std::vector<float> x_prev, verlet_v;                  // Verlet's previous positions, the v it last wrote
+  // Implicit Euler's contact inside the solve (implicit_euler below): per particle, whether its y
+  // velocity is held, the y velocity it is held at (m/s), and the impulse that held it (kg m/s, + up).
+  std::vector<uint8_t> hold_y;
+  std::vector<float> hold_vy, hold_impulse;
   bool verlet_started = false;
   void resize(uint32_t particles);
 };
@@ -43,6 +47,14 @@ void heun(const ForceModel& m, float* x, float* v, float h, IntegratorScratch& s
 void rk4(const ForceModel& m, float* x, float* v, float h, IntegratorScratch& s);
 // Backward Euler, one Newton step (Baraff & Witkin 1998):
 // (M - h df/dv - h^2 df/dx) dv = h (f0 + h df/dx v0),  v1 = v0 + dv,  x1 = x0 + h v1.  (1st order, dissipative)
+// Contact inside the solve: particles with s.hold_y[i] set (resting on the ground or under the press
+// plate: the caller decides) have their y velocity prescribed, v1_y = s.hold_vy[i], by Baraff and
+// Witkin's filter (sec. 5.3: the constrained component of dv fixed, the others solved with it), so the
+// elastic solve sees the plane; a velocity-level projection after the solve instead undid part of
+// every step's correction and left the layers on the planes crushed. s.hold_impulse[i] gets the
+// impulse the plane gave (the y residual of the unfiltered system, kg m/s, + up): its sign says
+// whether the plane pushed or would have had to pull (then release it), its size bounds friction.
+// s.hold_y empty: no particle is held.
 CgReport implicit_euler(const ForceModel& m, float* x, float* v, float h, IntegratorScratch& s);
 
 }  // namespace sb

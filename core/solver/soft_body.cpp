@@ -198,6 +198,7 @@ bool SoftBody::set_solver(Solver solver) {
     adjacency_ = vertex_adjacency(tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count(), vertex_count());
     vbd_target_.assign(pos_.size(), 0.0f);
     vbd_supported_.assign(vertex_count(), 0);
+    vbd_support_.assign(vertex_count(), 0.0f);
     vbd_old_.assign(pos_.size(), 0.0f);
     vbd_older_.assign(pos_.size(), 0.0f);
     vbd_start_.assign(pos_.size(), 0.0f);
@@ -807,6 +808,11 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.inv_h2 = last_inv_h2_;
   m.supported = vbd_supported_.data();
   m.gravity = gravity;
+  // The ground and the press plate inside the sweeps (vbd.h), in the sweeps' coordinates.
+  m.floor_y = ground ? -origin[1] : -INFINITY;
+  m.ceiling_y = plate_.active ? plate_.height - origin[1] : INFINITY;
+  std::fill(vbd_support_.begin(), vbd_support_.end(), 0.0f);
+  m.support = vbd_support_.data();
   m.tets = tet_ids_.data();
   m.tet_count = tet_count();
   m.edges = edge_ids_.data();
@@ -847,9 +853,20 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
       }
     vbd_older_.swap(vbd_old_);
   }
+  // The acceleration may carry a vertex past a plane the sweep held it on.
+  for (uint32_t i = 0; i < vertex_count(); ++i) {
+    if (inv_mass_[i] == 0.0f) continue;
+    float& y = pos_[3 * i + 1];
+    y = std::min(std::max(y, m.floor_y), m.ceiling_y);
+  }
+  vbd_plane_support(m, adjacency_, pos_.data());
+  vbd_remove_net_impulse(m, pos_.data());
   // Back to world coordinates: the start plus what the sweeps moved (start - origin is recomputed as
   // it was rounded), one rounding, none for a vertex they left where it was.
   for (size_t j = 0; j < pos_.size(); ++j) pos_[j] = vbd_start_[j] + (pos_[j] - (vbd_start_[j] - origin[j % 3]));
+  float deepest = 0.0f;
+  const uint32_t touching = vbd_contact_friction(m, prev_.data(), params_.friction, pos_.data(), &deepest);
+  add_contacts(touching, deepest);
 }
 
 // Gas pressure is not a constraint: XPBD applies it as an external force, v += h f / m, before the
@@ -875,7 +892,11 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
     case Solver::Midpoint: midpoint(m, x, v, h, scratch_); break;
     case Solver::Heun: heun(m, x, v, h, scratch_); break;
     case Solver::Rk4: rk4(m, x, v, h, scratch_); break;
-    case Solver::ImplicitEuler: last_cg_ = implicit_euler(m, x, v, h, scratch_); break;
+    case Solver::ImplicitEuler:
+      hold_on_planes(h, s.ground);
+      last_cg_ = implicit_euler(m, x, v, h, scratch_);
+      hold_friction();
+      break;
     default: break;
   }
   const uint32_t n = vertex_count();
@@ -924,6 +945,43 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
     if (s.ground && to.y < 0.0f) to.y = 0.0f;
     store3(v, i, (to - load3(x, i)) * (1.0f / h));
     store3(x, i, to);
+  }
+}
+
+// Implicit Euler's contact inside the solve (integrators.h): a particle resting on the ground (at or
+// below it and not moving up) has its y velocity held at 0 through the solve, one under the press plate
+// (at or above where the plate was, not falling away from it faster than it rises) at the plate's
+// speed; unless the plane had to pull it in the last substep (a negative impulse: it is leaving).
+void SoftBody::hold_on_planes(float h, bool ground) {
+  IntegratorScratch& s = scratch_;
+  const float plate_before = plate_.height - plate_.speed * h;  // m, where the last substep left the plate
+  for (uint32_t i = 0; i < vertex_count(); ++i) {
+    const float y = pos_[3 * i + 1], vy = vel_[3 * i + 1];
+    const bool was_held = s.hold_y[i] != 0;
+    s.hold_y[i] = 0;
+    if (inv_mass_[i] == 0.0f) continue;
+    if (ground && y <= 0.0f && vy <= 0.0f && !(was_held && s.hold_impulse[i] < 0.0f)) {
+      s.hold_y[i] = 1;
+      s.hold_vy[i] = 0.0f;
+    } else if (plate_.active && y >= plate_before && vy >= plate_.speed && !(was_held && s.hold_impulse[i] > 0.0f)) {
+      s.hold_y[i] = 1;
+      s.hold_vy[i] = plate_.speed;
+    }
+  }
+}
+
+// Coulomb friction of the particles the ground held: the sliding velocity loses up to friction x the
+// ground's impulse over the mass (the press plate is frictionless).
+void SoftBody::hold_friction() {
+  const IntegratorScratch& s = scratch_;
+  float* v = vel_.data();
+  for (uint32_t i = 0; i < vertex_count(); ++i) {
+    if (!s.hold_y[i] || !(s.hold_impulse[i] > 0.0f) || s.hold_vy[i] != 0.0f) continue;
+    const float vt = std::sqrt(v[3 * i] * v[3 * i] + v[3 * i + 2] * v[3 * i + 2]);
+    if (vt == 0.0f) continue;
+    const float keep = std::max(0.0f, 1.0f - params_.friction * s.hold_impulse[i] * inv_mass_[i] / vt);
+    v[3 * i] *= keep;
+    v[3 * i + 2] *= keep;
   }
 }
 

@@ -287,6 +287,8 @@ class SoftBody {
   void apply_vertex_scales();
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
   void force_based_substep(float h, const StepSettings& s, int sub);
+  void hold_on_planes(float h, bool ground);
+  void hold_friction();
   ForceModel force_model(const float gravity[3]) const;
   void pass_origin(float origin[3]) const;
   Vec3 grab_target(float t) const;
@@ -338,6 +340,7 @@ class SoftBody {
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)
+  std::vector<float> vbd_support_;      // VBD: the ground's or plate's force on each vertex in the last sweep, N (vbd.h)
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
   std::vector<float> vbd_start_, vbd_previous_;  // VBD: the substep's start and prev_ in world coordinates / relative to the origin, m
   float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)

@@ -12,6 +12,7 @@
 // V0 (mu |b|^2 I + lambda q q^T) (Neo-Hookean) or kV g g^T (volume term); a spring's block is clamped
 // like implicit Euler's (compressed springs drop their transverse part).
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -58,6 +59,17 @@ struct VbdModel {
   // others, but left out of the residual, whose weight they would otherwise count as unbalanced.
   const uint8_t* supported = nullptr;       // 1 per vertex, or null
   float gravity = 9.81f;                    // |g|, m/s^2: sets the residual's smallest force scale
+  // Contact inside the sweep: the ground (y >= floor_y) and the press plate (y <= ceiling_y), in the
+  // coordinates the sweep runs in (m). A vertex whose Newton step would cross one takes the step that
+  // minimises its quadratic model on the plane instead (its y held there, x and z solved), so the
+  // elastic solve sees the contact: solved after the sweeps, the projection undid part of each
+  // sweep's correction every substep and the layers on the plates stayed crushed (a block pressed to
+  // 65 % at nu = 0.49 lost 3-4 % of its volume at 10 substeps, 1.2 % at 40). support: per vertex,
+  // the normal force the plane applied in the last sweep, N, + up (0 when free); it sets the
+  // friction (vbd_contact_friction), and what vbd_remove_net_impulse may take out.
+  float floor_y = -INFINITY;
+  float ceiling_y = INFINITY;
+  float* support = nullptr;                 // 1 per vertex, N; may be null when both planes are absent
 };
 
 // One Gauss-Seidel sweep over the vertices in index order. Returns the relative force imbalance met:
@@ -66,5 +78,31 @@ struct VbdModel {
 // 1 m/s^2) added to what acts, so a body falling freely and undeformed reads 0, not rounding over
 // rounding; 0 = solved.
 float vbd_sweep(const VbdModel& m, const VertexAdjacency& adjacency, float* x);
+
+// Takes out of the sweeps' result x the net force and torque their elastic and damping terms left.
+// Converged, m_i (x_i - y_i) / h^2 = f_i(x) are internal forces, which sum to zero and have no net
+// torque; a few Gauss-Seidel sweeps stop short of that, each vertex moving alone, and with a fixed
+// sweep order the error has a fixed sign: a block at rest on a frictionless ground was pushed
+// sideways by it until it slid at metres per second. So the mass-weighted mean of x - y is removed
+// (exact: linear momentum is then kept to rounding) and the small rotation I^-1 sum m r x (x - y)
+// about the centre of mass (to first order: angular momentum). Only when every vertex is free: a
+// pinned or held vertex is an external force. While the ground or the plate holds a vertex inside the
+// sweep (support != 0), their vertical push is external too: then only the horizontal mean and the
+// rotation about y are removed. Colliders and other bodies act after the sweeps. Returns the
+// correction's largest displacement, m.
+float vbd_remove_net_impulse(const VbdModel& m, float* x);
+
+// The planes' force on each vertex they held in the last sweep, re-evaluated at the sweeps' result x
+// (all neighbours moved): during a sweep a vertex sees neighbours not yet moved, and on a stiff body
+// the force it then needs from the plane is several times its share (measured: one sweep on a 1 MPa
+// box slid 22 % short of Coulomb's stopping distance). A plane that would have to pull gives 0.
+void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adjacency, const float* x);
+
+// Coulomb friction of the in-sweep contacts: a vertex the planes held (support != 0) has its sliding
+// over the substep (x - prev, in x and z) undone up to friction x its normal push, support h^2 / m
+// (m; the displacement the plane's force is worth in a substep), as the ground's projection does
+// after XPBD's passes (xpbd_constraints.h solve_ground). The plate is frictionless: friction applies
+// to upward support only. Returns the vertices in contact and raises *deepest (m) to the largest push.
+uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest);
 
 }  // namespace sb

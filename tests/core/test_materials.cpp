@@ -398,19 +398,42 @@ TEST_CASE("Neo-Hookean at nu = 0.49 keeps its volume within 1 % under load; at n
 
 // ---- Neo-Hookean under XPBD: one block constraint per tet (materials/neo_hookean_xpbd.h) ----
 
-TEST_CASE("Neo-Hookean under XPBD: a block sags the same at 4^3 and 8^3 cells, and as under VBD") {
-  // The block of "Neo-Hookean in pascals" (E = 100 kPa, nu = 0.3; VBD 8 sweeps: 6.902 and 6.903 mm),
-  // under XPBD with 8 passes. Both solve the same implicit step of the same energy, so they differ by
-  // what their 8 passes or sweeps leave unsolved: XPBD's Gauss-Seidel over tets converges more slowly
-  // on the finer mesh (more tets between the load and the ground) and is left a little softer there
-  // (measured 6.906 and 7.001 mm: 0.07 % and 1.4 % from VBD). Bounded at 2 % both ways.
-  const Settled coarse = settle_block(4, SB_SOLVER_XPBD, 8, 1e5f, 0.3f), fine = settle_block(8, SB_SOLVER_XPBD, 8, 1e5f, 0.3f);
-  const Settled vbd_coarse = settle_block(4, SB_SOLVER_VBD, 8, 1e5f, 0.3f), vbd_fine = settle_block(8, SB_SOLVER_VBD, 8, 1e5f, 0.3f);
-  MESSAGE("XPBD: " << coarse.sag * 1000 << " and " << fine.sag * 1000 << " mm; VBD: " << vbd_coarse.sag * 1000 << " and "
-                   << vbd_fine.sag * 1000 << " mm (4^3 and 8^3 cells)");
-  CHECK(std::fabs(fine.sag / coarse.sag - 1) < 0.02);
-  CHECK(std::fabs(coarse.sag / vbd_coarse.sag - 1) < 0.02);
-  CHECK(std::fabs(fine.sag / vbd_fine.sag - 1) < 0.02);
+// The static answer for settle_block's block: its bottom layer held where it is (the ground holds it
+// up, static friction holds it from sliding), the sag of its top under gravity, m.
+static double static_block_sag(int cells, float youngs_modulus, float poisson_ratio) {
+  BodyParams p;
+  p.material = Material::NeoHookean;
+  p.youngs_modulus = youngs_modulus;
+  p.poisson_ratio = poisson_ratio;
+  SoftBody b(make_box(cells, cells, cells, 0.4f, 0.4f, 0.4f, 0.0f, 0.2f, 0.0f), p);
+  for (uint32_t i = 0; i < b.vertex_count(); ++i)
+    if (b.positions()[3 * i + 1] < 1e-6f) b.set_pinned(i, true);
+  const float g[3] = {0.0f, -9.81f, 0.0f};
+  REQUIRE(b.settle_static(g).status == StaticStatus::Converged);
+  float top = 0.0f;
+  for (uint32_t i = 0; i < b.vertex_count(); ++i) top = std::max(top, b.positions()[3 * i + 1]);
+  return 0.4 - double(top);
+}
+
+TEST_CASE("Neo-Hookean on the ground: VBD settles at the static sag; XPBD within its contact's error") {
+  // The block of "Neo-Hookean in pascals" (E = 100 kPa, nu = 0.3) on the ground at 4^3 and 8^3 cells;
+  // the static solver with the bottom layer held gives 6.868 and 6.711 mm. VBD (8 sweeps) holds the
+  // vertices on the ground inside its sweeps (vbd.h), so its implicit step is the constrained one and
+  // it settles on the static answer up to what 8 sweeps leave unsolved: measured 0.1 % and 1.1 % off
+  // (32 sweeps: 0.36 % on the finer mesh; with the ground after the sweeps it was 2 % and 7 % soft);
+  // bound 2 %. XPBD (8 passes) still projects onto the ground after its
+  // passes, which undoes part of each pass's correction of the bottom layer every substep: measured
+  // 4 % and 8 % soft, growing with the cells per height (README, known limitations); bound 12 %, and
+  // at both resolutions it must stay soft of the static answer, not stiff.
+  for (int cells : {4, 8}) {
+    CAPTURE(cells);
+    const double exact = static_block_sag(cells, 1e5f, 0.3f);
+    const Settled vbd = settle_block(cells, SB_SOLVER_VBD, 8, 1e5f, 0.3f), xpbd = settle_block(cells, SB_SOLVER_XPBD, 8, 1e5f, 0.3f);
+    MESSAGE("static " << exact * 1000 << " mm, VBD " << vbd.sag * 1000 << " mm, XPBD " << xpbd.sag * 1000 << " mm");
+    CHECK(std::fabs(vbd.sag / exact - 1) < 0.02);
+    CHECK(xpbd.sag / exact - 1 < 0.12);
+    CHECK(xpbd.sag / exact - 1 > -0.01);
+  }
 }
 
 TEST_CASE("Neo-Hookean under XPBD at nu = 0.49 keeps its volume within 1 % under load") {
