@@ -18,7 +18,7 @@
 // (math/rotation.h; the goal positions of Mueller et al. 2005's shape matching, with the reflection
 // removed as Irving, Teran, Fedkiw 2004 do for inverted elements). One target per region, not one per
 // tet: neighbouring tets' own targets disagree, and snapping tet by tet (tried) kept knots of 20-30
-// inverted tets re-snapping each other for good (2-20 kJ), and snapped single tets of a body squeezed
+// inverted tets re-snapping each other for good (2-60 kJ), and snapped single tets of a body squeezed
 // by 30 % to full height, which inverted their squeezed neighbours in turn (a chain reaction to 2.8 MJ).
 // The targets keep the region's linear momentum (sum m_i (x_i* - c) = 0) and exert no torque about c
 // (R A^T is symmetric).
