@@ -67,6 +67,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   const uint32_t edge_count = uint32_t(edges.size() / 2);
   plan_solve_order(edges, mesh.tets, group_min_vertices);
   tet_ids_ = permute(mesh.tets, tet_plan_.order, 4);
+  inverted_repair_.resize(n, tet_count);
   tet_rest6_.resize(tet_count);
   tet_energy_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
@@ -608,9 +609,15 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min,
                fuse ? &work : nullptr);
   }
+  // Regions of inverted tets back on their rest shape, ahead of the contacts (inverted_tets.h). When
+  // the ground was fused into the passes, it is applied again to the vertices the repair moved.
+  const bool repaired = solver_ == Solver::Xpbd && !neo_hookean() &&
+                        inverted_repair_.repair(pos_.data(), rest_pos_.data(), mass_.data(), inv_mass_.data(), tet_ids_.data()) > 0;
   if (fuse) {
     velocities_done_ = work.velocities;
     if (!s.ground) return;
+    if (repaired)
+      for (uint32_t i : inverted_repair_.members()) pos_[3 * i + 1] = std::max(pos_[3 * i + 1], 0.0f);
     float depth = 0.0f;
     uint32_t touching = 0;
     for (size_t k = 0; k < unit_depth_.size(); ++k) depth = std::max(depth, unit_depth_[k]), touching += unit_touching_[k];
@@ -731,6 +738,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   volumes.scale = scale;
   volumes.lambda = volume_lambda;
   volumes.stiffness = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();
+  volumes.inverted = pbd ? nullptr : inverted_repair_.flags();  // XPBD: repaired after the passes
   pass_origin(job.origin);
   std::copy(job.origin, job.origin + 3, edges.origin);
   job.iterations = params_.iterations;
@@ -1038,6 +1046,7 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
     const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
     if (!velocities_done_) post_solve(h, s.ground, 2.0f * g * h);
     velocities_done_ = false;
+    inverted_repair_.settle_velocities(vel_.data(), mass_.data(), inv_mass_.data());  // no kick from a repair
   }
   if (plate_.active && plate_.elapsed >= plate_.duration) plate_ = Plate{};  // fully released
   last_contacts_ = substep_contacts_;

@@ -10,6 +10,7 @@
 #include "materials/neo_hookean_xpbd.h"
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
+#include "solver/inverted_tets.h"
 #include "solver/static_solver.h"
 #include "solver/vbd.h"
 #include "solver/xpbd_partition.h"
@@ -307,6 +308,7 @@ class SoftBody {
   std::vector<float> contact_normal_, contact_surface_velocity_;  // xyz per particle; -, m/s
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
+  InvertedTetRepair inverted_repair_;    // XPBD, simple model: tangles put back (inverted_tets.h)
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
   // The XPBD passes' origin (pass_origin): the vertex nearest the rest shape's middle, the offset
   // from it to that middle and the rest shape's half extent, m.

@@ -143,9 +143,11 @@ static void volume_range(const VolumePass& p, uint32_t begin, uint32_t end) {
     const V4 g2 = cross3(e3, e1);
     const V4 g3 = cross3(e1, e2);
     const V4 g0 = (g1 + g2 + g3) * splat4(-1.0f);
+    const float vol6 = dot3(g3, e3);  // 6V
+    if (p.inverted && !(vol6 > 0.0f)) p.inverted[t] = 1;  // as the batches: before the mass test
     const float w = w0 * dot3(g0, g0) + w1 * dot3(g1, g1) + w2 * dot3(g2, g2) + w3 * dot3(g3, g3);
     if (w == 0.0f) continue;
-    const float C = dot3(g3, e3) - p.rest6[t];  // 6V - 6V0
+    const float C = vol6 - p.rest6[t];  // 6V - 6V0
     const float alpha = p.stiffness ? p.alpha / p.stiffness[t] : p.alpha;
     const float rhs = kMultipliers ? -C - alpha * p.lambda[t] : -C;
     const float s = (kScaled ? p.scale * rhs : rhs) / (w + alpha);  // delta_lambda
@@ -184,7 +186,14 @@ static inline void volume_batch4(const VolumePass& p, uint32_t t) {
                w2 * (g2x * g2x + g2y * g2y + g2z * g2z) + w3 * (g3x * g3x + g3y * g3y + g3z * g3z);
   V4 rest;
   std::memcpy(&rest, p.rest6 + t, sizeof rest);
-  const V4 C = (g3x * e3x + g3y * e3y + g3z * e3z) - rest;  // 6V - 6V0
+  const V4 vol6 = g3x * e3x + g3y * e3y + g3z * e3z;  // 6V
+  const V4 C = vol6 - rest;                               // 6V - 6V0
+  if (p.inverted) {  // rarely taken: one compare and one test per four tets on the common path
+    const V4i upright = vol6 > V4{};
+    if (__builtin_expect((upright[0] & upright[1] & upright[2] & upright[3]) == 0, 0))
+      for (uint32_t k = 0; k < 4; ++k)
+        if (!upright[k]) p.inverted[t + k] = 1;
+  }
   V4 alpha = splat4(p.alpha);
   if (p.stiffness) {
     V4 k;

@@ -50,6 +50,9 @@ struct VolumePass {
   float scale = 1.0f;  // PBD's stiffness
   float* lambda = nullptr;
   const float* stiffness = nullptr;  // per tet multiplier (vertex groups): compliance alpha / stiffness[t]
+  // Per tet (may be null): set to 1 when the pass finds the tet inverted (6V <= 0 before its
+  // projection), for the repair after the passes (inverted_tets.h). Only written, never cleared here.
+  uint8_t* inverted = nullptr;
 };
 void solve_volume_span(const VolumePass& p, uint32_t begin, uint32_t end, bool in_colour);
 
