@@ -3,6 +3,7 @@
 #include "contact/body_contact.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "math/closest_points.h"
@@ -48,6 +49,7 @@ bool takes_part(const SoftBody* b) {
 }  // namespace
 
 void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
+  const auto began = std::chrono::steady_clock::now();
   cand_body_.clear();
   cand_vertex_.clear();
   cand_start_.assign(1, 0);
@@ -93,24 +95,44 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
     return hi[0] >= a.lo[0] && lo[0] <= a.hi[0] && hi[1] >= a.lo[1] && lo[1] <= a.hi[1] && hi[2] >= a.lo[2] && lo[2] <= a.hi[2];
   };
   // Broad phase: the pairs of bodies whose bounds meet (and whose filters allow contact), as a
-  // neighbour list per body; a self-colliding body is its own neighbour. Bodies far apart end here.
-  // Every pair of bodies is compared: fine for the tens of bodies a scene holds.
+  // neighbour list per body in increasing body order; a self-colliding body is its own neighbour.
+  // Sweep and prune along x: bodies sorted by their bounds' low x (ties by index), each compared
+  // only with those whose low x lies within its own extent, so the cost grows with the bodies and
+  // the pairs that overlap in x, not with every pair. Bodies far apart end here.
   near_.assign(count, 0);
   pair_start_.assign(count + 1, 0);
   pairs_.clear();
+  sweep_.clear();
+  pair_keys_.clear();
   for (uint32_t i = 0; i < count; ++i) {
-    pair_start_[i] = uint32_t(pairs_.size());
     if (!takes_part(bodies[i])) continue;
-    for (uint32_t j = 0; j < count; ++j) {
-      const bool self = j == i && bodies[i]->self_collision();
-      if (!self && (j == i || !takes_part(bodies[j]) || !overlap(bounds_[j], bounds_[i].lo, bounds_[i].hi) ||
-                    !filter_allows(*bodies[i], *bodies[j])))
-        continue;
-      pairs_.push_back(j);
-      near_[i] = 1;
+    if (bodies[i]->self_collision()) pair_keys_.push_back(uint64_t(i) << 32 | i);
+    // NaN bounds (a body diverging now) meet nothing, and would break the sort's ordering.
+    if (bounds_[i].lo[0] == bounds_[i].lo[0] && bounds_[i].hi[0] == bounds_[i].hi[0]) sweep_.push_back(i);
+  }
+  std::sort(sweep_.begin(), sweep_.end(), [&](uint32_t a, uint32_t b) {
+    return bounds_[a].lo[0] < bounds_[b].lo[0] || (bounds_[a].lo[0] == bounds_[b].lo[0] && a < b);
+  });
+  for (size_t k = 0; k < sweep_.size(); ++k) {
+    const uint32_t i = sweep_[k];
+    for (size_t m = k + 1; m < sweep_.size() && bounds_[sweep_[m]].lo[0] <= bounds_[i].hi[0]; ++m) {
+      const uint32_t j = sweep_[m];
+      if (!overlap(bounds_[j], bounds_[i].lo, bounds_[i].hi) || !filter_allows(*bodies[i], *bodies[j])) continue;
+      pair_keys_.push_back(uint64_t(i) << 32 | j);
+      pair_keys_.push_back(uint64_t(j) << 32 | i);
     }
   }
-  pair_start_[count] = uint32_t(pairs_.size());
+  // Grouped by body, each body's neighbours in increasing order: the order the solve visits them in
+  // does not depend on the sweep's.
+  std::sort(pair_keys_.begin(), pair_keys_.end());
+  for (const uint64_t key : pair_keys_) {
+    const uint32_t i = uint32_t(key >> 32);
+    pairs_.push_back(uint32_t(key));
+    near_[i] = 1;
+    ++pair_start_[i + 1];
+  }
+  for (uint32_t i = 0; i < count; ++i) pair_start_[i + 1] += pair_start_[i];
+  broad_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
   if (pairs_.empty()) return;
   // Do the bounds of a neighbour of body i meet this box? Only such vertices and triangles matter.
   auto in_neighbour = [&](uint32_t i, const float lo[3], const float hi[3]) {

@@ -64,6 +64,11 @@ class BodyContact {
   uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   // Candidate pairs of the current frame (for the benchmark's per-contact costs).
   uint32_t candidate_count() const { return uint32_t(cand_tri_.size()); }
+  // Neighbour entries of this frame's broad phase: each pair of bodies whose bounds meet counts twice
+  // (once per side), a self-colliding body once.
+  uint32_t neighbour_count() const { return uint32_t(pairs_.size()); }
+  // Wall time of this frame's broad phase (body bounds and pairs), ms.
+  double broad_ms() const { return broad_ms_; }
 
  private:
   struct Box {
@@ -81,6 +86,9 @@ class BodyContact {
   std::vector<uint8_t> near_;            // per body: its bounds meet another body's (or its own)
   std::vector<uint32_t> pair_start_;     // broad phase: body i's neighbours are pairs_[pair_start_[i] ..]
   std::vector<uint32_t> pairs_;
+  std::vector<uint32_t> sweep_;          // broad phase: the bodies taking part, sorted by their bounds' low x
+  std::vector<uint64_t> pair_keys_;      // broad phase: (body << 32 | neighbour), sorted into pairs_
+  double broad_ms_ = 0.0;
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
