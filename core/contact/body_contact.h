@@ -41,6 +41,7 @@
 // (a hard hit sending it back the way it came) can miss a triangle; edges crossing edges with no vertex
 // near a face are stopped only by the thickness.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -71,6 +72,10 @@ class BodyContact {
   double broad_ms() const { return broad_ms_; }
 
  private:
+  // Drops vertex v's (of body a) candidates cand_tri_[first ..] of other bodies that cannot be the
+  // nearest within the reach this frame (body_contact.cpp).
+  void prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, size_t first, float dt, const BodyContactSettings& settings);
+
   struct Box {
     float lo[3], hi[3];
   };
@@ -80,6 +85,7 @@ class BodyContact {
   std::vector<uint32_t> entry_cell_;     // scratch: the cell of each (triangle, cell) pair before sorting
   std::vector<uint32_t> entry_item_;
   std::vector<uint32_t> tri_body_, tri_id_;  // per hashed triangle: its body and its index there
+  std::vector<uint32_t> body_tri_begin_;     // body i's hashed triangles: [body_tri_begin_[i], body_tri_begin_[i + 1])
   std::vector<Box> tri_box_;             // per hashed triangle: its swept box widened by the reach, m
   std::vector<uint32_t> seen_;           // per hashed triangle: the last vertex query that took it
   std::vector<uint32_t> fill_;           // scratch: next free slot per cell while sorting
@@ -92,6 +98,7 @@ class BodyContact {
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
+  std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
 };
 
 }  // namespace sb
