@@ -8,7 +8,7 @@
 //   margin above sphere tracing's touch tolerance), so the substep skips it with one distance test;
 // - for a particle near a mesh, its candidate faces: every face whose box meets the box about its
 //   frame start (in the mesh's frame) of half size R + D + half the thickness, R = its predicted
-//   path's length over the frame + 1 cm, D = twice its path per substep + 5 mm. One tree walk.
+//   path's length over the frame + 1 cm, D = twice its path per substep + 1 cm. One tree walk.
 // Every substep, a particle whose start and end (in the mesh's frame) lie within R of its frame
 // start, and whose path needs no query longer than D, is tested against those faces only; they hold
 // every face within D of any such point, so the nearest point, the sign and the sphere tracing are
