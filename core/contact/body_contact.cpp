@@ -31,11 +31,11 @@ int32_t cell_of(float x, float inv_cell) {
   return c > -1.0e9f && c < 1.0e9f ? int32_t(c) : 0;
 }
 
-// m: how far past its predicted motion a pair may still come together within a frame (pruning)
-constexpr float kPruneSlack = 0.005f;
-// The most candidates a vertex keeps (the nearest possible; measured on the page's pile at rest:
-// 4 on average after the pruning by distance, so only fast vertices reach it)
-constexpr size_t kMaxCandidates = 16;
+// m: how far past its predicted motion a pair may still come together within a frame (pruning): the
+// search radius, as the box test had. A resting vertex pushed by its own tets and its contacts moves
+// millimetres per substep with no velocity to predict it from; with 5 mm a bunny of the page's pile
+// kept trembling after 10 s (1.9 J), its nearest triangle now and then not among its candidates.
+constexpr float kPruneSlack = 0.02f;
 
 }  // namespace
 
@@ -345,7 +345,7 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
     prune_low_[e - first] = d - m;
     nearest_high = std::min(nearest_high, d + m);
   }
-  size_t kept = first, others = 0;
+  size_t kept = first;
   for (size_t e = first; e < end; ++e) {
     const uint32_t index = cand_tri_[e];
     if (tri_body_[index] != a) {
@@ -354,31 +354,9 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
       // (A NaN distance, from a body diverging now, keeps the triangle: the solve skips it.)
       if (low > reach + kPruneSlack || low > nearest_high + kPruneSlack) continue;
     }
-    const float low = prune_low_[e - first];
-    prune_low_[kept - first] = tri_body_[index] == a ? -INFINITY : (low == low ? low : INFINITY);  // own: always kept
-    others += tri_body_[index] == a ? 0 : 1;
     cand_tri_[kept++] = index;
   }
   cand_tri_.resize(kept);
-  if (others <= kMaxCandidates) return;
-  // Still more than kMaxCandidates of other bodies: a vertex moving fast against them (after a hard
-  // overlap the contacts' pushes make velocities of metres per second, and the predicted motion
-  // then reaches every triangle around). Keep the kMaxCandidates nearest possible (lowest d - m,
-  // ties by index; own triangles all stay), in index order: the cost per vertex stays bounded, at
-  // the price of missing a triangle only a long, fast path would reach.
-  const size_t own = kept - first - others;
-  prune_order_.resize(kept - first);
-  for (size_t k = 0; k < prune_order_.size(); ++k) prune_order_[k] = uint32_t(k);
-  auto nearer = [&](uint32_t x, uint32_t y) {
-    const float lx = prune_low_[x], ly = prune_low_[y];
-    return lx < ly || (lx == ly && cand_tri_[first + x] < cand_tri_[first + y]);
-  };
-  const size_t keep = own + kMaxCandidates;
-  std::nth_element(prune_order_.begin(), prune_order_.begin() + keep, prune_order_.end(), nearer);
-  prune_order_.resize(keep);
-  std::sort(prune_order_.begin(), prune_order_.end());
-  for (size_t k = 0; k < keep; ++k) cand_tri_[first + k] = cand_tri_[first + prune_order_[k]];
-  cand_tri_.resize(first + keep);
 }
 
 uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {

@@ -99,7 +99,6 @@ class BodyContact {
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
   std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
-  std::vector<uint32_t> prune_order_;    // scratch: the candidates of one vertex ranked by that distance
 };
 
 }  // namespace sb
