@@ -162,6 +162,12 @@ int32_t sb_world_get_contact_stats(sb_world world, sb_world_contact_stats* out) 
   out->contacts = r.contacts;
   out->gather_ms = float(r.gather_ms);
   out->solve_ms = float(r.solve_ms);
+  out->broad_ms = float(r.broad_ms);
+  out->collider_candidates = r.colliders.particles;
+  out->collider_faces = r.colliders.faces;
+  out->collider_tested = r.colliders.tested;
+  out->collider_gather_ms = float(r.colliders.gather_ms);
+  out->collider_solve_ms = float(r.colliders.solve_ms);
   return SB_OK;
 }
 

@@ -320,14 +320,21 @@ float sb_collider_get_param(sb_world world, sb_collider collider, int32_t param)
 int32_t sb_collider_destroy(sb_world world, sb_collider collider);
 int32_t sb_world_collider_count(sb_world world);
 double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle */
-/* Contact between bodies (and of bodies with themselves) over the last sb_world_step: what the
- * per-frame gathering found and what the substeps solved, and the wall time of each (for the
- * benchmark and the page's readout; 0 when no body could touch another or itself). 16 bytes. */
+/* Contact over the last sb_world_step, for the benchmark and the page's readout: between bodies (and
+ * of bodies with themselves; 0 when no body could touch another or itself), what the per-frame
+ * gathering found and what the substeps solved, with the wall time of each; then the same for the
+ * colliders, summed over the bodies (0 without colliders). 40 bytes. */
 typedef struct sb_world_contact_stats {
   uint32_t candidates; /* vertex-triangle pairs gathered for the frame (broad phase, hash, swept boxes) */
   uint32_t contacts;   /* vertex contacts solved, summed over the frame's substeps */
   float gather_ms;     /* ms of wall time gathering the candidates, once per frame */
   float solve_ms;      /* ms of wall time solving them, over all substeps */
+  float broad_ms;      /* ms of gather_ms spent pairing the bodies (sweep and prune of their bounds) */
+  uint32_t collider_candidates; /* (vertex, mesh collider) pairs given candidate faces for the frame */
+  uint32_t collider_faces;      /* faces listed over those pairs */
+  uint32_t collider_tested;     /* vertex substeps tested against a collider (not skipped as clear) */
+  float collider_gather_ms;     /* ms of wall time finding the colliders' candidates, once per frame */
+  float collider_solve_ms;      /* ms of wall time of the collider contacts, over all substeps */
 } sb_world_contact_stats;
 int32_t sb_world_get_contact_stats(sb_world world, sb_world_contact_stats* out);
 

@@ -41,6 +41,7 @@
 // (a hard hit sending it back the way it came) can miss a triangle; edges crossing edges with no vertex
 // near a face are stopped only by the thickness.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -64,8 +65,17 @@ class BodyContact {
   uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   // Candidate pairs of the current frame (for the benchmark's per-contact costs).
   uint32_t candidate_count() const { return uint32_t(cand_tri_.size()); }
+  // Neighbour entries of this frame's broad phase: each pair of bodies whose bounds meet counts twice
+  // (once per side), a self-colliding body once.
+  uint32_t neighbour_count() const { return uint32_t(pairs_.size()); }
+  // Wall time of this frame's broad phase (body bounds and pairs), ms.
+  double broad_ms() const { return broad_ms_; }
 
  private:
+  // Drops vertex v's (of body a) candidates cand_tri_[first ..] of other bodies that cannot be the
+  // nearest within the reach this frame (body_contact.cpp).
+  void prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, size_t first, float dt, const BodyContactSettings& settings);
+
   struct Box {
     float lo[3], hi[3];
   };
@@ -75,15 +85,20 @@ class BodyContact {
   std::vector<uint32_t> entry_cell_;     // scratch: the cell of each (triangle, cell) pair before sorting
   std::vector<uint32_t> entry_item_;
   std::vector<uint32_t> tri_body_, tri_id_;  // per hashed triangle: its body and its index there
+  std::vector<uint32_t> body_tri_begin_;     // body i's hashed triangles: [body_tri_begin_[i], body_tri_begin_[i + 1])
   std::vector<Box> tri_box_;             // per hashed triangle: its swept box widened by the reach, m
   std::vector<uint32_t> seen_;           // per hashed triangle: the last vertex query that took it
   std::vector<uint32_t> fill_;           // scratch: next free slot per cell while sorting
   std::vector<uint8_t> near_;            // per body: its bounds meet another body's (or its own)
   std::vector<uint32_t> pair_start_;     // broad phase: body i's neighbours are pairs_[pair_start_[i] ..]
   std::vector<uint32_t> pairs_;
+  std::vector<uint32_t> sweep_;          // broad phase: the bodies taking part, sorted by their bounds' low x
+  std::vector<uint64_t> pair_keys_;      // broad phase: (body << 32 | neighbour), sorted into pairs_
+  double broad_ms_ = 0.0;
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
+  std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
 };
 
 }  // namespace sb

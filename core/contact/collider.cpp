@@ -108,13 +108,21 @@ float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal,
   return d;
 }
 
+float ColliderQuery::distance(Vec3 p, float limit, Vec3* normal) const {
+  if (!faces_only || collider->kind != ShapeKind::kMesh) return signed_distance(*collider, pose, p, normal, limit);
+  Vec3 n_local{0.0f, 1.0f, 0.0f};
+  const float d = collider->mesh->signed_distance_faces(to_local(pose, p), limit, &n_local, faces, face_count);
+  *normal = rotate(pose.rotation, n_local);
+  return d;
+}
+
 namespace {
 
-// Where the segment a -> b (in the frame of `pose`) first meets the collider, by sphere tracing:
-// the signed distance is exact for these shapes, so stepping by it never skips the surface. Returns
-// the fraction t in [0, 1) of the hit and the point and normal there, or -1 when the segment stays
-// outside. `a` must be outside (distance da > 0).
-float first_hit(const Collider& c, const Pose& pose, Vec3 a, float da, Vec3 b, Vec3* hit, Vec3* normal) {
+// Where the segment a -> b (in the frame of the query's pose) first meets the collider, by sphere
+// tracing: the signed distance is exact for these shapes, so stepping by it never skips the surface.
+// Returns the fraction t in [0, 1) of the hit and the point and normal there, or -1 when the segment
+// stays outside. `a` must be outside (distance da > 0).
+float first_hit(const ColliderQuery& q, Vec3 a, float da, Vec3 b, Vec3* hit, Vec3* normal) {
   const Vec3 seg = b - a;
   const float len = length(seg);
   // Close enough to call it touching: a micrometre, or a thousandth of the path for long paths.
@@ -124,7 +132,7 @@ float first_hit(const Collider& c, const Pose& pose, Vec3 a, float da, Vec3 b, V
     t += d / len;
     if (t >= 1.0f) return -1.0f;
     const Vec3 p = a + seg * t;
-    d = signed_distance(c, pose, p, normal, len);
+    d = q.distance(p, len, normal);
     if (d <= touch) {
       *hit = p;
       return t;
@@ -135,8 +143,7 @@ float first_hit(const Collider& c, const Pose& pose, Vec3 a, float da, Vec3 b, V
 
 }  // namespace
 
-// A sphere about the collider's position that holds it (m); infinite for a plane.
-static float bounding_radius(const Collider& c) {
+float bounding_radius(const Collider& c) {
   switch (c.kind) {
     case ShapeKind::kPlane: return INFINITY;
     case ShapeKind::kSphere: return c.size[0];
@@ -152,46 +159,128 @@ static float bounding_radius(const Collider& c) {
   return INFINITY;
 }
 
+void world_box(const Collider& c, const Pose& pose, Vec3* box_lo, Vec3* box_hi) {
+  const float bound = bounding_radius(c);
+  if (!(bound < INFINITY)) {
+    *box_lo = {-INFINITY, -INFINITY, -INFINITY};
+    *box_hi = {INFINITY, INFINITY, INFINITY};
+    return;
+  }
+  Vec3 half{bound, bound, bound}, centre{0.0f, 0.0f, 0.0f};
+  if (c.kind == ShapeKind::kBox || c.kind == ShapeKind::kCapsule || c.kind == ShapeKind::kMesh) {
+    Vec3 lo_local, hi_local;
+    if (c.kind == ShapeKind::kBox) {
+      hi_local = {c.size[0], c.size[1], c.size[2]};
+      lo_local = hi_local * -1.0f;
+    } else if (c.kind == ShapeKind::kCapsule) {
+      hi_local = {c.size[0], c.size[0] + c.size[1], c.size[0]};
+      lo_local = hi_local * -1.0f;
+    } else {
+      const float t = c.mesh->closed() ? 0.0f : 0.5f * c.mesh->thickness();
+      lo_local = c.mesh->bounds_lo() - Vec3{t, t, t};
+      hi_local = c.mesh->bounds_hi() + Vec3{t, t, t};
+    }
+    // |R| applied to the local box's half size, about its rotated centre.
+    const Vec3 mid = (lo_local + hi_local) * 0.5f, ext = (hi_local - lo_local) * 0.5f;
+    const Vec3 ax = rotate(pose.rotation, {1, 0, 0}), ay = rotate(pose.rotation, {0, 1, 0}),
+               az = rotate(pose.rotation, {0, 0, 1});
+    half = {std::fabs(ax.x) * ext.x + std::fabs(ay.x) * ext.y + std::fabs(az.x) * ext.z,
+            std::fabs(ax.y) * ext.x + std::fabs(ay.y) * ext.y + std::fabs(az.y) * ext.z,
+            std::fabs(ax.z) * ext.x + std::fabs(ay.z) * ext.y + std::fabs(az.z) * ext.z};
+    centre = rotate(pose.rotation, mid);
+  }
+  *box_lo = pose.position + centre - half;
+  *box_hi = pose.position + centre + half;
+}
+
+bool contact_particle(Vec3* x_io, Vec3 start, Vec3 prev, const ColliderQuery& q, const Pose& before,
+                      ParticleContact* out) {
+  Vec3 x = *x_io;
+  const float path = length(x - start);
+  // A particle the last substep left on the surface starts within rounding of it (or a touch
+  // inside, where a neighbour's constraint nudged it): that still counts as outside, with the
+  // contact at its start. Only one clearly inside (a collider teleported into a body) is not.
+  const float on_surface = std::max(1e-5f, 1e-3f * path);
+  // Distances beyond path + on_surface decide nothing below, so a mesh need not search further.
+  // (A particle deeper inside a mesh than its path started inside too: a mesh collider placed
+  // over a body does not push it out; the analytic shapes do.)
+  const float reach = path + on_surface;
+  Vec3 n;
+  const float d = q.distance(x, reach, &n);
+  if (d >= 0.0f && path <= d) return false;
+  Vec3 n_start;
+  const float d_start = q.distance(start, reach, &n_start);
+  Vec3 hit = start, n_hit = n_start;
+  const bool entered = d_start > -on_surface && (d_start <= 0.0f || first_hit(q, start, d_start, x, &hit, &n_hit) >= 0.0f);
+  float depth;  // m: how far the substep's motion went past the surface
+  if (d >= 0.0f) {
+    // Outside at the end: in contact only if the path went through the collider, i.e. x lies
+    // behind the surface where the path entered (a grazing slide along the surface does not).
+    if (!entered) return false;
+    depth = dot(hit - x, n_hit);
+    if (depth <= d + on_surface) return false;
+    n = n_hit;
+  } else if (entered && dot(hit - x, n_hit) > 0.0f) {
+    // Inside, having come in from outside: back out through the face it entered by, not the
+    // nearest one (a fast particle deep in a thin board is nearer its far side).
+    n = n_hit;
+    depth = dot(hit - x, n_hit);
+  } else {
+    depth = -d;  // started inside (relative) too: out along the nearest normal
+    // Unless it started a touch inside (a neighbour's constraint nudged it after the last contact)
+    // and went deeper: then back out on the side it started from. The nearest side of x can be the
+    // far one of a shell or a thin board (measured: a bunny's vertex pushed out through the bowl's
+    // wall, then held there by its own tets).
+    const float back = dot(start - n_start * d_start - x, n_start);  // to the start's surface plane
+    if (d_start < 0.0f && d < d_start && back > 0.0f) {
+      n = n_start;
+      depth = back;
+    }
+  }
+  const Pose& after = q.pose;
+  // Onto the surface's tangent plane at the contact (for a curved surface, just outside it).
+  x = x + n * depth;
+  // Where the surface point under x was at the substep's start: the collider's own motion.
+  const Vec3 surface_motion = x - to_world(before, to_local(after, x));
+  const Vec3 motion = x - prev - surface_motion;  // relative to the surface, m
+  const Vec3 tangential = motion - n * dot(motion, n);
+  const float slide = length(tangential);
+  const float limit = q.collider->friction * depth;  // friction * normal correction of this substep
+  if (slide <= limit) {
+    x = x - tangential;  // static: moves with the surface
+  } else if (slide > 0.0f) {
+    x = x - tangential * (limit / slide);  // kinetic: slides, slowed by friction * depth
+  }
+  *x_io = x;
+  out->normal = n;
+  out->surface_motion = surface_motion;
+  out->depth = depth;
+  return true;
+}
+
+void record_contact(ContactRecord* record, uint32_t i, const ParticleContact& contact, float restitution, float inv_h) {
+  if (!record) return;
+  if (record->normal) store3(record->normal, i, contact.normal);
+  if (record->surface_velocity) store3(record->surface_velocity, i, contact.surface_motion * inv_h);
+  if (record->restitution) record->restitution[i] = restitution;
+  record->max_depth = std::max(record->max_depth, contact.depth);
+}
+
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
                         float t0, float t1, float h, ContactRecord* record) {
   const Pose before = interpolate(c.previous, c.pose, t0);
-  const Pose after = interpolate(c.previous, c.pose, t1);
+  ColliderQuery query;
+  query.collider = &c;
+  query.pose = interpolate(c.previous, c.pose, t1);
+  const Pose& after = query.pose;
   const float inv_h = 1.0f / h;
   // A collider at rest needs no carrying of the particles' starts into its frame, and a particle
-  // farther from its centre than its bounding radius plus its own path cannot touch it: most
-  // particles of a scene are rejected here with a few flops, no rotation.
+  // farther from its box than its own path cannot touch it: most particles of a scene are rejected
+  // here with a few flops, no rotation. (The box, not the bounding sphere: a wall's sphere holds
+  // half the scene.)
   const bool moving = std::memcmp(&c.previous, &c.pose, sizeof(Pose)) != 0;
-  const float bound = bounding_radius(c);
-  // And a world box around the collider's end pose (its shape's box, rotated), for thin shapes
-  // such as walls whose bounding sphere holds half the scene.
-  Vec3 box_lo{-INFINITY, -INFINITY, -INFINITY}, box_hi{INFINITY, INFINITY, INFINITY};
-  if (bound < INFINITY) {
-    Vec3 half{bound, bound, bound}, centre{0.0f, 0.0f, 0.0f};
-    if (c.kind == ShapeKind::kBox || c.kind == ShapeKind::kCapsule || c.kind == ShapeKind::kMesh) {
-      Vec3 lo_local, hi_local;
-      if (c.kind == ShapeKind::kBox) {
-        hi_local = {c.size[0], c.size[1], c.size[2]};
-        lo_local = hi_local * -1.0f;
-      } else if (c.kind == ShapeKind::kCapsule) {
-        hi_local = {c.size[0], c.size[0] + c.size[1], c.size[0]};
-        lo_local = hi_local * -1.0f;
-      } else {
-        const float t = c.mesh->closed() ? 0.0f : 0.5f * c.mesh->thickness();
-        lo_local = c.mesh->bounds_lo() - Vec3{t, t, t};
-        hi_local = c.mesh->bounds_hi() + Vec3{t, t, t};
-      }
-      // |R| applied to the local box's half size, about its rotated centre.
-      const Vec3 mid = (lo_local + hi_local) * 0.5f, ext = (hi_local - lo_local) * 0.5f;
-      const Vec3 ax = rotate(after.rotation, {1, 0, 0}), ay = rotate(after.rotation, {0, 1, 0}),
-                 az = rotate(after.rotation, {0, 0, 1});
-      half = {std::fabs(ax.x) * ext.x + std::fabs(ay.x) * ext.y + std::fabs(az.x) * ext.z,
-              std::fabs(ax.y) * ext.x + std::fabs(ay.y) * ext.y + std::fabs(az.y) * ext.z,
-              std::fabs(ax.z) * ext.x + std::fabs(ay.z) * ext.y + std::fabs(az.z) * ext.z};
-      centre = rotate(after.rotation, mid);
-    }
-    box_lo = after.position + centre - half;
-    box_hi = after.position + centre + half;
-  }
+  Vec3 box_lo, box_hi;
+  world_box(c, after, &box_lo, &box_hi);
   uint32_t contacts = 0;
   for (uint32_t i = 0; i < count; ++i) {
     if (inv_mass[i] == 0.0f) continue;
@@ -199,73 +288,17 @@ uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, ui
     // The particle's path over the substep relative to the collider: from where it started, carried
     // into the collider's end pose, to where it is. A 1-Lipschitz distance cannot drop by more than
     // the path's length, so particles farther out than their path (all resting ones) stop here.
-    const Vec3 start = moving ? to_world(after, to_local(before, load3(prev, i))) : load3(prev, i);
+    const Vec3 p = load3(prev, i);
+    const Vec3 start = moving ? to_world(after, to_local(before, p)) : p;
     const float path = length(x - start);
     if (x.x < box_lo.x - path || x.x > box_hi.x + path || x.y < box_lo.y - path || x.y > box_hi.y + path ||
         x.z < box_lo.z - path || x.z > box_hi.z + path)
       continue;
-    // A particle the last substep left on the surface starts within rounding of it (or a touch
-    // inside, where a neighbour's constraint nudged it): that still counts as outside, with the
-    // contact at its start. Only one clearly inside (a collider teleported into a body) is not.
-    const float on_surface = std::max(1e-5f, 1e-3f * path);
-    // Distances beyond path + on_surface decide nothing below, so a mesh need not search further.
-    // (A particle deeper inside a mesh than its path started inside too: a mesh collider placed
-    // over a body does not push it out; the analytic shapes do.)
-    const float reach = path + on_surface;
-    Vec3 n;
-    const float d = signed_distance(c, after, x, &n, reach);
-    if (d >= 0.0f && path <= d) continue;
-    Vec3 n_start;
-    const float d_start = signed_distance(c, after, start, &n_start, reach);
-    Vec3 hit = start, n_hit = n_start;
-    const bool entered = d_start > -on_surface &&
-                         (d_start <= 0.0f || first_hit(c, after, start, d_start, x, &hit, &n_hit) >= 0.0f);
-    float depth;  // m: how far the substep's motion went past the surface
-    if (d >= 0.0f) {
-      // Outside at the end: in contact only if the path went through the collider, i.e. x lies
-      // behind the surface where the path entered (a grazing slide along the surface does not).
-      if (!entered) continue;
-      depth = dot(hit - x, n_hit);
-      if (depth <= d + on_surface) continue;
-      n = n_hit;
-    } else if (entered && dot(hit - x, n_hit) > 0.0f) {
-      // Inside, having come in from outside: back out through the face it entered by, not the
-      // nearest one (a fast particle deep in a thin board is nearer its far side).
-      n = n_hit;
-      depth = dot(hit - x, n_hit);
-    } else {
-      depth = -d;  // started inside (relative) too: out along the nearest normal
-      // Unless it started a touch inside (a neighbour's constraint nudged it after the last contact)
-      // and went deeper: then back out on the side it started from. The nearest side of x can be the
-      // far one of a shell or a thin board (measured: a bunny's vertex pushed out through the bowl's
-      // wall, then held there by its own tets).
-      const float back = dot(start - n_start * d_start - x, n_start);  // to the start's surface plane
-      if (d_start < 0.0f && d < d_start && back > 0.0f) {
-        n = n_start;
-        depth = back;
-      }
-    }
-    // Onto the surface's tangent plane at the contact (for a curved surface, just outside it).
-    x = x + n * depth;
-    // Where the surface point under x was at the substep's start: the collider's own motion.
-    const Vec3 surface_motion = x - to_world(before, to_local(after, x));
-    const Vec3 motion = x - load3(prev, i) - surface_motion;  // relative to the surface, m
-    const Vec3 tangential = motion - n * dot(motion, n);
-    const float slide = length(tangential);
-    const float limit = c.friction * depth;  // friction * normal correction of this substep
-    if (slide <= limit) {
-      x = x - tangential;  // static: moves with the surface
-    } else if (slide > 0.0f) {
-      x = x - tangential * (limit / slide);  // kinetic: slides, slowed by friction * depth
-    }
+    ParticleContact contact;
+    if (!contact_particle(&x, start, p, query, before, &contact)) continue;
     store3(pos, i, x);
     ++contacts;
-    if (record) {
-      if (record->normal) store3(record->normal, i, n);
-      if (record->surface_velocity) store3(record->surface_velocity, i, surface_motion * inv_h);
-      if (record->restitution) record->restitution[i] = c.restitution;
-      record->max_depth = std::max(record->max_depth, depth);
-    }
+    record_contact(record, i, contact, c.restitution, inv_h);
   }
   return contacts;
 }

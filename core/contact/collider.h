@@ -65,6 +65,24 @@ struct Collider {
 // ignore it.
 float signed_distance(const Collider& c, const Pose& pose, Vec3 p, Vec3* normal, float limit = INFINITY);
 
+// A sphere about the collider's position that holds it (m); infinite for a plane.
+float bounding_radius(const Collider& c);
+// A world box that holds the collider at `pose` (its shape's box, rotated); infinite for a plane.
+void world_box(const Collider& c, const Pose& pose, Vec3* lo, Vec3* hi);
+
+// The distance queries of one particle's contact: the collider at `pose`, and for a mesh either its
+// whole tree or only `faces` (a frame's candidates, collider_candidates.h). The analytic shapes
+// ignore the faces.
+struct ColliderQuery {
+  const Collider* collider = nullptr;
+  Pose pose;
+  bool faces_only = false;
+  const uint32_t* faces = nullptr;
+  uint32_t face_count = 0;
+  // signed_distance's contract at `pose`.
+  float distance(Vec3 p, float limit, Vec3* normal) const;
+};
+
 // What a contact pass leaves for the velocity update after the substep (restitution) and for the
 // stats. Per-particle arrays (xyz interleaved where 3-wide) owned by the caller; any may be null.
 struct ContactRecord {
@@ -86,6 +104,20 @@ struct ContactRecord {
 // thickness per substep would pass through.
 uint32_t solve_collider(float* pos, const float* prev, const float* inv_mass, uint32_t count, const Collider& c,
                         float t0, float t1, float h, ContactRecord* record);
+
+// One particle's contact in solve_collider, for callers that choose the query per particle
+// (collider_candidates.h). x: its position now (moved when in contact); start: its substep start
+// carried into query.pose (the collider's pose at the substep's end); prev: its substep start; before:
+// the collider's pose at the substep's start. Returns whether it was in contact, and then fills *out.
+struct ParticleContact {
+  Vec3 normal{0.0f, 1.0f, 0.0f};          // outward surface normal at the contact
+  Vec3 surface_motion{0.0f, 0.0f, 0.0f};  // m, the surface's own motion under the particle this substep
+  float depth = 0.0f;                     // m, how far the motion went past the surface
+};
+bool contact_particle(Vec3* x, Vec3 start, Vec3 prev, const ColliderQuery& query, const Pose& before,
+                      ParticleContact* out);
+// Stores particle i's contact in the record (any of whose arrays may be null). inv_h: 1/substep, 1/s.
+void record_contact(ContactRecord* record, uint32_t i, const ParticleContact& contact, float restitution, float inv_h);
 
 // Thin obstacles between particles: a sphere or capsule thinner than the particle spacing can pass
 // between the vertices of a surface triangle, where solve_collider, which tests particles, cannot see

@@ -159,14 +159,14 @@ float MeshShape::signed_distance(Vec3 p, float limit, Vec3* normal) const {
   stack[top++] = 0;
   while (top > 0) {
     const Node& node = nodes_[stack[--top]];
-    if (box_distance2(p, node.lo, node.hi) >= best2) continue;
+    if (box_distance2(p, node.lo, node.hi) > best2) continue;  // > : a face at exactly best2 may win the tie
     if (node.left < 0) {
       for (int32_t i = node.begin; i < node.end; ++i) {
         const uint32_t f = order_[i];
         Feature feature;
         const Vec3 q = closest_on_triangle(p, v_[tri_[3 * f]], v_[tri_[3 * f + 1]], v_[tri_[3 * f + 2]], &feature);
         const float d2 = length_sq(p - q);
-        if (d2 < best2) {
+        if (d2 < best2 || (d2 == best2 && int32_t(f) < best_face)) {  // ties: the lowest face, in any visiting order
           best2 = d2;
           best_face = int32_t(f);
           best_feature = feature;
@@ -186,6 +186,59 @@ float MeshShape::signed_distance(Vec3 p, float limit, Vec3* normal) const {
       stack[top++] = node.right;
     }
   }
+  return finish(p, limit, best_face, best_feature, best_point, best2, normal);
+}
+
+float MeshShape::signed_distance_faces(Vec3 p, float limit, Vec3* normal, const uint32_t* faces,
+                                       uint32_t face_count) const {
+  const float reach = closed_ ? limit : limit + 0.5f * thickness_;
+  float best2 = reach * reach;
+  int32_t best_face = -1;
+  Feature best_feature = kFace;
+  Vec3 best_point{0.0f, 0.0f, 0.0f};
+  for (uint32_t k = 0; k < face_count; ++k) {
+    const uint32_t f = faces[k];
+    Feature feature;
+    const Vec3 q = closest_on_triangle(p, v_[tri_[3 * f]], v_[tri_[3 * f + 1]], v_[tri_[3 * f + 2]], &feature);
+    const float d2 = length_sq(p - q);
+    if (d2 < best2 || (d2 == best2 && int32_t(f) < best_face)) {  // the same ties as signed_distance
+      best2 = d2;
+      best_face = int32_t(f);
+      best_feature = feature;
+      best_point = q;
+    }
+  }
+  return finish(p, limit, best_face, best_feature, best_point, best2, normal);
+}
+
+void MeshShape::faces_in_box(Vec3 lo, Vec3 hi, std::vector<uint32_t>* out) const {
+  int32_t stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (node.hi.x < lo.x || node.lo.x > hi.x || node.hi.y < lo.y || node.lo.y > hi.y || node.hi.z < lo.z ||
+        node.lo.z > hi.z)
+      continue;
+    if (node.left >= 0) {
+      stack[top++] = node.right;
+      stack[top++] = node.left;
+      continue;
+    }
+    for (int32_t i = node.begin; i < node.end; ++i) {
+      const uint32_t f = order_[i];
+      const Vec3 a = v_[tri_[3 * f]], b = v_[tri_[3 * f + 1]], c = v_[tri_[3 * f + 2]];
+      if (std::max({a.x, b.x, c.x}) < lo.x || std::min({a.x, b.x, c.x}) > hi.x || std::max({a.y, b.y, c.y}) < lo.y ||
+          std::min({a.y, b.y, c.y}) > hi.y || std::max({a.z, b.z, c.z}) < lo.z || std::min({a.z, b.z, c.z}) > hi.z)
+        continue;
+      out->push_back(f);
+    }
+  }
+}
+
+float MeshShape::finish(Vec3 p, float limit, int32_t best_face, int feature, Vec3 best_point, float best2,
+                        Vec3* normal) const {
+  const Feature best_feature = Feature(feature);
   if (best_face < 0) return limit;  // nothing within reach: outside, far enough for the caller
   const float dist = std::sqrt(best2);
   const Vec3 away = p - best_point;

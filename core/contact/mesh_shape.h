@@ -34,6 +34,13 @@ class MeshShape {
   // without visiting the far parts of the tree: the contact only needs distances shorter than a
   // particle's path.
   float signed_distance(Vec3 p, float limit, Vec3* normal) const;
+  // The same over the listed faces only (a frame's candidates, collider_candidates.h): equal to
+  // signed_distance whenever every face within limit (+ half the thickness, for a shell) of p is
+  // listed. Ties between equally near faces may go to another face of the same feature.
+  float signed_distance_faces(Vec3 p, float limit, Vec3* normal, const uint32_t* faces, uint32_t face_count) const;
+  // Appends to *out the faces whose bounding box meets the box [lo, hi] (m, mesh frame), in the
+  // tree's order (deterministic). One tree walk: the per-frame gathering of candidates.
+  void faces_in_box(Vec3 lo, Vec3 hi, std::vector<uint32_t>* out) const;
 
  private:
   struct Node {
@@ -42,6 +49,9 @@ class MeshShape {
     int32_t begin, end;   // its triangles in order_
   };
   int32_t build(int32_t begin, int32_t end);
+  // The signed distance and normal from the nearest point found (face, which feature of it, point,
+  // squared distance); limit when none was found.
+  float finish(Vec3 p, float limit, int32_t face, int feature, Vec3 point, float dist2, Vec3* normal) const;
 
   std::vector<Vec3> v_;
   std::vector<uint32_t> tri_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "contact/collider.h"
+#include "contact/collider_candidates.h"
 #include "materials/neo_hookean.h"
 #include "materials/neo_hookean_xpbd.h"
 #include "materials/plasticity.h"
@@ -152,6 +153,8 @@ class SoftBody {
   // must not end the substep below y = 0).
   void resolve_ground(const StepSettings& s);
   bool frame_end();
+  // Collider contact of the last frame: candidates, fallbacks and the wall time of its phases.
+  const ColliderCandidateStats& collider_stats() const { return collider_candidates_.stats(); }
   bool position_based() const { return !is_force_based(solver_); }
   bool neo_hookean() const { return params_.material == Material::NeoHookean && tet_count() > 0; }
   // XPBD with Neo-Hookean (neo_hookean_xpbd.h): the stiffness number of a substep of h seconds with the
@@ -307,6 +310,7 @@ class SoftBody {
   // Collider contacts of the current substep, for the restitution in post_solve (collider.h).
   std::vector<float> contact_normal_, contact_surface_velocity_;  // xyz per particle; -, m/s
   std::vector<float> contact_restitution_;  // per particle; < 0: no collider contact this substep
+  ColliderCandidates collider_candidates_;  // gathered at each frame's first substep (collider_candidates.h)
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   InvertedTetRepair inverted_repair_;    // XPBD, simple model: tangles put back (inverted_tets.h)
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)

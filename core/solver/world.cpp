@@ -159,6 +159,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
     const Clock::time_point gather = Clock::now();
     contact_.begin_frame(stepping_.data(), uint32_t(stepping_.size()), dt, body_contact);
     contact_report_.gather_ms = ms_since(gather);
+    contact_report_.broad_ms = contact_.broad_ms();
     contact_report_.candidates = contact_.candidate_count();
     for (int sub = 0; sub < step_settings.substeps; ++sub) {
       for (SoftBody* b : stepping_) b->substep_solve(h, step_settings, sub);
@@ -173,6 +174,19 @@ int World::step(float dt, BodyHandle* first_diverged) {
     for (size_t k = 0; k < stepping_.size(); ++k) {
       if (stepping_[k]->frame_end()) continue;
       if (diverged++ == 0 && first_diverged) *first_diverged = stepping_handles_[k];
+    }
+  }
+  if (step_settings.collider_count > 0) {
+    ColliderCandidateStats& sum = contact_report_.colliders;
+    for (const SoftBody* b : stepping_) {
+      if (!b->position_based() || b->diverged()) continue;  // no candidates gathered this frame
+      const ColliderCandidateStats& s = b->collider_stats();
+      sum.particles += s.particles;
+      sum.faces += s.faces;
+      sum.fallbacks += s.fallbacks;
+      sum.tested += s.tested;
+      sum.gather_ms += s.gather_ms;
+      sum.solve_ms += s.solve_ms;
     }
   }
   // This frame's sweep is done: the next starts where each collider is now.

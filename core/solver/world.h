@@ -82,8 +82,12 @@ class World {
   // Body (and self) contact over the last step: candidates gathered, contacts solved over its
   // substeps, and the wall time of both phases (ms; measured, so not part of the deterministic state).
   struct ContactReport {
+    // Between bodies (body_contact.h): candidates gathered once per frame, contacts solved over its
+    // substeps, and the wall time of the gathering (broad_ms of it pairing bodies) and of the solving.
     uint32_t candidates = 0, contacts = 0;
-    double gather_ms = 0.0, solve_ms = 0.0;
+    double gather_ms = 0.0, solve_ms = 0.0, broad_ms = 0.0;
+    // With colliders (collider_candidates.h), summed over the bodies.
+    ColliderCandidateStats colliders;
   };
   const ContactReport& contact_report() const { return contact_report_; }
 

@@ -210,14 +210,19 @@ export class World {
   get time() {
     return this.sb.M._sb_world_time(this.handle);
   }
-  // Contact between bodies (and of bodies with themselves) in the last step: candidate pairs
-  // gathered, vertex contacts solved over the substeps, and the wall time of both phases (ms).
+  // Contact in the last step. Between bodies (and of bodies with themselves): candidate pairs
+  // gathered, vertex contacts solved over the substeps, the wall time of both phases and of the
+  // broad phase within the gathering (ms). With colliders (`colliders`): vertex-collider pairs given
+  // candidate faces, the faces listed, vertex substeps tested, and the wall time of both phases (ms).
   contactStats() {
     const at = this.sb._stats;
     this.sb.check(this.sb.M._sb_world_get_contact_stats(this.handle, at));
-    const counts = new Uint32Array(this.sb.buffer, at, 2);
-    const times = new Float32Array(this.sb.buffer, at + 8, 2);
-    return { candidates: counts[0], contacts: counts[1], gatherMs: times[0], solveMs: times[1] };
+    const u = new Uint32Array(this.sb.buffer, at, 10);
+    const f = new Float32Array(this.sb.buffer, at, 10);
+    return {
+      candidates: u[0], contacts: u[1], gatherMs: f[2], solveMs: f[3], broadMs: f[4],
+      colliders: { candidates: u[5], faces: u[6], tested: u[7], gatherMs: f[8], solveMs: f[9] },
+    };
   }
   get bodyCount() {
     return this.sb.check(this.sb.M._sb_world_body_count(this.handle));
