@@ -485,7 +485,11 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     // Penetration into the other body itself (not into the gap the thickness keeps).
     const float depth = std::max(0.0f, -s);
     A.add_contacts(1, depth);
-    if (&B != &A) B.add_contacts(0, depth);
+    if (&B != &A) {
+      B.add_contacts(0, depth);
+      A.mark_pressed_by_body();
+      B.mark_pressed_by_body();
+    }
     ++solved;
   }
   return solved;

@@ -119,6 +119,12 @@ uint32_t InvertedTetRepair::repair(float* pos, const float* rest, const float* m
   return flagged;
 }
 
+uint32_t InvertedTetRepair::flagged() const {
+  uint32_t n = 0;
+  for (uint8_t f : flags_) n += f;
+  return n;
+}
+
 void InvertedTetRepair::settle_velocities(float* vel, const float* mass, const float* inv_mass) {
   if (members_.empty()) return;
   // Per region in work_: momentum (3) and mass (1).

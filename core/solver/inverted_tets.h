@@ -23,7 +23,10 @@
 // The targets keep the region's linear momentum (sum m_i (x_i* - c) = 0) and exert no torque about c
 // (R A^T is symmetric).
 //
-// When. After the elastic passes and before the ground, press plate and colliders, so those still have
+// When. Only on a tangle (kRepairTangledFraction of the body's tets inverted at once) and once no other
+// body and no collider has touched the body for kRepairFreeSubsteps: its neighbours in a pile flatten
+// a few tets of it, and snapped back against them every substep, bunnies there trembled for good. After the elastic passes and before the ground,
+// press plate and colliders, so those still have
 // the last word and the substep's start `prev` is left where the vertices really were (continuous
 // collision detection traces prev -> x, the repair included).
 //
@@ -35,11 +38,22 @@
 // Cost on the common path: one compare per four tets in the volume pass and a scan of one byte per tet
 // per substep; the rest runs only in substeps that found an inverted tet.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace sb {
+
+// A body is repaired only after this many substeps with no other body or collider touching it (a resting
+// contact with a neighbour comes and goes with the contact gap from substep to substep).
+constexpr uint32_t kRepairFreeSubsteps = 30;
+
+// A body is repaired only when at least this fraction of its tets is inverted in a substep: a tangle
+// (a box pressed to 5 % inverts 20-45 % of its tets at once), not a few tets flattened by a landing or
+// by neighbours (0.3-2 % of a bunny's), which its volume constraints restore and which, snapped back
+// against what presses on them, set a pile's bodies trembling (tests/bridge/scenes.test.mjs).
+constexpr float kRepairTangledFraction = 0.01f;
 
 class InvertedTetRepair {
  public:
@@ -54,6 +68,10 @@ class InvertedTetRepair {
   // the flags are. A region with an immovable vertex is placed by its immovable vertices alone, which
   // keep their places. Returns the number of flagged tets (0: nothing done).
   uint32_t repair(float* pos, const float* rest, const float* mass, const float* inv_mass, const uint32_t* tets);
+  // How many tets the volume pass flagged (a scan of one byte per tet).
+  uint32_t flagged() const;
+  // Clears the flags the volume pass set, for a substep that does not repair.
+  void forget() { std::fill(flags_.begin(), flags_.end(), uint8_t(0)); }
   // Vertices of the last repair's regions that moved, for the ground clamp after it (sorted).
   const std::vector<uint32_t>& members() const { return members_; }
   // After the substep's velocities: every movable vertex of the last repair's regions leaves with its

@@ -188,6 +188,9 @@ class SoftBody {
     substep_contacts_ += count;
     if (max_depth > max_penetration_) max_penetration_ = max_depth;
   }
+  // The world says another body pressed on this one in the current substep: the repair of inverted
+  // tets then leaves it alone in the next (inverted_tets.h, "When").
+  void mark_pressed_by_body() { pressed_by_other_ = true; }
 
   void reset();                              // back to the creation state; releases any grab
   // Switches the solver (allocating its buffers here, not in step). Force-based solvers need finite
@@ -313,6 +316,8 @@ class SoftBody {
   ColliderCandidates collider_candidates_;  // gathered at each frame's first substep (collider_candidates.h)
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   InvertedTetRepair inverted_repair_;    // XPBD, simple model: tangles put back (inverted_tets.h)
+  bool pressed_by_other_ = false;  // another body or a collider touched this one in the last substep
+  uint32_t substeps_free_ = 0;     // substeps since another body or a collider last touched this one
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
   // The XPBD passes' origin (pass_origin): the vertex nearest the rest shape's middle, the offset
   // from it to that middle and the rest shape's half extent, m.

@@ -46,11 +46,11 @@ test('page loads without errors, WebGL2 renders and frames advance', async () =>
     assert.match(info.hint, /drag the body to grab and throw it/);
 
     // Once the box rests on the ground (it lands with a hop or two and settles within ~2 s), the
-    // readout counts its contacts (its bottom face: 81 particles) and the deepest penetration in mm.
-    // The readout refreshes twice a second: poll it for up to 400 frames.
+    // readout counts its contacts (its bottom face: 81 particles), the deepest penetration in mm and
+    // contact's time per step in ms. The readout refreshes twice a second: poll it for up to 400 frames.
     const readContacts = () => page.evaluate(() => document.querySelector('[data-field="contacts"]').textContent);
     const touching = (text) => {
-      const m = /^([\d,]+) · (\d+\.\d) mm$/.exec(text);
+      const m = /^([\d,]+) · (\d+\.\d) mm · (\d+\.\d) ms$/.exec(text);
       return m ? Number(m[1].replace(/,/g, '')) : -1;
     };
     let contacts = await readContacts();
@@ -58,7 +58,7 @@ test('page loads without errors, WebGL2 renders and frames advance', async () =>
       await waitMoreFrames(page, 10);
       contacts = await readContacts();
     }
-    assert.match(contacts, /^[\d,]+ · \d+\.\d mm$/, 'contacts readout: count · mm');
+    assert.match(contacts, /^[\d,]+ · \d+\.\d mm · \d+\.\d ms$/, 'contacts readout: count · mm · ms');
     assert.ok(touching(contacts) >= 40, `at least half the bottom face touches the ground (${contacts})`);
 
     // A portrait window: the canvas follows, and the wider vertical field of view keeps the body

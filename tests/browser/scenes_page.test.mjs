@@ -128,6 +128,16 @@ test('the pile scene pours 20 boxes, balls and bunnies into a bowl; self-collisi
     let s = await info(page);
     assert.equal(s.bodies.length, 21);
     assert.equal(s.colliders.length, 1);
+    // Framed: every body is on the canvas where it starts, up to 3.8 m above the bowl (the default
+    // view shows up to ~2 m).
+    const framed = await page.evaluate(() => {
+      const rect = app.stage.canvas.getBoundingClientRect();
+      return app.sceneInfo().bodies.map((b) => {
+        const p = app.project(b.center);
+        return p.x > rect.left && p.x < rect.right && p.y > rect.top && p.y < rect.bottom;
+      });
+    });
+    assert.ok(framed.every(Boolean), `every body starts in view (${framed})`);
     await waitMoreFrames(page, 60);
     s = await info(page);
     assert.ok(s.bodies.every((b) => b.finite), 'all finite');

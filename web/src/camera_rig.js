@@ -20,9 +20,28 @@ export function createCameraRig(element, { target = TARGET, position = [2.9, 2.1
   controls.maxPolarAngle = Math.PI / 2 - 0.04; // never below the ground
   controls.update();
 
+  const home = { target: new THREE.Vector3(...target), position: new THREE.Vector3(...position) };
   return {
     camera,
     controls,
+    // Looks at a box ({ center, halfExtents }, m) from the starting view's direction, far enough that
+    // its height fits the vertical field of view and its width the horizontal one, with a margin,
+    // never closer than the starting view; with no box, back to the starting view.
+    frame(box = null) {
+      if (!box) {
+        controls.target.copy(home.target);
+        camera.position.copy(home.position);
+      } else {
+        const direction = home.position.clone().sub(home.target).normalize();
+        const vertical = Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2);
+        const [hx, hy, hz] = box.halfExtents;
+        const needed = 1.15 * Math.max(hy / vertical, Math.max(hx, hz) / (vertical * camera.aspect));
+        const distance = Math.min(controls.maxDistance, Math.max(home.position.distanceTo(home.target), needed));
+        controls.target.set(...box.center);
+        camera.position.copy(controls.target).addScaledVector(direction, distance);
+      }
+      controls.update();
+    },
     // Sets the aspect ratio, keeping roughly 40 degrees of horizontal view on portrait views so
     // the body stays in frame.
     fit(aspect) {

@@ -25,7 +25,7 @@ import { PinView } from './scenes/pin_view.js';
 import { VertexBrush } from './scenes/vertex_brush.js';
 import { ScenePointer, nearestBodyHit } from './scenes/scene_pointer.js';
 import { bunnyTets } from './scenes/scene_bodies.js';
-import { scenePreset } from './scenes/scene_presets.js';
+import { sceneBounds, scenePreset } from './scenes/scene_presets.js';
 import { DT, LATTICE_SHAPES, MATERIAL_PRESETS, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
 import { createStage } from './stage.js';
@@ -172,6 +172,8 @@ async function init() {
         const build = (bunny) => {
           grabber.cancel();
           sim.setScene(name, { bunny });
+          // Bodies dropped from up to 4 m (the pile, the funnel) are in view from the first frame.
+          stage.frame(name === 'single' ? null : sceneBounds(scenePreset(name)));
           panel.sync();
         };
         if (!scenePreset(name).needsBunny) return build(null);

@@ -49,7 +49,7 @@ export class Readout {
   }
 
   // now: rAF timestamp (ms); stepMs: world.step wall time this frame, or null when paused.
-  // world: optional { bodies: count, contacts(): { contacts, deepest } | null } over every body of the
+  // world: optional { bodies: count, contacts(): { contacts, deepest, ms } | null } over every body of the
   // page (asked only when the numbers refresh); without it the one body's stats are shown.
   // threads: the threads stepping the world (shown after the physics time when more than 1).
   frame(now, { stepMs, body, stats, world = null, threads = 1 }) {
@@ -79,7 +79,8 @@ export class Readout {
       : POSITION_BASED_SOLVERS.has(stats.solver)
         ? { contacts: stats.contacts, deepest: stats.maxPenetration }
         : null;
-    f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm` : '–';
+    const contactMs = summary && summary.ms !== undefined ? ` · ${summary.ms.toFixed(1)} ms` : '';
+    f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm${contactMs}` : '–';
     // The page's body's solver and how far its last substep was from solved (sb_body_stats.residual:
     // ~1e-3 and above means visibly softer than its material).
     const residual = stats.residual > 0 ? ` · residual ${stats.residual.toExponential(0)}` : '';

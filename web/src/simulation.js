@@ -39,6 +39,8 @@ export class Simulation {
     this.paused = false;
     this._stepRequested = false;
     this.stepMs = 0; // wall time of the last world.step, ms
+    this._contactMs = 0; // contact's wall time summed over the steps since contactSummary() last read it, ms
+    this._contactSteps = 0;
     this.world = softbody.createWorld();
     this.threads = new ThreadTuner(this.world);
     this._threadTets = -1; // the tet count threads were last fitted to
@@ -276,6 +278,10 @@ export class Simulation {
       this.world.step(DT);
     } finally {
       this.stepMs = performance.now() - start;
+      // Contact's share of the step (between bodies and with obstacles: gathering and solving).
+      const c = this.world.contactStats();
+      this._contactMs += c.gatherMs + c.solveMs + c.colliders.gatherMs + c.colliders.solveMs;
+      this._contactSteps += 1;
     }
     this.threads.stepped(this.stepMs);
   }
@@ -302,8 +308,10 @@ export class Simulation {
     this.body.press(SQUASH_FACTOR, SQUASH_RELEASE_S);
   }
 
-  // Contacts over every body (particles touching ground, obstacles or bodies in the last substep)
-  // and the deepest penetration (m); null when no body is position-based.
+  // Contacts over every body (particles touching ground, obstacles or bodies in the last substep),
+  // the deepest penetration (m), and contact's wall time per step since the last call (ms: between
+  // bodies and with obstacles, gathering and solving; the ground's projection is in the solve, not
+  // here); null when no body is position-based.
   contactSummary() {
     let contacts = 0;
     let deepest = 0;
@@ -315,6 +323,9 @@ export class Simulation {
       contacts += s.contacts;
       deepest = Math.max(deepest, s.maxPenetration);
     }
-    return any ? { contacts, deepest } : null;
+    const ms = this._contactSteps ? this._contactMs / this._contactSteps : 0;
+    this._contactMs = 0;
+    this._contactSteps = 0;
+    return any ? { contacts, deepest, ms } : null;
   }
 }

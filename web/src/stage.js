@@ -39,7 +39,7 @@ export function createStage(container, { lowCost: asked = false, recentreButton 
 
   const { scene, follow } = createScenery(renderer, { lowCost });
 
-  const { camera, controls, fit } = createCameraRig(renderer.domElement);
+  const { camera, controls, fit, frame } = createCameraRig(renderer.domElement);
 
   function resize() {
     const width = window.innerWidth;
@@ -98,6 +98,7 @@ export function createStage(container, { lowCost: asked = false, recentreButton 
 
     follow, // centres the key light's shadow on the body
     keepInView,
+    frame, // frame(sphere | null): look at a scene's bounds (sceneBounds), or the starting view again
     get chasing() {
       return chasing;
     },

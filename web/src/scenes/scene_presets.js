@@ -86,6 +86,27 @@ function presetFor(name) {
   }
 }
 
+// The box a view must hold for a preset (m): the page's body where it starts (a 1 m body at
+// (0, 1, 0)), every collider's centre and size, and every drop where it starts, so bodies falling
+// into the pile's bowl or the funnel are in view from the first frame. { center, halfExtents }.
+export function sceneBounds(preset) {
+  const lo = [-0.5, 0, -0.5];
+  const hi = [0.5, 1.5, 0.5];
+  const add = (at, half) => {
+    for (let k = 0; k < 3; k++) {
+      lo[k] = Math.min(lo[k], at[k] - half);
+      hi[k] = Math.max(hi[k], at[k] + half);
+    }
+  };
+  for (const spec of preset.colliders) {
+    const half = spec.radius !== undefined ? spec.radius + (spec.halfLength ?? 0) : spec.halfExtents ? Math.max(...spec.halfExtents) : 0.8;
+    add(spec.center ?? [0, 0, 0], half);
+  }
+  for (const drop of preset.drops) add(drop.at, 0.5 * (drop.size ?? 0.5));
+  lo[1] = Math.max(lo[1], 0); // nothing to see below the ground
+  return { center: lo.map((l, k) => 0.5 * (l + hi[k])), halfExtents: lo.map((l, k) => 0.5 * (hi[k] - l)) };
+}
+
 // Makes the colliders of a preset in `world`; returns [{ collider, spec, position, rotation }], the
 // pose kept here (the bridge does not read it back) for drawing and dragging.
 export function addSceneColliders(world, preset) {
