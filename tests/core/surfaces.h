@@ -187,6 +187,26 @@ inline std::vector<double> random_points(int64_t n, uint64_t seed) {
   return p;
 }
 
+// The lower half of a sphere of radius r about the origin as one open sheet (a bowl), its rim at y = 0.
+inline Soup bowl(float r, int segments, int rings) {
+  Soup s;
+  const double pi = 3.14159265358979323846;
+  for (int j = 0; j <= rings; ++j)
+    for (int i = 0; i < segments; ++i) {
+      const double theta = pi / 2 + (pi / 2) * j / rings, phi = 2 * pi * i / segments;
+      s.positions.push_back(float(r * std::sin(theta) * std::cos(phi)));
+      s.positions.push_back(float(r * std::cos(theta)));
+      s.positions.push_back(float(r * std::sin(theta) * std::sin(phi)));
+    }
+  for (int j = 0; j < rings; ++j)
+    for (int i = 0; i < segments; ++i) {
+      const auto a = uint32_t(j * segments + i), b = uint32_t(j * segments + (i + 1) % segments);
+      const auto c = a + uint32_t(segments), d = b + uint32_t(segments);
+      s.triangles.insert(s.triangles.end(), {a, c, b, b, c, d});
+    }
+  return s;
+}
+
 // FNV-1a over raw bytes: a digest to compare outputs across runs and builds.
 inline uint64_t fnv1a(const void* data, size_t bytes, uint64_t h = 1469598103934665603ULL) {
   const auto* p = static_cast<const unsigned char*>(data);

@@ -37,26 +37,6 @@ std::shared_ptr<const MeshShape> mesh_of(const Soup& soup, float thickness) {
   return std::make_shared<const MeshShape>(s.positions, s.triangles, closed, thickness);
 }
 
-// A hemispherical bowl of radius r, its rim at y = 0 (an open sheet: a shell).
-Soup bowl_soup(float r, int segments, int rings) {
-  Soup s;
-  const double pi = 3.14159265358979323846;
-  for (int j = 0; j <= rings; ++j)
-    for (int i = 0; i < segments; ++i) {
-      const double theta = pi / 2 + (pi / 2) * j / rings, phi = 2 * pi * i / segments;
-      s.positions.push_back(float(r * std::sin(theta) * std::cos(phi)));
-      s.positions.push_back(float(r * std::cos(theta)));
-      s.positions.push_back(float(r * std::sin(theta) * std::sin(phi)));
-    }
-  for (int j = 0; j < rings; ++j)
-    for (int i = 0; i < segments; ++i) {
-      const auto a = uint32_t(j * segments + i), b = uint32_t(j * segments + (i + 1) % segments);
-      const auto c = a + uint32_t(segments), d = b + uint32_t(segments);
-      s.triangles.insert(s.triangles.end(), {a, c, b, b, c, d});
-    }
-  return s;
-}
-
 uint32_t next_random(uint32_t& seed) {  // xorshift32
   seed ^= seed << 13;
   seed ^= seed >> 17;
@@ -125,7 +105,7 @@ Outcome compare(const Collider& c, Vec3 lo, Vec3 hi, float speed, float jump, ui
 }  // namespace
 
 TEST_CASE("collider candidates: the same contacts, bit for bit, as testing every particle against the whole collider") {
-  const auto bowl = mesh_of(bowl_soup(1.0f, 24, 8), 0.06f);          // an open shell, 6 cm thick
+  const auto bowl = mesh_of(testing_surfaces::bowl(1.0f, 24, 8), 0.06f);          // an open shell, 6 cm thick
   const auto ball = mesh_of(testing_surfaces::uv_sphere(0.5f, 24, 12), 0.0f);  // a solid
   REQUIRE(!bowl->closed());
   REQUIRE(ball->closed());
@@ -209,7 +189,7 @@ TEST_CASE("collider candidates: a body resting in a mesh bowl tests a few faces 
   // A 6 x 6 x 6-cell box settled in a shell bowl: its particles near the bowl get candidate faces
   // once per frame (a handful each), the others are skipped as clear in every substep.
   World w;
-  const auto bowl = mesh_of(bowl_soup(1.0f, 32, 10), 0.06f);
+  const auto bowl = mesh_of(testing_surfaces::bowl(1.0f, 32, 10), 0.06f);
   Collider c;
   c.kind = ShapeKind::kMesh;
   c.mesh = bowl.get();

@@ -19,6 +19,7 @@
 
 using namespace sb;
 using testing_surfaces::Soup;
+using testing_surfaces::bowl;
 
 namespace {
 
@@ -32,26 +33,6 @@ Surface cleaned(const Soup& soup, CleanupReport* report_out = nullptr) {
       clean_surface(soup.positions.data(), soup.vertex_count(), soup.triangles.data(), soup.triangle_count(), s, report, at);
   REQUIRE((problem == SurfaceProblem::None || problem == SurfaceProblem::Flat));
   if (report_out) *report_out = report;
-  return s;
-}
-
-// The lower half of a sphere of radius r about the origin as one open sheet (a bowl), its rim at y = 0.
-Soup bowl(float r, int segments, int rings) {
-  Soup s;
-  const double pi = 3.14159265358979323846;
-  for (int j = 0; j <= rings; ++j)
-    for (int i = 0; i < segments; ++i) {
-      const double theta = pi / 2 + (pi / 2) * j / rings, phi = 2 * pi * i / segments;
-      s.positions.push_back(float(r * std::sin(theta) * std::cos(phi)));
-      s.positions.push_back(float(r * std::cos(theta)));
-      s.positions.push_back(float(r * std::sin(theta) * std::sin(phi)));
-    }
-  for (int j = 0; j < rings; ++j)
-    for (int i = 0; i < segments; ++i) {
-      const auto a = uint32_t(j * segments + i), b = uint32_t(j * segments + (i + 1) % segments);
-      const auto c = a + uint32_t(segments), d = b + uint32_t(segments);
-      s.triangles.insert(s.triangles.end(), {a, c, b, b, c, d});
-    }
   return s;
 }
 
