@@ -209,7 +209,17 @@ export declare class World {
   /** Simulated seconds. */
   readonly time: number;
   /** Contact between bodies (and self-contact) in the last step: candidates gathered, contacts solved over the substeps, wall ms of each phase. */
-  contactStats(): { candidates: number; contacts: number; gatherMs: number; solveMs: number };
+  /** Contact in the last step: between bodies (candidate pairs, vertex contacts solved, wall times in ms, the
+   * broad phase's within the gathering) and with colliders (particles given candidate faces, faces listed,
+   * vertex substeps tested, wall times in ms). */
+  contactStats(): {
+    candidates: number;
+    contacts: number;
+    gatherMs: number;
+    solveMs: number;
+    broadMs: number;
+    colliders: { candidates: number; faces: number; tested: number; gatherMs: number; solveMs: number };
+  };
   readonly bodyCount: number;
   /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite or blew up. */
   step(dt: number): void;
