@@ -55,6 +55,11 @@ constexpr uint32_t kRepairFreeSubsteps = 30;
 // against what presses on them, set a pile's bodies trembling (tests/bridge/scenes.test.mjs).
 constexpr float kRepairTangledFraction = 0.01f;
 
+// Only bodies whose volume terms are this stiff or stiffer (compliance in m^5/N; 0, incompressible, is
+// the page's default): inverted tets of a body with soft or no volume terms (the article's "edges
+// only" box, compliance 10) are a state its model allows, and they must collapse as it says.
+constexpr float kRepairMaxVolumeCompliance = 1e-4f;
+
 class InvertedTetRepair {
  public:
   // Sized for a body of vertex_count vertices and tet_count tets (allocates; never in the step loop).

@@ -623,7 +623,8 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   if (solver_ == Solver::Xpbd && s.collider_count > 0 && !pressed_by_other_)
     for (uint32_t i = 0; i < vertex_count() && !pressed_by_other_; ++i) pressed_by_other_ = contact_restitution_[i] >= 0.0f;
   substeps_free_ = pressed_by_other_ ? 0 : std::min(substeps_free_ + 1, kRepairFreeSubsteps);
-  const bool tangled = solver_ == Solver::Xpbd && !neo_hookean() && substeps_free_ >= kRepairFreeSubsteps &&
+  const bool tangled = solver_ == Solver::Xpbd && !neo_hookean() && params_.volume_compliance <= kRepairMaxVolumeCompliance &&
+                       substeps_free_ >= kRepairFreeSubsteps &&
                        inverted_repair_.flagged() >= std::max(1.0f, kRepairTangledFraction * float(tet_count()));
   const bool repaired =
       tangled && inverted_repair_.repair(pos_.data(), rest_pos_.data(), mass_.data(), inv_mass_.data(), tet_ids_.data()) > 0;
