@@ -907,6 +907,16 @@ void SoftBody::apply_pressure(float h) {
     for (int k = 0; k < 3; ++k) vel_[3 * i + k] += h * inv_mass_[i] * scratch_force_[3 * i + k];
 }
 
+// Coulomb friction at velocity level on the ground: the sliding velocity v (x and z, m/s) loses up to
+// dv (m/s: friction x the normal velocity change the ground made), stopping at 0.
+static void brake_sliding(float* v, float dv) {
+  const float vt = std::sqrt(v[0] * v[0] + v[2] * v[2]);
+  if (!(vt > 0.0f)) return;
+  const float keep = std::max(0.0f, 1.0f - dv / vt);
+  v[0] *= keep;
+  v[2] *= keep;
+}
+
 void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
   const ForceModel m = force_model(s.gravity);
   float* x = pos_.data();
@@ -940,12 +950,7 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
     if (vn >= 0.0f) continue;
     const float after = vn < -2.0f * g * h ? -params_.restitution * vn : 0.0f;
     v[3 * i + 1] = after;
-    const float vt = std::sqrt(v[3 * i] * v[3 * i] + v[3 * i + 2] * v[3 * i + 2]);
-    if (vt > 0.0f) {
-      const float keep = std::max(0.0f, 1.0f - params_.friction * (after - vn) / vt);
-      v[3 * i] *= keep;
-      v[3 * i + 2] *= keep;
-    }
+    brake_sliding(v + 3 * i, params_.friction * (after - vn));
   }
   // The press plate, like the ground at velocity level but inelastic and frictionless: project onto
   // the plate and keep no upward speed beyond the plate's own (the XPBD loop gets the same from
@@ -1003,11 +1008,7 @@ void SoftBody::hold_friction() {
   float* v = vel_.data();
   for (uint32_t i = 0; i < vertex_count(); ++i) {
     if (!s.hold_y[i] || !(s.hold_impulse[i] > 0.0f) || s.hold_vy[i] != 0.0f) continue;
-    const float vt = std::sqrt(v[3 * i] * v[3 * i] + v[3 * i + 2] * v[3 * i + 2]);
-    if (vt == 0.0f) continue;
-    const float keep = std::max(0.0f, 1.0f - params_.friction * s.hold_impulse[i] * inv_mass_[i] / vt);
-    v[3 * i] *= keep;
-    v[3 * i + 2] *= keep;
+    brake_sliding(v + 3 * i, params_.friction * s.hold_impulse[i] * inv_mass_[i]);
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "math/vec3.h"
 #include "solver/spring_forces.h"
+#include "solver/xpbd_constraints.h"
 
 namespace sb {
 
@@ -258,17 +259,7 @@ uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float fricti
     if (!(support > 0.0f)) continue;  // the plate: frictionless
     const float push = float(double(support) * h2 * m.inv_mass[i]);  // m
     *deepest = std::max(*deepest, push);
-    float* p = x + 3 * i;
-    const float dx = p[0] - prev[3 * i], dz = p[2] - prev[3 * i + 2];
-    const float slide_sq = dx * dx + dz * dz, limit = friction * push;
-    if (slide_sq <= limit * limit) {  // static: inside the cone, undo the sliding
-      p[0] = prev[3 * i];
-      p[2] = prev[3 * i + 2];
-    } else {  // kinetic: remove friction x push of it
-      const float k = limit / std::sqrt(slide_sq);
-      p[0] -= dx * k;
-      p[2] -= dz * k;
-    }
+    ground_friction(x + 3 * i, prev + 3 * i, friction * push);
   }
   return touching;
 }

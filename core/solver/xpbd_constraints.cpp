@@ -299,18 +299,7 @@ float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_
     deepest = std::max(deepest, depth);
     ++touching;
     x[1] = 0.0f;
-    const float* p = prev + 3 * i;
-    const float dx = x[0] - p[0], dz = x[2] - p[2];
-    const float slide_sq = dx * dx + dz * dz;
-    const float limit = friction * depth;
-    if (slide_sq <= limit * limit) {  // static: inside the friction cone, undo the sliding
-      x[0] = p[0];
-      x[2] = p[2];
-    } else {  // kinetic: remove friction * depth of the sliding distance
-      const float k = limit / std::sqrt(slide_sq);
-      x[0] -= dx * k;
-      x[2] -= dz * k;
-    }
+    ground_friction(x, prev + 3 * i, friction * depth);
   }
   if (contacts) *contacts = touching;
   return deepest;

@@ -6,6 +6,7 @@
 // more passes converge each substep's implicit step further (BodyParams::iterations). `lambda` may be
 // null: then it is taken as 0 and not stored (a single pass whose multipliers nobody reads).
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 namespace sb {
@@ -81,6 +82,21 @@ float simple_residual(const float* pos, const uint32_t* edge_ids, const float* r
 // Returns the deepest penetration it corrected (m); *contacts (may be null) gets how many particles.
 float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
                    float friction, uint32_t* contacts = nullptr);
+
+// That friction for one particle on the ground: its sliding over the substep (x - prev in x and z) is
+// undone when within limit (m, friction x the normal push), else shortened by limit. Also VBD's (vbd.h).
+inline void ground_friction(float* x, const float* prev, float limit) {
+  const float dx = x[0] - prev[0], dz = x[2] - prev[2];
+  const float slide_sq = dx * dx + dz * dz;
+  if (slide_sq <= limit * limit) {  // static: inside the friction cone, undo the sliding
+    x[0] = prev[0];
+    x[2] = prev[2];
+  } else {  // kinetic: remove limit of the sliding distance
+    const float k = limit / std::sqrt(slide_sq);
+    x[0] -= dx * k;
+    x[2] -= dz * k;
+  }
+}
 
 // A frictionless ceiling y <= plate_y (the press plate of SoftBody::press), zero compliance: particles
 // above it are put back on it and keep their sideways motion, so the body spreads freely under it.
