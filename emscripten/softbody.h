@@ -124,7 +124,7 @@ typedef enum sb_param {
  * tet (SB_PARAM_VOLUME_COMPLIANCE): stiffness per constraint, so it depends on the mesh. NEO_HOOKEAN:
  * stable Neo-Hookean tets from Young's modulus and Poisson's ratio, the same body at any resolution.
  * It needs tets (not ropes, jellies or pressure balls). XPBD runs it with one block constraint per tet
- * (its deformation gradient, solved exactly per tet; README) up to a stiffness number per substep
+ * (its deformation gradient, solved exactly per tet; docs) up to a stiffness number per substep
  * (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS), VBD and the force-based integrators at any stiffness; PBD has
  * no compliance and refuses it (SB_ERR_MATERIAL_SOLVER), both ways. */
 typedef enum sb_material {
@@ -183,7 +183,7 @@ typedef struct sb_body_stats {
                               acting): ~3e-3 is rounding, 1e-2 and above far from solved. 0 for other
                               solvers */
   float stiffness_number;  /* XPBD with SB_MATERIAL_NEO_HOOKEAN: the largest tet's stiffness x h^2 / mass of
-                              the last substep, (lambda + mu) h^2 V0 sum_i |b_i|^2 / m_i (README "Materials
+                              the last substep, (lambda + mu) h^2 V0 sum_i |b_i|^2 / m_i (docs "Materials
                               in pascals"); it runs robustly up to SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS, and
                               every call that would exceed it is refused. 0 otherwise */
   int32_t inverted_tets;   /* tets whose signed volume is <= 0 now (inside out or flat); 0 for a body at
@@ -405,7 +405,7 @@ int32_t sb_body_squash(sb_world world, sb_body body, float factor);
  * sb_body_reset, sb_body_squash, another press and sb_body_grab_begin remove the plate. */
 int32_t sb_body_press(sb_world world, sb_body body, float factor, float release_seconds);
 /* Moves the body to its static equilibrium under the world's gravity, its pinned vertices held, and
- * stops it: Newton's method on the same energy every solver integrates (README "Converged statics"),
+ * stops it: Newton's method on the same energy every solver integrates (docs "Converged statics"),
  * whatever the body's solver. tolerance in [1e-10, 1e-2]: the unbalanced force left, as a share of the
  * body's weight (2-norms; 1e-8 is a good default). The ground, colliders and other bodies play no part.
  * Returns the Newton iterations used (>= 0). Refused, nothing changed: SB_ERR_DIVERGED for a frozen

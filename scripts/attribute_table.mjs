@@ -1,5 +1,5 @@
-// Prints the README's table of <soft-body> attributes from the one table in
-// web/src/embed/attributes.js (a node test checks that the README holds exactly this text).
+// Prints docs/embedding.md's table of <soft-body> attributes from the one table in
+// web/src/embed/attributes.js (a node test checks that docs/embedding.md holds exactly this text).
 //   node scripts/attribute_table.mjs
 import { ATTRIBUTES, formatAttribute } from '../web/src/embed/attributes.js';
 

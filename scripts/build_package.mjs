@@ -5,7 +5,7 @@
 //   dist/tetra_worker.js the tetrahedralization worker the element starts for sample scenes and src
 //   dist/softbody.wasm   the physics, found by the code through new URL('./softbody.wasm', import.meta.url)
 //   dist/wasm-mt/        the multi-threaded build (glue, .wasm, pthread worker script), loaded instead
-//                        when the page is cross-origin isolated (README "Threads in the browser")
+//                        when the page is cross-origin isolated (docs "Threads in the browser")
 //   dist/*.d.ts          types
 //   dist/site/           the demo, comparison, article and iframe pages, relative paths (any folder)
 //
@@ -63,7 +63,7 @@ function packageAssets() {
       // Beside: a URL no bundler resolves (the path is a parameter, not a literal): a bundler would
       // copy the glue alone, without the .wasm and the worker script it loads from its own folder.
       // Bundled, the URL then names a missing file and the page falls back to one thread, unless the
-      // app copied wasm-mt/ and said where (useThreadedBuild, README).
+      // app copied wasm-mt/ and said where (useThreadedBuild, docs).
       const out = code
         .replace(new RegExp(`${PLACEHOLDER}Beside\\("([^"]+)"\\)`, 'g'), (_, file) => `((path) => new URL(path, import.meta.url).href)(${beside(file)})`)
         .replace(new RegExp(`${PLACEHOLDER}\\("([^"]+)"\\)`, 'g'), (_, file) => `new URL(${beside(file)}, import.meta.url)`);

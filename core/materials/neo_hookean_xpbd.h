@@ -4,7 +4,7 @@
 // gradient of |F| is I / sqrt(3), a purely volumetric direction, so XPBD's Gauss-Newton step (which
 // keeps grad C grad C^T / alpha and drops lambda d^2C/dx^2) sees no shear stiffness at all near rest;
 // the tet's shear stiffness mu lives entirely in the dropped lambda d^2|F| term, which makes the
-// pair an explicit method in shear: it crushed tets once k h^2 / m per tet passed ~10 (README).
+// pair an explicit method in shear: it crushed tets once k h^2 / m per tet passed ~10 (docs).
 //
 // Here the nine entries of F are the constraints: C(x) = F(x) = Ds(x) B, which is LINEAR in the
 // positions, so its gradient is constant and XPBD's dropped terms vanish (and the primal equation
@@ -54,9 +54,9 @@ void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double*
                            const double* moved = nullptr);
 
 // The stiffness number of a tet, S = (lambda + mu) h^2 V0 sum_i w_i |b_i|^2: its P-wave stiffness over
-// its vertices' inertia in a substep of h (the pair's k h^2 / m of the README). Each tet's own solve is
+// its vertices' inertia in a substep of h (the pair's k h^2 / m of the docs). Each tet's own solve is
 // exact at any S, but the Gauss-Seidel coupling of neighbours is not: measured on the demo's box
-// dropped on the ground (README, "Materials in pascals"), every run with S <= 1000 came to rest whole,
+// dropped on the ground (docs, "Materials in pascals"), every run with S <= 1000 came to rest whole,
 // and runs from S = 1140 on collapsed some; a tetrahedralized bunny, whose largest S is ~170 times its
 // median, jittered from a largest S of ~38,000 (median 217). XPBD with Neo-Hookean is supported up to
 // kXpbdNeoHookeanMaxStiffness, half of the lowest failure, for the body's largest S.

@@ -76,7 +76,7 @@ inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver
 class WorkerPool;
 // The smallest left-over colour the XPBD passes split across threads (StepSettings::split_min; a
 // body's vertex-group units are not split, xpbd_partition.h): a colour of n constraints becomes
-// n / split_min chunks. Not tuned (README, benchmark: threads).
+// n / split_min chunks. Not tuned (docs, benchmark: threads).
 constexpr uint32_t kDefaultSplitMin = 256;
 
 // Per-frame settings that come from the world.

@@ -3,7 +3,7 @@
 // CG spends nearly all of a static solve in Hessian products, and the matrix-free product redoes
 // each tet's F, cof F and cross products every time (~300 flops per tet); the assembled product is
 // ~20 blocks of 9 multiply-adds per particle, for 6 tets per particle on a box lattice (measured in
-// README: Converged statics). Its diagonal blocks are the block-Jacobi preconditioner.
+// docs: Converged statics). Its diagonal blocks are the block-Jacobi preconditioner.
 #pragma once
 #include <cstdint>
 #include <vector>

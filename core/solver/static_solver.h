@@ -41,7 +41,7 @@ struct StaticReport {
   long cg_iterations = 0;          // summed over the Newton iterations
   double relative_residual = 0.0;  // |unbalanced force| / |load| at exit
   double energy = 0.0;             // Phi at exit relative to the start, J
-  double seconds = 0.0;            // wall time, s (for the README's cost table; never asserted)
+  double seconds = 0.0;            // wall time, s (for the docs' cost table; never asserted)
 };
 
 // Moves x (3 floats per particle, m) to the static equilibrium of m under m.gravity. Particles with

@@ -1,4 +1,4 @@
-// A/B of two builds of our solver in one interleaved run: how the README's speed steps were measured.
+// A/B of two builds of our solver in one interleaved run: how the docs' speed steps were measured.
 //
 //   node tests/bench/ab.mjs --a DIR --b DIR [--rounds N] [--sizes 9k,50k,151k] [--only native|wasm]
 //                           [--scene plain|damped|pbd|pbdSoft] [--threads-a N] [--threads-b N]

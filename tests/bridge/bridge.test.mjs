@@ -273,7 +273,7 @@ test('solveStatic puts a clamped beam at rest where implicit Euler settles, and 
   const iterations = body.solveStatic();
   assert.ok(iterations >= 1 && iterations < 50, `${iterations} Newton iterations`);
   const settled = tipSag();
-  // The core measures 89.19 mm for this beam (README "Converged statics").
+  // The core measures 89.19 mm for this beam (docs "Converged statics").
   assert.ok(Math.abs(settled - 0.08919) < 5e-4, `static tip sag ${settled} m`);
   // At rest there already: a second of implicit Euler moves the tip by under 0.5 % of its sag.
   for (let i = 0; i < 60; i++) world.step(1 / 60);

@@ -20,7 +20,7 @@ test('a body rests on a box collider, a sweeping paddle pushes it, and bad colli
 
   // A paddle swept along +x across the table top pushes the body off it. (It is wider than the
   // body: contacts are tested at the particles, so something thinner than their spacing, 10 cm
-  // here, can slip between them; see the README's limitations.)
+  // here, can slip between them; see the docs' limitations.)
   const paddle = world.addCollider({ shape: 'box', halfExtents: [0.05, 0.3, 0.4], center: [-0.45, 0.65, 0] });
   for (let i = 1; i <= 30; i++) {
     paddle.setPose([-0.45 + 0.05 * i, 0.65, 0], [0, 0, 0, 1]);

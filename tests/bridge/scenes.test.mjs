@@ -75,7 +75,7 @@ test('the pile: two runs give identical bytes; the bodies end in the bowl, no co
 
 test('the pile comes to rest: after 10 s no body trembles', () => {
   // With damping 1/s everything has landed and settled by 10 s. A bunny whose tets landed inverted and
-  // folded flat on the ground (README, Known limitations) trembles for good: meshed at 6 cells, two
+  // folded flat on the ground (docs, Known limitations) trembles for good: meshed at 6 cells, two
   // of the six kept 0.03 and 0.05 J. At 10 cells the most any body keeps is 2e-4 J; 5 mJ is a 33 kg
   // bunny moving as a whole at 1.7 cm/s.
   const scene = buildScene('pile');

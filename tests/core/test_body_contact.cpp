@@ -155,7 +155,7 @@ TEST_CASE("a light body does not push a heavy one through the ground, nor a heav
     // The upper box stands on the lower one: their centres stay most of a box height (0.3 m) apart.
     CHECK(top->stats().center[1] - bottom->stats().center[1] > 0.25);
     // With the light load the surfaces stay within 2 mm; under the 10x load the soft lower box is
-    // squeezed into a barrel whose rim wraps the load's edges, measured 12 mm (a limit, README).
+    // squeezed into a barrel whose rim wraps the load's edges, measured 12 mm (a limit, docs).
     CHECK(overlap < (heavy_on_top ? 2e-2f : 2e-3f));
     CHECK(top->stats().center[1] > 0.4);
   }

@@ -77,7 +77,7 @@ TEST_CASE("imported meshes dropped from 1 m at the page defaults have no tet inv
   // Measured: a torus at 10 cells (2,360 tets) inverts up to 24 tets on landing and has none from 2 s
   // on, 1e-5 mJ/kg; a (2,3) torus knot (6,241 tets, a thin curved tube) up to 33 and none from 2 s,
   // 1e-5 mJ/kg. Rest: under 1 mJ/kg (a jelly visibly still moves at ~10 mJ/kg, 14 cm/s). (The bunny
-  // does not yet: README, known limitations.)
+  // does not yet: docs, known limitations.)
   SUBCASE("torus") {
     const Landing l = drop(dropped_import(testing_surfaces::torus(1.0f, 0.3f, 48, 16), 10), 4.0f);
     CHECK(l.inverted_late == 0);

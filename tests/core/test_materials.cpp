@@ -423,7 +423,7 @@ TEST_CASE("Neo-Hookean on the ground: VBD settles at the static sag; XPBD within
   // (32 sweeps: 0.36 % on the finer mesh; with the ground after the sweeps it was 2 % and 7 % soft);
   // bound 2 %. XPBD (8 passes) still projects onto the ground after its
   // passes, which undoes part of each pass's correction of the bottom layer every substep: measured
-  // 4 % and 8 % soft, growing with the cells per height (README, known limitations); bound 12 %, and
+  // 4 % and 8 % soft, growing with the cells per height (docs, known limitations); bound 12 %, and
   // at both resolutions it must stay soft of the static answer, not stiff.
   for (int cells : {4, 8}) {
     CAPTURE(cells);
@@ -484,7 +484,7 @@ TEST_CASE("Neo-Hookean under XPBD: a gelatin cube dropped on the ground lands, k
 
 TEST_CASE("Neo-Hookean under XPBD: the 20 x 2 x 2 cantilever keeps its volume at 1 and 10 MPa and converges to the static answer") {
   // Where the old constraint pair (C_D = |F|, C_H = det F - gamma) kept 6 % of the volume at 10 MPa
-  // and 10 substeps (README). One pass per substep is soft, as XPBD always is for a stiff body (the
+  // and 10 substeps (docs). One pass per substep is soft, as XPBD always is for a stiff body (the
   // residual says so), and more passes approach the static answer on the same mesh: measured 597 %,
   // 172 %, 15.5 % off at 1, 4, 16 passes at 10 MPa (stiffness number 56), 22.2 % and 0.40 % at 1 and
   // 4 passes at 1 MPa (still creeping at 1.5 s: its slow mode is overdamped), the volume within 0.2 %

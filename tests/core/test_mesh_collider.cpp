@@ -117,7 +117,7 @@ TEST_CASE("a soft box dropped into a mesh bowl settles at its bottom without pas
   // contact keeps particles on the shell every substep, so what is left inside at a frame's end is
   // at most one substep's motion at rest (< 1 mm); 3 mm allows the impact. Dropped on the axis, at
   // rest the box sits at the bottom (its centre within 5 cm of the axis: the Gauss-Seidel order's
-  // sideways drift, README) and is still.
+  // sideways drift, docs) and is still.
   World w;
   w.settings.ground = false;
   const Surface s = cleaned(bowl(1.0f, 32, 12));

@@ -1,4 +1,4 @@
-// Why XPBD's settled stiff cantilever sat 2 % off the static equilibrium of its own energy (README
+// Why XPBD's settled stiff cantilever sat 2 % off the static equilibrium of its own energy (docs
 // "Each dynamic solver against the converged static answer"), measured: the study below takes the
 // production solver and a scalar re-implementation of its substep (in float and in double, so
 // rounding and solve order can be told apart) to their settled state and splits the unbalanced force
@@ -270,7 +270,7 @@ void report_reference(const char* name, int substeps, int passes, bool gravity_a
 
 TEST_CASE("Study: where XPBD's settled stiff cantilever stands against the static equilibrium of its energy" * doctest::skip()) {
   // ./build-native/softbody_tests --no-skip -tc='Study: where XPBD*' (about a minute): the measurements
-  // behind README's "Each dynamic solver against the converged static answer".
+  // behind the docs' "Each dynamic solver against the converged static answer".
   const float at[3] = {0.5f, 1.0f, 0.0f};  // the suite's beam: x in [0, 1], y about 1 m
   const double reference = static_tip(100, at, -9.81f);
   std::printf("static tip %.4f mm; at g e^-dh (10 and 40 substeps): %.4f, %.4f mm\n", reference * 1e3,

@@ -11,7 +11,7 @@ export function showEmbedDialog({ element, iframe, note = '' }) {
     dialog.innerHTML = `
       <h2>Embed this setup</h2>
       <p class="embed-note"></p>
-      <label>As an element (with softbody's script on your page: see the README's "Embed it")<textarea data-snippet="element" readonly rows="3"></textarea></label>
+      <label>As an element (with softbody's script on your page: see softbody's docs/embedding.md)<textarea data-snippet="element" readonly rows="3"></textarea></label>
       <button type="button" data-copy="element">copy element</button>
       <label>As an iframe (any page, no script)<textarea data-snippet="iframe" readonly rows="4"></textarea></label>
       <button type="button" data-copy="iframe">copy iframe</button>

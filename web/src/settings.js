@@ -31,7 +31,7 @@ export const DEFAULTS = Object.freeze({
 });
 
 // Materials with real values. The Neo-Hookean ones (neoHookean: true) run under XPBD, one block
-// constraint per tet (README "Materials in pascals"), one pass: on the default 8-cell box dropped from
+// constraint per tet (docs "Materials in pascals"), one pass: on the default 8-cell box dropped from
 // 0.5 m (node, 10 substeps) rubber bounces 12 % of its height and settles, and every preset keeps the
 // volume VBD keeps (gelatin 0.988 while it slumps, silicone 0.995, rubber 0.999); their stiffness
 // numbers (0.1, 0.3, 23) are far below XPBD's limit of 500. A tetrahedralized sample can be past it

@@ -3,7 +3,7 @@
 // software) a worker that loses its core stalls the others at every colour hand-over, and a frame
 // that takes 7 ms on one thread can take 100 ms on two. So a new count is tried against one thread
 // on the running scene, and the faster one stays. The physics does not notice: positions are the
-// same to the bit on any thread count (README "Threads").
+// same to the bit on any thread count (docs "Threads").
 
 const TRIAL_STEPS = 12; // steps timed per candidate, after one untimed step each to settle
 const KEEP_IF_BELOW = 0.9; // more threads stay only when their median is 10 % under one thread's

@@ -53,7 +53,7 @@ function threadsInUrl() {
 }
 
 // Shared memory exists only in cross-origin isolated pages (COOP: same-origin + COEP:
-// require-corp, README "Threads in the browser"); embeds on other people's sites rarely are.
+// require-corp, docs "Threads in the browser"); embeds on other people's sites rarely are.
 function threadsPossible() {
   return threadedGlue !== null && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && typeof document !== 'undefined';
 }
@@ -85,7 +85,7 @@ export function sharedSoftbody() {
 }
 
 // World.setThreads' count for a body of `tets` tets: small bodies have too few vertex groups to
-// share (a group holds at least 256 vertices; 2 threads gave 1.57x at 9.5k tets natively, README
+// share (a group holds at least 256 vertices; 2 threads gave 1.57x at 9.5k tets natively, docs
 // "Threads"), so 1 below 8k tets; above, the build's threads up to the machine's cores.
 // ?threads=N overrides (clamped to what the build has).
 const THREADS_MIN_TETS = 8000;

@@ -100,7 +100,7 @@ export const PRESETS = Object.freeze([
     // Measured (scripts/compare_presets.mjs, last second of 10, 20 x 2 x 2 cells): tip sag implicit
     // Euler 89.2 mm, VBD x1 830 mm, x8 159 mm, x32 91.2 mm; Euler-Bernoulli 147.1 mm. Physics
     // 18 / 0.6 / 4.8 / 19 ms per frame in node. (XPBD runs it too, one block constraint per tet
-    // (README, "Materials in pascals": 616, 239 and 102 mm at 1, 4 and 16 passes, the volume kept);
+    // (docs, "Materials in pascals": 616, 239 and 102 mm at 1, 4 and 16 passes, the volume kept);
     // PBD cannot, and the page says so if a view is switched to it.)
     setup: base({
       scene: 'cantilever',

@@ -1,6 +1,6 @@
 // Every attribute of <soft-body>, in one table: its kebab-case name, the property it is reflected
 // as, how its text is read, and what it changes. Plain data and parsing, no DOM and no wasm, so the
-// iframe page (URL parameters are exactly the attributes), the README table and node tests read the
+// iframe page (URL parameters are exactly the attributes), the docs table and node tests read the
 // same list.
 //
 // Numbers are only checked for being numbers here; their ranges are the C API's, which refuses an

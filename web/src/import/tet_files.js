@@ -1,7 +1,7 @@
 // Ready-made tet meshes: the page's own JSON format (read and written) and TetGen's .node/.ele
 // pair (read). Pure JavaScript, no DOM, so node tests run it as is.
 //
-// JSON ("softbody-tets", version 1; README "Import your own mesh"):
+// JSON ("softbody-tets", version 1; docs "Import your own mesh"):
 //   { "format": "softbody-tets", "version": 1,
 //     "vertices": [x, y, z, ...],            m
 //     "tets": [a, b, c, d, ...],             0-based vertex indices

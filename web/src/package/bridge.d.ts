@@ -1,7 +1,7 @@
 // Types of "softbody/bridge": the C API (emscripten/softbody.h) mirrored as classes
-// (web/src/softbody.js). Units: metres, seconds, kilograms; see the README's parameter table.
+// (web/src/softbody.js). Units: metres, seconds, kilograms; see the docs' parameter table.
 
-/** Body parameters by name (sb_param); values and ranges as in the README. */
+/** Body parameters by name (sb_param); values and ranges as in docs/c-api.md. */
 export declare const Param: Readonly<{
   edgeCompliance: 0; // m/N
   volumeCompliance: 1; // m^5/N

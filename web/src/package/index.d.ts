@@ -17,7 +17,7 @@ export type SolverAttribute =
   | 'implicit-euler'
   | 'vbd';
 
-/** One row of the attribute table (README "Embed it"). */
+/** One row of the attribute table (docs "Embed it"). */
 export interface AttributeInfo {
   name: string;
   kind: 'enum' | 'url' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';

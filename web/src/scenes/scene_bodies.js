@@ -6,7 +6,7 @@ import { sampleSurface } from '../import/samples.js';
 // any resolution, so 4-10 cells all give ~6,000 tets; 10 gives the best of them (min quality 0.138
 // against 0.068 at 6). Measured in node (0.55 m bunny, page defaults): dropped alone from 0.8 / 1.5 /
 // 2.3 m it keeps 1 / 6 / 4 tets inverted after 4 s against 9 / 17 / 18 at 6 cells, and in the pile
-// no bunny still trembles after 10 s (README, Known limitations).
+// no bunny still trembles after 10 s (docs, Known limitations).
 export const BUNNY_RESOLUTION = 10;
 
 let bunnyPromise = null;
