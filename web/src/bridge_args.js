@@ -43,11 +43,12 @@ export function number(where, name, value, expected = 'a finite number') {
 }
 
 // An integer in [min, max] (int32 by default): the wasm call would truncate 2.5 and wrap 2**32 + 1.
-export function integer(where, name, value, min = INT32_MIN, max = INT32_MAX) {
+export function integer(where, name, value, min = INT32_MIN, max = INT32_MAX, rangeCode = ErrorCode.OUT_OF_RANGE) {
   const expected = `an integer in [${min}, ${max}]`;
   if (typeof value !== 'number') refuse(ErrorCode.OUT_OF_RANGE, where, name, expected, value);
   if (!Number.isFinite(value)) refuse(ErrorCode.NOT_FINITE, where, name, expected, value);
-  if (!Number.isInteger(value) || value < min || value > max) refuse(ErrorCode.OUT_OF_RANGE, where, name, expected, value);
+  if (!Number.isInteger(value)) refuse(ErrorCode.OUT_OF_RANGE, where, name, expected, value);
+  if (value < min || value > max) refuse(rangeCode, where, name, expected, value);
   return value;
 }
 
@@ -57,9 +58,7 @@ export function uint32(where, name, value) {
 
 // A vertex (or other element) index below count: INDEX_OUT_OF_RANGE past it, as the C API says.
 export function index(where, name, value, count) {
-  integer(where, name, value);
-  if (value < 0 || value >= count) refuse(ErrorCode.INDEX_OUT_OF_RANGE, where, name, `an index in [0, ${count - 1}] (out of range)`, value);
-  return value;
+  return integer(where, name, value, 0, count - 1, ErrorCode.INDEX_OUT_OF_RANGE);
 }
 
 // true or false only: 0, "false" and {} have no one obvious meaning.
