@@ -87,7 +87,7 @@ typedef enum sb_error {
 #define SB_MAX_VISUAL_WEIGHT 1.0e3   /* skinning weights lie in [-this, 1 + this] (sb_body_set_visual refuses
                                           vertices that would need more, sb_body_set_visual_bound such weights) */
 #define SB_MAX_VISUAL_TESTS 16777216 /* vertex-tet tests one sb_body_set_visual may make (2^24, a few s at
-                                          worst; a surface on its tets needs 15-30 per vertex): SB_ERR_LIMIT */
+                                          worst; a surface on its tets needs 13-26 per vertex): SB_ERR_LIMIT */
 #define SB_MIN_TET_EDGE 1.0e-6f        /* m: a tet's longest edge; smaller ones give masses and volume
                                           gradients that underflow float32 (SB_ERR_DEGENERATE_TET) */
 #define SB_TETRA_MIN_SIZE 1.0e-3f      /* m: the longest side of a surface's bounding box for sb_tetra_create */
