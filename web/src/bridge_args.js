@@ -42,6 +42,11 @@ export function number(where, name, value, expected = 'a finite number') {
   return value;
 }
 
+// Several numbers named as the call names them: numbers(where, { x, y, z }).
+export function numbers(where, named) {
+  for (const [name, value] of Object.entries(named)) number(where, name, value);
+}
+
 // An integer in [min, max] (int32 by default): the wasm call would truncate 2.5 and wrap 2**32 + 1.
 export function integer(where, name, value, min = INT32_MIN, max = INT32_MAX, rangeCode = ErrorCode.OUT_OF_RANGE) {
   const expected = `an integer in [${min}, ${max}]`;

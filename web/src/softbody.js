@@ -203,7 +203,7 @@ export class World {
   }
 
   setGravity(x, y, z) {
-    arg.vector('World.setGravity', 'gravity (x, y, z)', [x, y, z]);
+    arg.numbers('World.setGravity', { x, y, z });
     this.sb.check(this.sb.M._sb_world_set_gravity(this.handle, x, y, z));
   }
   setSubsteps(n) {
@@ -680,20 +680,20 @@ export class Body {
     this._call('_sb_body_reset');
   }
   nearestVertex(x, y, z) {
-    arg.vector('Body.nearestVertex', 'point (x, y, z)', [x, y, z]);
+    arg.numbers('Body.nearestVertex', { x, y, z });
     return this._call('_sb_body_nearest_vertex', x, y, z);
   }
   grabBegin(vertex, x, y, z) {
     arg.index('Body.grabBegin', 'vertex', vertex, this.vertexCount);
-    arg.vector('Body.grabBegin', 'target (x, y, z)', [x, y, z]);
+    arg.numbers('Body.grabBegin', { x, y, z });
     this._call('_sb_body_grab_begin', vertex, x, y, z);
   }
   grabMove(x, y, z) {
-    arg.vector('Body.grabMove', 'target (x, y, z)', [x, y, z]);
+    arg.numbers('Body.grabMove', { x, y, z });
     this._call('_sb_body_grab_move', x, y, z);
   }
   grabEnd(vx = 0, vy = 0, vz = 0) {
-    arg.vector('Body.grabEnd', 'velocity (vx, vy, vz)', [vx, vy, vz]);
+    arg.numbers('Body.grabEnd', { vx, vy, vz });
     this._call('_sb_body_grab_end', vx, vy, vz);
   }
 
