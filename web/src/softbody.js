@@ -1,5 +1,5 @@
-// The bridge: the only module that calls the wasm exports. It mirrors the C API (emscripten/softbody.h)
-// once, as small classes, and hands out zero-copy typed-array views into wasm memory.
+// The bridge: with collider.js, the only module that calls the wasm exports. It mirrors the C API (emscripten/softbody.h)
+// once, as small classes, checks every argument first (bridge_args.js), and hands out zero-copy typed-array views into wasm memory.
 //
 // Views go stale in two ways: wasm memory grows (the old ArrayBuffer is detached, length 0), or a
 // body is destroyed. Getters compare the view's buffer with the module's current buffer and rebuild,
