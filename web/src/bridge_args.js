@@ -28,9 +28,10 @@ export function describe(value) {
   }
 }
 
-function refuse(code, where, name, expected, value) {
+// tail: more after "got ...", for a reader who passed a near miss.
+function refuse(code, where, name, expected, value, tail = '') {
   const codeName = `SB_ERR_${Object.keys(ErrorCode).find((k) => ErrorCode[k] === code)}`;
-  throw new SoftbodyError(code, codeName, `${codeName}: ${where}: ${name} must be ${expected}, got ${describe(value)}`);
+  throw new SoftbodyError(code, codeName, `${codeName}: ${where}: ${name} must be ${expected}, got ${describe(value)}${tail}`);
 }
 
 // A finite number that survives the trip to float32 (C floats). NaN and infinities are NOT_FINITE,
@@ -76,9 +77,8 @@ export function boolean(where, name, value) {
 // parameter "stiffness"' for a string, as the bridge said before these checks.
 export function oneOf(where, name, value, choices, label, code = ErrorCode.OUT_OF_RANGE) {
   if (typeof value === 'string' && Object.hasOwn(choices, value)) return value;
-  const codeName = `SB_ERR_${Object.keys(ErrorCode).find((k) => ErrorCode[k] === code)}`;
   const unknown = typeof value === 'string' ? `: unknown ${label} ${JSON.stringify(value)}` : '';
-  throw new SoftbodyError(code, codeName, `${codeName}: ${where}: ${name} must be a ${label} (${Object.keys(choices).join(', ')}), got ${describe(value)}${unknown}`);
+  refuse(code, where, name, `a ${label} (${Object.keys(choices).join(', ')})`, value, unknown);
 }
 
 // An options object: undefined (every default, unless required) or a plain object; its keys are
