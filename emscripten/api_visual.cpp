@@ -18,6 +18,31 @@ sb::SoftBody* find_visual(sb_world world, sb_body body) {
   return b;
 }
 
+// Skinning weights must lie in [-SB_MAX_VISUAL_WEIGHT, 1 + SB_MAX_VISUAL_WEIGHT]. Inside its tet a
+// vertex has weights in [0, 1]; a vertex outside extrapolates, about 1 per tet height it lies out
+// (a surface 5 % larger than a 16-cell ball needs < 3, 4x larger < 50). A weight w multiplies the
+// particles' float rounding (2^-24 |x|) by w, so past 1e3 the skinned vertex jitters by 1e-4 of its
+// distance from the origin and no longer draws anything; and (3e38, -3e38, 1, 0) "sums to 1" only in
+// rounding, then overflows to -inf. Returns the first weight outside, or NaN if all are inside.
+float weight_out_of_range(const float* w) {
+  for (int i = 0; i < 4; ++i)
+    if (!(w[i] >= -SB_MAX_VISUAL_WEIGHT && w[i] <= 1.0 + SB_MAX_VISUAL_WEIGHT)) return w[i];
+  return NAN;
+}
+
+// Installs a skin whose weights were checked, if its positions at the body's current shape are finite
+// (a binding can still overflow on a body that moved far); otherwise records why and keeps the old one.
+int32_t install(sb::SoftBody* b, sb::VisualSkin&& skin) {
+  skin.update(b->positions());
+  const float* p = skin.positions();
+  for (size_t i = 0; i < 3 * size_t(skin.vertex_count()); ++i)
+    if (!std::isfinite(p[i]))
+      return fail(SB_ERR_NOT_FINITE, "visual vertex %lld would be at a NaN or infinite position: the body's "
+                  "positions times its weights overflow", (long long)(i / 3));
+  b->visual() = std::move(skin);
+  return SB_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -65,7 +90,38 @@ int32_t sb_body_set_visual(sb_world world, sb_body body, const float* xyz, int32
                   "another unit or frame?",
                   (long long)i, std::sqrt(gap2), double(SB_MAX_VISUAL_DISTANCE), size);
   }
-  return int32_t(b->set_visual(xyz, uint32_t(vertex_count), triangles, uint32_t(triangle_count)));
+  // A surface in another unit (10x the body: cm for mm) is subdivided to ~2^18 vertices, all far
+  // outside the tets, and took 13 s to bind: refuse it at once, saying the scale it looks like.
+  double vlo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, vhi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (int64_t i = 0; i < int64_t(vertex_count); ++i)
+    for (int k = 0; k < 3; ++k) {
+      vlo[k] = std::min(vlo[k], double(xyz[3 * i + k]));
+      vhi[k] = std::max(vhi[k], double(xyz[3 * i + k]));
+    }
+  const double visual_size = std::sqrt((vhi[0] - vlo[0]) * (vhi[0] - vlo[0]) + (vhi[1] - vlo[1]) * (vhi[1] - vlo[1]) +
+                                       (vhi[2] - vlo[2]) * (vhi[2] - vlo[2]));
+  if (visual_size > SB_MAX_VISUAL_SCALE * size)
+    return fail(SB_ERR_OUT_OF_RANGE,
+                "the surface is about %.2gx the body's size (bounding-box diagonal %g m against the tets' %g m, at "
+                "most %gx): wrong unit? Scale it by %.2g",
+                visual_size / size, visual_size, size, double(SB_MAX_VISUAL_SCALE), size / visual_size);
+  sb::VisualSkin skin(rest, b->vertex_count(), b->tets(), b->tet_count(), xyz, uint32_t(vertex_count), triangles,
+                      uint32_t(triangle_count), SB_MAX_VISUAL_TESTS);
+  if (!skin.complete())
+    return fail(SB_ERR_LIMIT,
+                "binding the %d-vertex surface (%u after subdivision) took more than %d vertex-tet tests, stopped: "
+                "most of it lies outside the tets; give a surface that lies on them", vertex_count,
+                skin.vertex_count(), SB_MAX_VISUAL_TESTS);
+  for (uint32_t v = 0; v < skin.vertex_count(); ++v) {
+    const float w = weight_out_of_range(skin.weights() + 4 * size_t(v));
+    if (!std::isnan(w))
+      return fail(SB_ERR_OUT_OF_RANGE,
+                  "visual vertex %u lies too far outside its nearest tet to follow it (weight %g, beyond [-%g, %g]): "
+                  "is the surface in another unit or frame?", v, double(w), SB_MAX_VISUAL_WEIGHT, 1.0 + SB_MAX_VISUAL_WEIGHT);
+  }
+  const int32_t outside = int32_t(skin.outside_count());
+  const int32_t r = install(b, std::move(skin));
+  return r < 0 ? r : outside;
 }
 
 float* sb_body_visual_positions(sb_world world, sb_body body) {
@@ -139,19 +195,23 @@ int32_t sb_body_set_visual_bound(sb_world world, sb_body body, int32_t vertex_co
       sum += double(w);
       magnitude += std::fabs(double(w));
     }
+    const float out = weight_out_of_range(weights + 4 * v);
+    if (!std::isnan(out))
+      return fail(SB_ERR_OUT_OF_RANGE, "visual vertex %lld has weight %g, outside [-%g, %g] (sb_body_set_visual never "
+                  "binds one so far outside its tet)", (long long)v, double(out), SB_MAX_VISUAL_WEIGHT,
+                  1.0 + SB_MAX_VISUAL_WEIGHT);
     // Weights that do not sum to 1 would not even follow a translation of the body. Barycentric
-    // weights rounded to float sum to 1 within a few float ulps of their magnitudes.
-    if (!(std::fabs(sum - 1.0) <= 1e-4 * (1.0 + magnitude)))
-      return fail(SB_ERR_OUT_OF_RANGE, "the weights of visual vertex %lld sum to %g, not 1", (long long)v, sum);
+    // weights rounded to float sum to 1 within 4 x 2^-24 of their magnitudes (<= 4004 by the range
+    // above, so the tolerance is at most 4e-3); 1e-6 leaves a 4x margin.
+    if (!(std::fabs(sum - 1.0) <= 1e-6 * (1.0 + magnitude)))
+      return fail(SB_ERR_OUT_OF_RANGE, "the weights of visual vertex %lld sum to %.9g, not 1", (long long)v, sum);
   }
   for (int64_t i = 0; i < 3 * int64_t(triangle_count); ++i)
     if (triangles[i] >= uint32_t(vertex_count))
       return fail(SB_ERR_INDEX_OUT_OF_RANGE, "visual triangle %lld refers to vertex %u >= vertex_count (%d)",
                   (long long)(i / 3), triangles[i], vertex_count);
-  b->visual() = sb::VisualSkin(bound_vertices, weights, uint32_t(vertex_count), triangles, uint32_t(triangle_count),
-                               uint32_t(outside_count));
-  b->visual().update(b->positions());
-  return SB_OK;
+  return install(b, sb::VisualSkin(bound_vertices, weights, uint32_t(vertex_count), triangles,
+                                   uint32_t(triangle_count), uint32_t(outside_count)));
 }
 
 }  // extern "C"

@@ -82,6 +82,12 @@ typedef enum sb_error {
 #define SB_MAX_VISUAL_VERTICES 4000000 /* per body, for sb_body_set_visual */
 #define SB_MAX_VISUAL_DISTANCE 1.0e6   /* visual vertices lie within this x the tets' bounding-box diagonal
                                           of that box (sb_body_set_visual: SB_ERR_OUT_OF_RANGE beyond) */
+#define SB_MAX_VISUAL_SCALE 4.0      /* a visual surface's bounding-box diagonal is at most this x the tets':
+                                          beyond, it is in another unit (SB_ERR_OUT_OF_RANGE, naming the scale) */
+#define SB_MAX_VISUAL_WEIGHT 1.0e3   /* skinning weights lie in [-this, 1 + this] (sb_body_set_visual refuses
+                                          vertices that would need more, sb_body_set_visual_bound such weights) */
+#define SB_MAX_VISUAL_TESTS 16777216 /* vertex-tet tests one sb_body_set_visual may make (2^24, a few s at
+                                          worst; a surface on its tets needs 13-26 per vertex): SB_ERR_LIMIT */
 #define SB_MIN_TET_EDGE 1.0e-6f        /* m: a tet's longest edge; smaller ones give masses and volume
                                           gradients that underflow float32 (SB_ERR_DEGENERATE_TET) */
 #define SB_TETRA_MIN_SIZE 1.0e-3f      /* m: the longest side of a surface's bounding box for sb_tetra_create */
@@ -435,7 +441,10 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out);
  * that lay outside every tet (>= 0). Triangles may be NULL with triangle_count 0 (no normals then).
  * A surface coarser than the tets is subdivided first (edges longer than the tets' mean edge are
  * split at their midpoints, up to 262,144 vertices), so it bends with them: the visual then has more
- * vertices and triangles than given (read the counts back); the given vertices come first. */
+ * vertices and triangles than given (read the counts back); the given vertices come first.
+ * Refused (SB_ERR_OUT_OF_RANGE): a surface more than SB_MAX_VISUAL_SCALE x the tets' size (the message
+ * names the scale), or a vertex whose weights would leave [-SB_MAX_VISUAL_WEIGHT, 1 + SB_MAX_VISUAL_WEIGHT];
+ * SB_ERR_LIMIT past SB_MAX_VISUAL_TESTS. A refused call keeps the earlier visual. */
 int32_t sb_body_set_visual(sb_world world, sb_body body, const float* xyz, int32_t vertex_count,
                            const uint32_t* triangles, int32_t triangle_count);
 float* sb_body_visual_positions(sb_world world, sb_body body); /* visual_vertex_count * 3 floats, m */
@@ -449,9 +458,11 @@ const uint32_t* sb_body_visual_bound_vertices(sb_world world, sb_body body);
 const float* sb_body_visual_weights(sb_world world, sb_body body);
 /* Like sb_body_set_visual, but with a binding computed elsewhere (read from a body made of the same
  * tets, e.g. in a worker), so this only copies: no search, no subdivision. bound_vertices: 4 particle
- * ids < the body's vertex count per visual vertex; weights: 4 finite weights per visual vertex whose
- * sum is 1 within 1e-4 x (1 + the sum of their magnitudes); triangles index the vertex_count visual
- * vertices. outside_count (>= 0, <= vertex_count) is stored for the record. Returns SB_OK. */
+ * ids < the body's vertex count per visual vertex; weights: 4 finite weights per visual vertex, each in
+ * [-SB_MAX_VISUAL_WEIGHT, 1 + SB_MAX_VISUAL_WEIGHT], whose sum is 1 within 1e-6 x (1 + the sum of their
+ * magnitudes); triangles index the vertex_count visual vertices. outside_count (>= 0, <= vertex_count) is
+ * stored for the record. SB_ERR_NOT_FINITE if the skinned positions at the body's current shape would
+ * not be finite. Returns SB_OK; a refused call keeps the earlier visual. */
 int32_t sb_body_set_visual_bound(sb_world world, sb_body body, int32_t vertex_count, const uint32_t* triangles,
                                  int32_t triangle_count, const uint32_t* bound_vertices, const float* weights,
                                  int32_t outside_count);

@@ -125,7 +125,7 @@ class TetBoxTree {
 
 VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
                        const float* input, uint32_t input_count, const uint32_t* input_triangles,
-                       uint32_t input_triangle_count) {
+                       uint32_t input_triangle_count, uint64_t max_tests) {
   // Faces larger than the tets would be drawn flat however the tets under them bend: split them
   // down to about the tets' mean edge first (surface_subdivision.h). A surface finer than the tets
   // comes back as it is.
@@ -217,12 +217,19 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
   // answer is the nearest tet, and a bounding-volume hierarchy over the tet boxes finds that by
   // branch and bound. Built on first use, so bodies whose surface lies on the tets never pay for it.
   TetBoxTree tree;
-  auto nearest_by_tree = [&](const double* q, uint32_t* best, double* best_score) {
+  // A tet spans several cells (and the tree meets those the rings met): test each once per vertex.
+  // A skipped repeat changes nothing: its score is the same, and a tet pruned once stays prunable
+  // (the best distance only shrinks).
+  std::vector<uint32_t> tested(tet_count, UINT32_MAX);
+  auto nearest_by_tree = [&](uint32_t vi, const double* q, uint32_t* best, double* best_score) {
     if (tree.empty()) tree.build(tet_box.data(), tet_count);
     tree.nearest(q, [&](uint32_t t) {
+      if (tested[t] == vi) return;
+      tested[t] = vi;
       double diag2;
       const double gap2 = box_gap2(q, t, &diag2);
       if (gap2 > *best_score * *best_score * (1.0 + 1e-9)) return;  // as in the rings below
+      ++tests_;
       const double score = outside_score(q, t);
       if (score > *best_score || (score == *best_score && t < *best)) {
         *best = t;
@@ -246,6 +253,8 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
             const size_t cell = index(i, j, k);
             for (uint32_t m = start[cell]; m < start[cell + 1]; ++m) {
               const uint32_t t = items[m];
+              if (tested[t] == vi) continue;
+              tested[t] = vi;
               // Skips that change nothing, they only save the exact tests (most of the binding's
               // time: a surface vertex meets ~27 cells of tets). "Inside" means every weight
               // >= -1e-6: the tet scaled by 1 + 4e-6 about its centroid, which lies within
@@ -258,6 +267,7 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
               const double gap2 = box_gap2(q, t, &diag2);
               const bool may_hold = gap2 <= 1e-10 * diag2;
               if (!may_hold && (inside || gap2 > best_score * best_score * (1.0 + 1e-9))) continue;
+              ++tests_;
               double w[4];
               barycentric(q, corner(t, 0), corner(t, 1), corner(t, 2), corner(t, 3), w);
               const double depth = std::min({w[0], w[1], w[2], w[3]});
@@ -279,9 +289,13 @@ VisualSkin::VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t*
       // Cells beyond this ring are at least ring * h away: nothing there can beat what we have.
       if (inside || (tet_count > 0 && -best_score <= double(ring) * h)) break;
       if (ring >= 1 && tet_count > 0) {  // outside every tet, and the nearest is not close: the tree
-        nearest_by_tree(q, &best, &best_score);
+        nearest_by_tree(vi, q, &best, &best_score);
         break;
       }
+    }
+    if (tests_ > max_tests) {  // checked per vertex: one vertex's search is at most one tree walk
+      complete_ = false;
+      return;
     }
     double w[4];
     barycentric(q, corner(best, 0), corner(best, 1), corner(best, 2), corner(best, 3), w);

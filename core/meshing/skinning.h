@@ -23,8 +23,11 @@ class VisualSkin {
   // triangles (3 per face, may be empty) are used for the normals. Edges longer than the tets'
   // mean edge are split first (subdivide_long_edges), so the skin may have more vertices and
   // triangles than given: the given vertices come first, in their order.
+  // max_tests bounds the search (exact vertex-tet tests, the binding's unit of work): past it the
+  // binding stops and complete() is false, so no input can make it run for minutes.
   VisualSkin(const float* rest, uint32_t vertex_count, const uint32_t* tets, uint32_t tet_count,
-             const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count);
+             const float* visual, uint32_t visual_count, const uint32_t* triangles, uint32_t triangle_count,
+             uint64_t max_tests = UINT64_MAX);
   // Takes a binding made earlier (bound_vertices() and weights() of another skin): 4 particle ids
   // and 4 weights per visual vertex. The caller has checked ids and weights; positions and normals
   // are undefined until the first update().
@@ -35,6 +38,8 @@ class VisualSkin {
   void update(const float* positions);
 
   bool empty() const { return bound_.empty(); }
+  bool complete() const { return complete_; }      // false: max_tests ran out, the binding is unusable
+  uint64_t tests() const { return tests_; }         // exact vertex-tet tests the binding made
   uint32_t vertex_count() const { return uint32_t(weights_.size() / 4); }
   uint32_t triangle_count() const { return uint32_t(triangles_.size() / 3); }
   uint32_t outside_count() const { return outside_; }  // vertices bound to a tet they are not in
@@ -50,6 +55,8 @@ class VisualSkin {
   std::vector<uint32_t> triangles_;
   std::vector<float> positions_, normals_;
   uint32_t outside_ = 0;
+  uint64_t tests_ = 0;
+  bool complete_ = true;
 };
 
 }  // namespace sb

@@ -92,7 +92,7 @@ TEST_CASE("C API: a 1e-20 m surface with an unused vertex at 1e6 m is cleaned wi
   }
 }
 
-TEST_CASE("C API: a visual vertex at 1e20 m is refused with a message; at 1e5 m it binds (no undefined behaviour)") {
+TEST_CASE("C API: a visual vertex at 1e20 m is refused with a message; at 3 m it binds (no undefined behaviour)") {
   const sb_world w = sb_world_create();
   const sb_body b = sb_body_create_tets(w, kUnitTet, 4, kTet, 1);
   REQUIRE(b > 0);
@@ -105,7 +105,11 @@ TEST_CASE("C API: a visual vertex at 1e20 m is refused with a message; at 1e5 m 
   const std::vector<float> rest(kUnitTet, kUnitTet + 12);
   const sb::VisualSkin skin(rest.data(), 4, kTet, 1, visual, 2, nullptr, 0);
   CHECK(skin.outside_count() == 1);
+  // 1e5 m is now refused as a unit mistake (the surface is ~6e4x the tet: issue 26); 3 m binds.
   visual[0] = 1e5f;
+  CHECK(sb_body_set_visual(w, b, visual, 2, nullptr, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(contains(sb_last_error(), "wrong unit?"));
+  visual[0] = 3.0f;
   CHECK(sb_body_set_visual(w, b, visual, 2, nullptr, 0) == 1);  // one vertex outside the tet
   const uint32_t* bound = sb_body_visual_bound_vertices(w, b);
   REQUIRE(bound != nullptr);
@@ -424,5 +428,130 @@ TEST_CASE("fuzz reproducer: a 1e-20 m tet is refused by sb_body_create_tets and 
                                              sb_tetra_tet_count(job));
   CHECK(meshed > 0);
   sb_tetra_destroy(job);
+  sb_world_destroy(w);
+}
+
+// Issue 26, "the contract's new holes": skinning weights that only sum to 1 in rounding, and a visual
+// surface in the wrong unit.
+
+namespace {
+
+// The visual positions, bit for bit (a refused call must leave them exactly as they were).
+std::vector<uint32_t> visual_bits(sb_world w, sb_body b) {
+  const int32_t n = sb_body_visual_vertex_count(w, b);
+  std::vector<uint32_t> bits(3 * size_t(std::max(n, 0)));
+  if (n > 0) std::memcpy(bits.data(), sb_body_visual_positions(w, b), 4 * bits.size());
+  return bits;
+}
+
+bool all_finite(const float* p, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("fuzz reproducer: visual weights (3e38, -3e38, 1, 0) are refused, the visual stays finite and as it was") {
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_ball(w, 0.5f, 4, 0, 1, 0);
+  REQUIRE(b > 0);
+  const float surface[6] = {0.1f, 1.1f, 0.0f, -0.1f, 0.9f, 0.1f};
+  REQUIRE(sb_body_set_visual(w, b, surface, 2, nullptr, 0) >= 0);
+  const std::vector<uint32_t> before = visual_bits(w, b);
+  const uint32_t ids[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+  // Each weight finite, and the sum is 1 within the old tolerance (1e-4 x the magnitudes): the
+  // vertex was -inf while the body reported finite, and every step returned SB_OK.
+  const float huge[8] = {3e38f, -3e38f, 1, 0, 0.25f, 0.25f, 0.25f, 0.25f};
+  CHECK(sb_body_set_visual_bound(w, b, 2, nullptr, 0, ids, huge, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(contains(sb_last_error(), "visual vertex 0 has weight 3e+38, outside [-1000, 1001]"));
+  CHECK(visual_bits(w, b) == before);
+  // The edges of the range: 1001 and -1000 pass (they sum to 1), one ulp beyond does not.
+  const float edge[8] = {1001, -1000, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f};
+  CHECK(sb_body_set_visual_bound(w, b, 2, nullptr, 0, ids, edge, 0) == SB_OK);
+  const float beyond[8] = {std::nextafter(1001.0f, 2000.0f), -1000, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f};
+  CHECK(sb_body_set_visual_bound(w, b, 2, nullptr, 0, ids, beyond, 0) == SB_ERR_OUT_OF_RANGE);
+  // The sum-to-1 tolerance no longer grows past rounding: 1 + 1e-5 is not a barycentric sum.
+  const float off[8] = {0.5f, 0.5f, 1e-5f, 0, 0.25f, 0.25f, 0.25f, 0.25f};
+  CHECK(sb_body_set_visual_bound(w, b, 2, nullptr, 0, ids, off, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(contains(sb_last_error(), "sum to 1.00001"));
+  // Weights in range, but positions (overwritten through the shared buffer) that overflow with them:
+  // refused as not finite, the visual as it was.
+  REQUIRE(sb_body_set_visual(w, b, surface, 2, nullptr, 0) >= 0);
+  const std::vector<uint32_t> bound_before = visual_bits(w, b);
+  float* x = sb_body_positions(w, b);
+  const float saved = x[0];
+  x[0] = 3e36f;
+  CHECK(sb_body_set_visual_bound(w, b, 2, nullptr, 0, ids, edge, 0) == SB_ERR_NOT_FINITE);
+  CHECK(contains(sb_last_error(), "visual vertex 0 would be at a NaN or infinite position"));
+  CHECK(visual_bits(w, b) == bound_before);
+  x[0] = saved;
+  CHECK(sb_world_step(w, 1.0f / 60) == SB_OK);
+  CHECK(all_finite(sb_body_visual_positions(w, b), 3 * size_t(sb_body_visual_vertex_count(w, b))));
+  sb_world_destroy(w);
+}
+
+TEST_CASE("sb_body_set_visual refuses a vertex so far outside a thin tet that its weights leave the range") {
+  // A tet 1 mm thick: a vertex 2 m above it needs a weight of ~2000 (before: bound, and its skinned
+  // position amplified the tet's motion 2000-fold). Within SB_MAX_VISUAL_SCALE, so only the weights say so.
+  const sb_world w = sb_world_create();
+  const float flat[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1e-3f};
+  const sb_body b = sb_body_create_tets(w, flat, 4, kTet, 1);
+  REQUIRE(b > 0);
+  const float far_above[6] = {0.2f, 0.2f, 2.0f, 0.2f, 0.2f, 0.0005f};
+  CHECK(sb_body_set_visual(w, b, far_above, 2, nullptr, 0) == SB_ERR_OUT_OF_RANGE);
+  CHECK(contains(sb_last_error(), "visual vertex 0 lies too far outside its nearest tet"));
+  CHECK(sb_body_visual_vertex_count(w, b) == 0);
+  const float near_above[6] = {0.2f, 0.2f, 0.5f, 0.2f, 0.2f, 0.0005f};  // weight ~500: binds
+  CHECK(sb_body_set_visual(w, b, near_above, 2, nullptr, 0) == 1);
+  sb_world_destroy(w);
+}
+
+TEST_CASE("a visual surface in the wrong unit (10x the body) is refused at once, naming the scale") {
+  // Was silently subdivided to ~209k vertices, all outside the tets, and bound for 13 s.
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_ball(w, 0.5f, 16, 0, 1, 0);
+  REQUIRE(b > 0);
+  const int32_t nv = sb_body_vertex_count(w, b), nf = sb_body_triangle_count(w, b);
+  const std::vector<float> rest(sb_body_positions(w, b), sb_body_positions(w, b) + 3 * size_t(nv));
+  const std::vector<uint32_t> tris(sb_body_triangles(w, b), sb_body_triangles(w, b) + 3 * size_t(nf));
+  auto scaled = [&](float s) {
+    std::vector<float> v(rest);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = i % 3 == 1 ? 1 + s * (v[i] - 1) : s * v[i];
+    return v;
+  };
+  const std::vector<float> ten = scaled(10);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(sb_body_set_visual(w, b, ten.data(), nv, tris.data(), nf) == SB_ERR_OUT_OF_RANGE);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 0.5);  // a pass over the vertices (ASan included)
+  CHECK(contains(sb_last_error(), "the surface is about 10x the body's size"));
+  CHECK(contains(sb_last_error(), "wrong unit? Scale it by 0.1"));
+  CHECK(sb_body_visual_vertex_count(w, b) == 0);
+  // A surface a little larger than the tets (as imported surfaces are) still binds.
+  const std::vector<float> near = scaled(1.05f);
+  CHECK(sb_body_set_visual(w, b, near.data(), nv, tris.data(), nf) > 0);
+  sb_world_destroy(w);
+}
+
+TEST_CASE("the binding's work is bounded: a skin stops after max_tests vertex-tet tests and says so") {
+  // Far vertices each test many tets (the tree's band of near-equal distances); SB_MAX_VISUAL_TESTS
+  // caps the total so no surface the C API accepts binds for more than a few seconds.
+  const sb_world w = sb_world_create();
+  const sb_body b = sb_body_create_ball(w, 0.5f, 8, 0, 1, 0);
+  REQUIRE(b > 0);
+  const int32_t nv = sb_body_vertex_count(w, b), nt = sb_body_tet_count(w, b);
+  const std::vector<float> rest(sb_body_positions(w, b), sb_body_positions(w, b) + 3 * size_t(nv));
+  std::vector<float> far(rest);
+  for (size_t i = 0; i < far.size(); ++i) far[i] += 30.0f;
+  const sb::VisualSkin unbounded(rest.data(), uint32_t(nv), sb_body_tets(w, b), uint32_t(nt), far.data(), uint32_t(nv),
+                                 nullptr, 0);
+  CHECK(unbounded.complete());
+  MESSAGE("far surface: ", unbounded.tests(), " tests for ", nv, " vertices");
+  REQUIRE(unbounded.tests() > 1000u);
+  const sb::VisualSkin bounded(rest.data(), uint32_t(nv), sb_body_tets(w, b), uint32_t(nt), far.data(), uint32_t(nv),
+                               nullptr, 0, 1000);
+  CHECK_FALSE(bounded.complete());
+  CHECK(bounded.tests() < unbounded.tests());
   sb_world_destroy(w);
 }

@@ -6,7 +6,7 @@
 //   by hand; SB_ERR_DIVERGED from a step and SB_ERR_NO_INSIDE_TETS from a run are results, not refusals;
 // - a call that succeeds leaves SB_OK as the last error code;
 // - after a step, a body whose stats say finite = 1 has finite positions (and a frozen body too:
-//   it shows its last finite shape);
+//   it shows its last finite shape), and so has its visual surface; a visual just set is finite too;
 // - pointer getters return NULL only with an error, or with SB_OK and a count of 0;
 // - a static solve (sb_body_solve_static) that succeeds returns at most 60 Newton iterations, leaves
 //   the body finite and at rest and changes nothing else (the snapshot without that body's positions);
@@ -132,6 +132,15 @@ void prepare_static(fuzz::Input& in, sb_world w, sb_body b) {
   }
 }
 
+// The visual surface's positions are finite (none without a visual is fine). The check's own calls
+// clear the last error, so it restores nothing: callers use it where the result is already known.
+void check_visual_finite(sb_world w, sb_body b, const char* what, int32_t op, int32_t r) {
+  const int32_t n = sb_body_visual_vertex_count(w, b);
+  const float* p = n > 0 ? sb_body_visual_positions(w, b) : nullptr;
+  for (int32_t i = 0; p && i < 3 * n; ++i)
+    if (!std::isfinite(p[i])) violation(what, op, r);
+}
+
 // A handle of the wanted kind: live, stale, or arbitrary.
 int32_t pick(fuzz::Input& in, const std::vector<int32_t>& live, const State& s) {
   const uint8_t b = in.byte();
@@ -238,6 +247,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           const int32_t n = sb_body_vertex_count(ref.world, ref.body);
           for (int32_t i = 0; i < 3 * n; ++i)
             if (!std::isfinite(p[i])) violation("non-finite position after a step", op, r);
+          check_visual_finite(ref.world, ref.body, "non-finite visual position after a step", op, r);
         }
         break;
       }
@@ -350,6 +360,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           r = sb_body_set_visual(w, b, floats.empty() ? nullptr : floats.data(), nv, ints.empty() ? nullptr : ints.data(), nf);
         else
           r = sb_body_set_visual(w, b, nullptr, nv, nullptr, nf);
+        if (r >= 0) check_visual_finite(w, b, "non-finite visual position after set_visual", op, r);
         break;
       }
       case 27: {
@@ -366,6 +377,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                        in.in(-1, 9));
         else
           r = sb_body_set_visual_bound(w, b, nv, nullptr, nf, nullptr, nullptr, 0);
+        // Weights like (3e38, -3e38, 1, 0) sum to 1 in rounding and drew the vertex at -inf (issue 26).
+        if (r >= 0) check_visual_finite(w, b, "non-finite visual position after set_visual_bound", op, r);
         break;
       }
       case 28: {  // pointer getters: NULL only with an error, or with SB_OK and a count of 0

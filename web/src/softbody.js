@@ -1,11 +1,15 @@
-// The bridge: the only module that calls the wasm exports. It mirrors the C API (emscripten/softbody.h)
-// once, as small classes, and hands out zero-copy typed-array views into wasm memory.
+// The bridge: with collider.js, the only module that calls the wasm exports. It mirrors the C API (emscripten/softbody.h)
+// once, as small classes, checks every argument first (bridge_args.js), and hands out zero-copy typed-array views into wasm memory.
 //
 // Views go stale in two ways: wasm memory grows (the old ArrayBuffer is detached, length 0), or a
 // body is destroyed. Getters compare the view's buffer with the module's current buffer and rebuild,
 // so `body.positions` is always valid right after it is read; compare it by identity to know when a
 // Three.js attribute must be rebound.
+import * as arg from './bridge_args.js';
+import { Collider } from './collider.js';
 import createSoftbodyModule from './wasm/softbody.mjs';
+
+export { Collider };
 
 // sb_collider_param
 export const ColliderParam = Object.freeze({ friction: 0, restitution: 1 });
@@ -118,6 +122,9 @@ export async function loadSoftbody(options = {}) {
   });
 }
 
+// World.addCollider's shapes.
+const COLLIDER_SHAPES = Object.freeze({ plane: 0, sphere: 1, box: 2, capsule: 3, mesh: 4 });
+
 export class Softbody {
   constructor(module) {
     this.M = module;
@@ -140,12 +147,19 @@ export class Softbody {
 
   // Starts a tetrahedralization of a triangle surface (copied in). Nothing is computed until run().
   // positions: xyz floats (m); triangles: 3 indices each. Options mirror sb_tetra_create.
-  createTetra(positions, triangles, { resolution = 10, minQuality = 0.02, thinSurface = true } = {}) {
+  createTetra(positions, triangles, options) {
+    const where = 'Softbody.createTetra';
+    const { resolution = 10, minQuality = 0.02, thinSurface = true } = arg.options(where, options);
+    positions = arg.floats(where, 'positions', positions, 3, 'vertex');
+    triangles = arg.indices(where, 'triangles', triangles, 3, 'triangle');
+    arg.integer(where, 'resolution', resolution);
+    arg.number(where, 'minQuality', minQuality);
+    arg.boolean(where, 'thinSurface', thinSurface);
     const v = this.copyIn(positions, Float32Array);
     let t = 0;
     try {
       t = this.copyIn(triangles, Uint32Array);
-      const handle = this.M._sb_tetra_create(v, Math.floor(positions.length / 3), t, Math.floor(triangles.length / 3), resolution, minQuality, thinSurface ? 1 : 0);
+      const handle = this.M._sb_tetra_create(v, positions.length / 3, t, triangles.length / 3, resolution, minQuality, thinSurface ? 1 : 0);
       return new Tetra(this, this.check(handle));
     } finally {
       this.M._free(v);
@@ -189,9 +203,11 @@ export class World {
   }
 
   setGravity(x, y, z) {
+    arg.numbers('World.setGravity', { x, y, z });
     this.sb.check(this.sb.M._sb_world_set_gravity(this.handle, x, y, z));
   }
   setSubsteps(n) {
+    arg.integer('World.setSubsteps', 'n', n);
     this.sb.check(this.sb.M._sb_world_set_substeps(this.handle, n));
   }
   get substeps() {
@@ -199,12 +215,14 @@ export class World {
   }
   // Threads stepping this world, [1, sb.maxThreads]: more than 1 only in the multi-threaded build.
   setThreads(n) {
+    arg.integer('World.setThreads', 'n', n);
     this.sb.check(this.sb.M._sb_world_set_threads(this.handle, n));
   }
   get threads() {
     return this.sb.check(this.sb.M._sb_world_get_threads(this.handle));
   }
   setGround(enabled) {
+    arg.boolean('World.setGround', 'enabled', enabled);
     this.sb.check(this.sb.M._sb_world_set_ground(this.handle, enabled ? 1 : 0));
   }
   get time() {
@@ -231,30 +249,57 @@ export class World {
   // Advances every body by dt seconds. Throws SoftbodyError (code DIVERGED) when a body went
   // non-finite or blew up in this step; that body is frozen at its last sane shape and the others stepped.
   step(dt) {
+    arg.number('World.step', 'dt', dt);
     this.sb.check(this.sb.M._sb_world_step(this.handle, dt));
   }
 
-  addBox({ cells = [4, 4, 4], size = [1, 1, 1], center = [0, 1, 0] } = {}) {
+  addBox(options) {
+    const where = 'World.addBox';
+    const { cells = [4, 4, 4], size = [1, 1, 1], center = [0, 1, 0] } = arg.options(where, options);
+    arg.integers(where, 'cells', cells, 3);
+    arg.vector(where, 'size', size);
+    arg.vector(where, 'center', center);
     const M = this.sb.M;
     return this._adopt(M._sb_body_create_box(this.handle, ...cells, ...size, ...center));
   }
 
-  addBall({ radius = 0.5, cells = 8, center = [0, 1, 0] } = {}) {
+  addBall(options) {
+    const where = 'World.addBall';
+    const { radius = 0.5, cells = 8, center = [0, 1, 0] } = arg.options(where, options);
+    arg.number(where, 'radius', radius);
+    arg.integer(where, 'cells', cells);
+    arg.vector(where, 'center', center);
     return this._adopt(this.sb.M._sb_body_create_ball(this.handle, radius, cells, ...center));
   }
 
   // A rope of springs from a pinned anchor along +x (no tets, no triangles: render its edges).
-  addRope({ segments = 20, length = 1, anchor = [0, 1.5, 0] } = {}) {
+  addRope(options) {
+    const where = 'World.addRope';
+    const { segments = 20, length = 1, anchor = [0, 1.5, 0] } = arg.options(where, options);
+    arg.integer(where, 'segments', segments);
+    arg.number(where, 'length', length);
+    arg.vector(where, 'anchor', anchor);
     return this._adopt(this.sb.M._sb_body_create_rope(this.handle, segments, length, ...anchor));
   }
 
   // A cells^3 particle lattice with cross springs (no tets); triangles are its outer faces.
-  addJelly({ cells = 4, size = 1, center = [0, 1, 0] } = {}) {
+  addJelly(options) {
+    const where = 'World.addJelly';
+    const { cells = 4, size = 1, center = [0, 1, 0] } = arg.options(where, options);
+    arg.integer(where, 'cells', cells);
+    arg.number(where, 'size', size);
+    arg.vector(where, 'center', center);
     return this._adopt(this.sb.M._sb_body_create_jelly(this.handle, cells, size, ...center));
   }
 
   // Surface springs only, inflated by an ideal gas: set the 'pressure' parameter (nRT, J).
-  addPressureBall({ radius = 0.5, cells = 8, center = [0, 1, 0], pressure = 0 } = {}) {
+  addPressureBall(options) {
+    const where = 'World.addPressureBall';
+    const { radius = 0.5, cells = 8, center = [0, 1, 0], pressure = 0 } = arg.options(where, options);
+    arg.number(where, 'radius', radius);
+    arg.integer(where, 'cells', cells);
+    arg.vector(where, 'center', center);
+    arg.number(where, 'pressure', pressure);
     const body = this._adopt(this.sb.M._sb_body_create_pressure_ball(this.handle, radius, cells, ...center));
     try {
       if (pressure) body.setParam('pressure', pressure);
@@ -268,10 +313,12 @@ export class World {
   // vertices: xyz floats (m); tets: 4 indices each, positively oriented. Both are copied.
   addTets(vertices, tets) {
     const sb = this.sb;
+    vertices = arg.floats('World.addTets', 'vertices', vertices, 3, 'vertex');
+    tets = arg.indices('World.addTets', 'tets', tets, 4, 'tet');
     const v = sb.copyIn(vertices, Float32Array);
     const t = sb.copyIn(tets, Uint32Array);
     try {
-      return this._adopt(sb.M._sb_body_create_tets(this.handle, v, Math.floor(vertices.length / 3), t, Math.floor(tets.length / 4)));
+      return this._adopt(sb.M._sb_body_create_tets(this.handle, v, vertices.length / 3, t, tets.length / 4));
     } finally {
       sb.M._free(v);
       sb.M._free(t);
@@ -283,26 +330,39 @@ export class World {
   // 'capsule' ({ radius, halfLength, center }, its axis along y until posed) or 'mesh'
   // ({ positions, triangles, thickness, center }: xyz and 3 indices per face, in the collider's
   // frame; closed = solid, open = a shell `thickness` thick). Lengths in m.
-  addCollider({ shape, center = [0, 0, 0], radius = 0.5, halfExtents = [0.5, 0.5, 0.5], halfLength = 0.5, point = [0, 0, 0], normal = [0, 1, 0], positions = null, triangles = null, thickness = 0.02 }) {
+  addCollider(options) {
+    const where = 'World.addCollider';
+    // Only the chosen shape's fields are read (and checked): a scene's spec may carry others.
+    const { shape, center = [0, 0, 0], radius = 0.5, halfExtents = [0.5, 0.5, 0.5], halfLength = 0.5, point = [0, 0, 0], normal = [0, 1, 0], positions, triangles, thickness = 0.02 } = arg.options(where, options);
+    arg.oneOf(where, 'shape', shape, COLLIDER_SHAPES, 'collider shape');
+    if (shape !== 'plane') arg.vector(where, 'center', center);
     const M = this.sb.M;
     const w = this.handle;
     let handle;
-    if (shape === 'plane') handle = M._sb_collider_create_plane(w, ...point, ...normal);
-    else if (shape === 'sphere') handle = M._sb_collider_create_sphere(w, radius, ...center);
-    else if (shape === 'box') handle = M._sb_collider_create_box(w, ...halfExtents, ...center);
-    else if (shape === 'capsule') handle = M._sb_collider_create_capsule(w, radius, halfLength, ...center);
-    else if (shape === 'mesh') {
-      if (!positions || !triangles) throw new SoftbodyError(ErrorCode.NULL_POINTER, 'SB_ERR_NULL_POINTER', 'a mesh collider needs positions and triangles');
-      const v = this.sb.copyIn(positions, Float32Array);
+    if (shape === 'plane') {
+      arg.vector(where, 'point', point);
+      arg.vector(where, 'normal', normal);
+      handle = M._sb_collider_create_plane(w, ...point, ...normal);
+    } else if (shape === 'sphere') {
+      handle = M._sb_collider_create_sphere(w, arg.number(where, 'radius', radius), ...center);
+    } else if (shape === 'box') {
+      handle = M._sb_collider_create_box(w, ...arg.vector(where, 'halfExtents', halfExtents), ...center);
+    } else if (shape === 'capsule') {
+      handle = M._sb_collider_create_capsule(w, arg.number(where, 'radius', radius), arg.number(where, 'halfLength', halfLength), ...center);
+    } else {
+      const p = arg.floats(where, 'positions', positions, 3, 'vertex');
+      const f = arg.indices(where, 'triangles', triangles, 3, 'triangle');
+      arg.number(where, 'thickness', thickness);
+      const v = this.sb.copyIn(p, Float32Array);
       let t = 0;
       try {
-        t = this.sb.copyIn(triangles, Uint32Array);
-        handle = M._sb_collider_create_mesh(w, v, Math.floor(positions.length / 3), t, Math.floor(triangles.length / 3), thickness, ...center);
+        t = this.sb.copyIn(f, Uint32Array);
+        handle = M._sb_collider_create_mesh(w, v, p.length / 3, t, f.length / 3, thickness, ...center);
       } finally {
         M._free(v);
         if (t) M._free(t);
       }
-    } else throw new SoftbodyError(ErrorCode.OUT_OF_RANGE, 'SB_ERR_OUT_OF_RANGE', `unknown collider shape "${shape}" (plane, sphere, box, capsule, mesh)`);
+    }
     return new Collider(this, this.sb.check(handle));
   }
 
@@ -323,46 +383,6 @@ export class World {
   }
 }
 
-// A rigid obstacle (sb_collider_*), made by World.addCollider.
-export class Collider {
-  constructor(world, handle) {
-    this.world = world;
-    this.sb = world.sb;
-    this.handle = handle;
-  }
-
-  // position: [x, y, z] m; rotation: a quaternion [x, y, z, w]. The next step sweeps the collider
-  // there from where it was (so it pushes, carries and throws); teleport puts it there at once.
-  setPose(position, rotation = [0, 0, 0, 1], { teleport = false } = {}) {
-    this.sb.check(this.sb.M._sb_collider_set_pose(this.world.handle, this.handle, ...position, ...rotation, teleport ? 1 : 0));
-  }
-
-  setFriction(friction) {
-    this.sb.check(this.sb.M._sb_collider_set_friction(this.world.handle, this.handle, friction));
-  }
-
-  // name: 'friction' ([0, 10], default 0.5) or 'restitution' ([0, 1], default 0.2).
-  setParam(name, value) {
-    if (!(name in ColliderParam)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown collider parameter "${name}" (friction, restitution)`);
-    this.sb.check(this.sb.M._sb_collider_set_param(this.world.handle, this.handle, ColliderParam[name], value));
-  }
-  getParam(name) {
-    if (!(name in ColliderParam)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown collider parameter "${name}" (friction, restitution)`);
-    const value = this.sb.M._sb_collider_get_param(this.world.handle, this.handle, ColliderParam[name]);
-    if (Number.isNaN(value)) this.sb.check(this.sb.M._sb_last_error_code());
-    return value;
-  }
-
-  // Mesh colliders: true when closed (a solid), false when a shell.
-  get isSolid() {
-    return this.sb.check(this.sb.M._sb_collider_mesh_is_solid(this.world.handle, this.handle)) === 1;
-  }
-
-  destroy() {
-    this.sb.check(this.sb.M._sb_collider_destroy(this.world.handle, this.handle));
-  }
-}
-
 // One tetrahedralization job (sb_tetra_*): run it in slices, read progress, then copy the result out.
 export class Tetra {
   constructor(sb, handle) {
@@ -372,6 +392,7 @@ export class Tetra {
 
   // Does at most `work` units (about one point insertion each); returns true when finished.
   run(work = 20000) {
+    arg.integer('Tetra.run', 'work', work, 1);
     return this.sb.check(this.sb.M._sb_tetra_run(this.handle, work)) === 1;
   }
 
@@ -500,11 +521,14 @@ export class Body {
   // then moves it with the body (skinning in C++). Returns how many vertices lay outside every tet.
   setVisual(positions, triangles = null) {
     const sb = this.sb;
+    positions = arg.floats('Body.setVisual', 'positions', positions, 3, 'vertex');
+    // null (or an empty array): no triangles, no normals.
+    if (triangles !== null) triangles = arg.indices('Body.setVisual', 'triangles', triangles, 3, 'triangle');
     const v = sb.copyIn(positions, Float32Array);
     let t = 0;
     try {
       if (triangles && triangles.length) t = sb.copyIn(triangles, Uint32Array);
-      const outside = this._call('_sb_body_set_visual', v, Math.floor(positions.length / 3), t, t ? Math.floor(triangles.length / 3) : 0);
+      const outside = this._call('_sb_body_set_visual', v, positions.length / 3, t, t ? triangles.length / 3 : 0);
       this.visualVertexCount = this._call('_sb_body_visual_vertex_count');
       this.visualTriangleCount = this._call('_sb_body_visual_triangle_count');
       this._views = null;
@@ -533,9 +557,16 @@ export class Body {
 
   // Installs a binding from visualBinding() (checked by the C API: ids in range, weights finite and
   // summing to 1) without searching the tets again; outside: the count setVisual returned there.
-  setVisualBound({ vertexCount, triangles, boundVertices, weights }, outside = 0) {
+  setVisualBound(binding, outside = 0) {
+    const where = 'Body.setVisualBound';
+    let { vertexCount, triangles = null, boundVertices, weights } = arg.options(where, binding, 'the binding', true);
+    arg.integer(where, 'vertexCount', vertexCount, 1);
+    boundVertices = arg.indices(where, 'boundVertices', boundVertices, 4, 'visual vertex');
+    weights = arg.floats(where, 'weights', weights, 4, 'visual vertex');
+    if (triangles !== null) triangles = arg.indices(where, 'triangles', triangles, 3, 'triangle');
+    arg.integer(where, 'outside', outside, 0);
     if (boundVertices.length !== 4 * vertexCount || weights.length !== 4 * vertexCount) {
-      throw new SoftbodyError(ErrorCode.BAD_COUNT, 'SB_ERR_BAD_COUNT', `a binding of ${vertexCount} vertices needs ${4 * vertexCount} ids and weights, got ${boundVertices.length} and ${weights.length}`);
+      throw new SoftbodyError(ErrorCode.BAD_COUNT, 'SB_ERR_BAD_COUNT', `SB_ERR_BAD_COUNT: ${where}: a binding of ${vertexCount} vertices needs ${4 * vertexCount} ids and weights, got ${boundVertices.length} and ${weights.length}`);
     }
     const sb = this.sb;
     const ids = sb.copyIn(boundVertices, Uint32Array);
@@ -570,23 +601,30 @@ export class Body {
   }
 
   setParam(name, value) {
-    if (!(name in Param)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown parameter "${name}"`);
+    arg.oneOf('Body.setParam', 'name', name, Param, 'parameter', ErrorCode.UNKNOWN_PARAM);
+    arg.number('Body.setParam', name, value);
     this._call('_sb_body_set_param', Param[name], value);
   }
   getParam(name) {
-    if (!(name in Param)) throw new SoftbodyError(ErrorCode.UNKNOWN_PARAM, 'SB_ERR_UNKNOWN_PARAM', `unknown parameter "${name}"`);
+    arg.oneOf('Body.getParam', 'name', name, Param, 'parameter', ErrorCode.UNKNOWN_PARAM);
     const value = this.sb.M._sb_body_get_param(this.world.handle, this.handle, Param[name]);
     if (Number.isNaN(value)) this.sb.check(this.sb.M._sb_last_error_code());
     return value;
   }
-  // Sets several parameters; all are validated by the C API one by one, in the given order.
+  // Sets several parameters: names and types are checked first (a bad one changes nothing), then
+  // the C API checks each range, in the given order.
   setParams(params) {
-    for (const [name, value] of Object.entries(params)) this.setParam(name, value);
+    const entries = Object.entries(arg.options('Body.setParams', params, 'the parameters', true));
+    for (const [name, value] of entries) {  // every name and type first: a bad one changes nothing
+      arg.oneOf('Body.setParams', 'name', name, Param, 'parameter', ErrorCode.UNKNOWN_PARAM);
+      arg.number('Body.setParams', name, value);
+    }
+    for (const [name, value] of entries) this.setParam(name, value);
   }
 
   // name: a key of Solver ('xpbd', 'rk4', ...).
   setSolver(name) {
-    if (!(name in Solver)) throw new SoftbodyError(ErrorCode.UNKNOWN_SOLVER, 'SB_ERR_UNKNOWN_SOLVER', `unknown solver "${name}"`);
+    arg.oneOf('Body.setSolver', 'name', name, Solver, 'solver', ErrorCode.UNKNOWN_SOLVER);
     this._call('_sb_body_set_solver', Solver[name]);
   }
   get solver() {
@@ -595,11 +633,16 @@ export class Body {
   }
 
   pin(vertex, pinned = true) {
+    arg.index('Body.pin', 'vertex', vertex, this.vertexCount);
+    arg.boolean('Body.pin', 'pinned', pinned);
     this._call('_sb_body_pin', vertex, pinned ? 1 : 0);
   }
   // Vertex groups (sb_body_set_vertex_scales): the listed vertices' mass x massScale and the stiffness
   // of every edge and tet they belong to x stiffnessScale (each in [1e-3, 1e3]; 1, 1 undoes it).
   setVertexScales(vertices, massScale = 1, stiffnessScale = 1) {
+    vertices = arg.indices('Body.setVertexScales', 'vertices', vertices, 1, 'vertex');
+    arg.number('Body.setVertexScales', 'massScale', massScale);
+    arg.number('Body.setVertexScales', 'stiffnessScale', stiffnessScale);
     const ptr = this.sb.copyIn(vertices, Uint32Array);
     try {
       this._call('_sb_body_set_vertex_scales', ptr, vertices.length, massScale, stiffnessScale);
@@ -609,38 +652,48 @@ export class Body {
   }
   // { mass, stiffness }: one vertex's multipliers.
   vertexScales(vertex) {
+    arg.index('Body.vertexScales', 'vertex', vertex, this.vertexCount);
     const at = this.sb._stats; // scratch: two floats
     this._call('_sb_body_get_vertex_scales', vertex, at, at + 4);
     const f = new Float32Array(this.sb.buffer, at, 2);
     return { mass: f[0], stiffness: f[1] };
   }
   squash(factor) {
+    arg.number('Body.squash', 'factor', factor);
     this._call('_sb_body_squash', factor);
   }
   // Moves the body to its static equilibrium under the world's gravity (pinned vertices held) and
   // stops it: Newton on the energy every solver integrates (sb_body_solve_static). tolerance: the
   // unbalanced force left as a share of the body's weight, [1e-10, 1e-2]. Returns Newton's iterations.
   solveStatic(tolerance = 1e-8) {
+    arg.number('Body.solveStatic', 'tolerance', tolerance);
     return this._call('_sb_body_solve_static', tolerance);
   }
   // squash(factor), then a plate holds the body down and rises back to its old top over `seconds` of
   // simulated time (sb_body_press), so it springs back without being thrown.
   press(factor, seconds) {
+    arg.number('Body.press', 'factor', factor);
+    arg.number('Body.press', 'seconds', seconds);
     this._call('_sb_body_press', factor, seconds);
   }
   reset() {
     this._call('_sb_body_reset');
   }
   nearestVertex(x, y, z) {
+    arg.numbers('Body.nearestVertex', { x, y, z });
     return this._call('_sb_body_nearest_vertex', x, y, z);
   }
   grabBegin(vertex, x, y, z) {
+    arg.index('Body.grabBegin', 'vertex', vertex, this.vertexCount);
+    arg.numbers('Body.grabBegin', { x, y, z });
     this._call('_sb_body_grab_begin', vertex, x, y, z);
   }
   grabMove(x, y, z) {
+    arg.numbers('Body.grabMove', { x, y, z });
     this._call('_sb_body_grab_move', x, y, z);
   }
   grabEnd(vx = 0, vy = 0, vz = 0) {
+    arg.numbers('Body.grabEnd', { vx, vy, vz });
     this._call('_sb_body_grab_end', vx, vy, vz);
   }
 
@@ -679,12 +732,16 @@ export class Body {
   // Contact with other bodies: bodies touch when (groupA & maskB) and (groupB & maskA) are nonzero.
   // Default group 1, mask 0xffffffff; mask 0 = this body touches no other body.
   setCollisionFilter(group = 1, mask = 0xffffffff) {
+    arg.uint32('Body.setCollisionFilter', 'group', group);
+    arg.uint32('Body.setCollisionFilter', 'mask', mask);
     this._call('_sb_body_set_collision_filter', group >>> 0, mask >>> 0);
   }
 
   // Self-collision (off by default): the surface keeps `thickness` m (default 1 cm) from its own parts
   // that were not its neighbours in the rest shape. Best about 0.4-1 x the surface's vertex spacing.
   setSelfCollision(enabled, thickness = 0.01) {
+    arg.boolean('Body.setSelfCollision', 'enabled', enabled);
+    arg.number('Body.setSelfCollision', 'thickness', thickness);
     this._call('_sb_body_set_self_collision', enabled ? 1 : 0, thickness);
   }
 

@@ -78,7 +78,13 @@ export type SolverName = keyof typeof Solver;
 /** The solvers that move positions directly (count contacts, report a residual, take iterations). */
 export declare const POSITION_BASED_SOLVERS: ReadonlySet<SolverName>;
 
-/** A failed C API call: the code, its name and the C message ("SB_ERR_...: ..."). */
+/** A failed C API call: the code, its name and the C message ("SB_ERR_...: ..."). Every call also checks
+ *  its arguments before the C API sees them (web/src/bridge_args.js) and throws this with the call, the
+ *  argument and the value it got ("SB_ERR_OUT_OF_RANGE: Body.pin: vertex must be an integer ..., got
+ *  \"abc\" (a string)"): numbers must be finite numbers (NaN, Infinity: NOT_FINITE; strings, booleans,
+ *  BigInt, objects: OUT_OF_RANGE), integers whole and within int32 (masks uint32), indices below the
+ *  count (INDEX_OUT_OF_RANGE), flags true or false, Vec3 exactly 3 numbers and arrays of 3 (or 4) per
+ *  item (BAD_COUNT), arrays not null (NULL_POINTER). Nothing is coerced, and a refusal changes nothing. */
 export declare class SoftbodyError extends Error {
   constructor(code: number, codeName: string, message: string);
   readonly name: 'SoftbodyError';
@@ -200,6 +206,7 @@ export declare class Softbody {
 export declare class World {
   readonly bodies: Set<Body>;
   setGravity(x: number, y: number, z: number): void;
+  /** n: an integer (the C API takes [1, 200]). */
   setSubsteps(n: number): void;
   /** Threads stepping this world, [1, Softbody.maxThreads]; positions are the same to the bit for any count. */
   setThreads(n: number): void;
@@ -223,7 +230,9 @@ export declare class World {
   readonly bodyCount: number;
   /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite or blew up. */
   step(dt: number): void;
+  /** cells: 3 integers. */
   addBox(options?: { cells?: Vec3; size?: Vec3; center?: Vec3 }): Body;
+  /** cells, segments: integers. */
   addBall(options?: { radius?: number; cells?: number; center?: Vec3 }): Body;
   addRope(options?: { segments?: number; length?: number; anchor?: Vec3 }): Body;
   addJelly(options?: { cells?: number; size?: number; center?: Vec3 }): Body;
@@ -287,17 +296,24 @@ export declare class Body {
   /** Binds a render surface to the tets; returns how many vertices lay outside every tet. */
   setVisual(positions: ArrayLike<number>, triangles?: ArrayLike<number> | null): number;
   visualBinding(): VisualBinding;
-  setVisualBound(binding: VisualBinding, outside?: number): void;
+  /** A binding from visualBinding() (triangles may be null); outside: an integer >= 0. The C API checks ids
+   *  against the vertex count and weights within [-1000, 1001], summing to 1. */
+  setVisualBound(
+    binding: { vertexCount: number; triangles?: ArrayLike<number> | null; boundVertices: ArrayLike<number>; weights: ArrayLike<number> },
+    outside?: number,
+  ): void;
   setParam(name: ParamName, value: number): void;
   getParam(name: ParamName): number;
+  /** Every name and value is checked before any is set; the C API then checks each range in order. */
   setParams(params: Partial<Record<ParamName, number>>): void;
   setSolver(name: SolverName): void;
   readonly solver: SolverName;
-  /** Contact with other bodies: they touch when (groupA & maskB) and (groupB & maskA) are nonzero. Defaults 1 and 0xffffffff; mask 0 = no body contact. */
+  /** Contact with other bodies: they touch when (groupA & maskB) and (groupB & maskA) are nonzero. Defaults 1 and 0xffffffff; mask 0 = no body contact. Both integers in [0, 2^32 - 1]. */
   setCollisionFilter(group?: number, mask?: number): void;
   /** Self-collision (XPBD/PBD; off by default): the surface keeps `thickness` m (default 0.01, in [0.0005, 0.5]) from its own parts that were not its neighbours at rest. */
   setSelfCollision(enabled: boolean, thickness?: number): void;
   readonly selfCollision: { enabled: boolean; thickness: number };
+  /** vertex: an integer index below vertexCount. */
   pin(vertex: number, pinned?: boolean): void;
   /** Vertex groups: mass and stiffness multipliers of the listed vertices, each in [1e-3, 1e3]. */
   setVertexScales(vertices: ArrayLike<number>, massScale?: number, stiffnessScale?: number): void;
@@ -319,7 +335,7 @@ export declare class Body {
 }
 
 export declare class Tetra {
-  /** Does about `work` units; true when finished. */
+  /** Does about `work` units (an integer >= 1); true when finished. */
   run(work?: number): boolean;
   runAll(): void;
   /** In [0, 1]. */
