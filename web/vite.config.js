@@ -30,7 +30,11 @@ export default {
         compare: fileURLToPath(new URL('./compare.html', import.meta.url)),
         embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
         article: fileURLToPath(new URL('./article.html', import.meta.url)),
+        // The element on its own, at a fixed address (softbody.js): what "copy embed code" points
+        // a pasted <script type="module"> at. three.js is bundled in, so no import map is needed.
+        softbody: fileURLToPath(new URL('./src/embed/index.js', import.meta.url)),
       },
+      output: { entryFileNames: (chunk) => (chunk.name === 'softbody' ? 'softbody.js' : 'assets/[name]-[hash].js') },
     },
   },
 };

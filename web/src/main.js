@@ -12,7 +12,7 @@ import { Alerts } from './alerts.js';
 import { BodyMesh } from './body_mesh.js';
 import { downloadText } from './download.js';
 import { embedSnippets } from './embed/embed_code.js';
-import { showEmbedDialog } from './embed_dialog.js';
+import { embedAddresses, showEmbedDialog } from './embed_dialog.js';
 import { Grabber, aimRay } from './grabber.js';
 import { createFilePicker } from './import/file_picker.js';
 import { Importer } from './import/importer.js';
@@ -202,10 +202,14 @@ async function init() {
             substeps: s.substeps,
             autoplay: true,
           }, s, sim.body),
-          { embedUrl: new URL('./embed.html', window.location.href).href, title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
+          { ...embedAddresses(), title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
         );
-        const note = lattice || sample ? '' : `${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`;
-        showEmbedDialog({ ...snippets, note });
+        // Said plainly, from the state now (not from an earlier import): what a figure cannot hold.
+        const notes = [];
+        if (!lattice && !sample) notes.push(`${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`);
+        if (sim.scene !== 'single') notes.push(`The ${sim.scene} scene cannot be embedded yet: a figure simulates one body per view, without obstacles or other bodies, so the snippets hold the page's own body alone.`);
+        else if (sim.extras.length) notes.push(`The ${sim.extras.length} bodies added with "add body" are left out: a figure simulates one body per view.`);
+        showEmbedDialog({ ...snippets, note: notes.join(' ') });
       },
       restoreDefaults: () => {
         grabber.cancel();
