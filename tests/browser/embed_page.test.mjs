@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +135,8 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
   const folder = join(site, 'blog', 'figures');
   let httpServer = null;
   let isolatedServer = null;
+  let corsServer = null;
+  let author = null;
   const context = await browser.newContext({ viewport: { width: 480, height: 320 }, deviceScaleFactor: 1 });
   try {
     await build({ root: WEB_ROOT, configFile: join(WEB_ROOT, 'vite.config.js'), logLevel: 'error', build: { outDir: folder, emptyOutDir: true } });
@@ -161,6 +164,21 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     assert.deepEqual(problems, []);
     assert.equal(await page.evaluate(() => document.getElementById('fig-spring').bodies[0].sb.maxThreads), 1, 'not isolated: one thread');
 
+    // The element alone (softbody.js, what "copy embed code" pastes) from this build, on a page of
+    // another origin: its chunks, the wasm and the tetrahedralization worker come across by CORS.
+    corsServer = await serveStatic(site, { headers: { 'Access-Control-Allow-Origin': '*' } });
+    const script = `http://127.0.0.1:${corsServer.address().port}/blog/figures/softbody.js`;
+    author = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+      <script type="module" src="${script}"></script><soft-body scene="bunny" resolution="6" autoplay></soft-body></body></html>`,
+    ));
+    await new Promise((resolve) => author.listen(0, '127.0.0.1', resolve));
+    await page.goto(`http://127.0.0.1:${author.address().port}/?test`);
+    await page.waitForFunction(() => document.querySelector('soft-body')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
+    assert.ok((await page.evaluate(() => document.querySelector('soft-body').bodies[0].tetCount)) > 100, 'the built worker meshed the bunny across origins');
+    assert.deepEqual(failed, []);
+    assert.deepEqual(problems, []);
+
     // The same build from a host that sends COOP + COEP: the pages load the threaded build, which
     // the build copied from web/public/wasm-mt/ beside them (its worker and .wasm found by the glue).
     isolatedServer = await serveStatic(site, { headers: ISOLATION_HEADERS });
@@ -177,6 +195,8 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     await context.close();
     httpServer?.close();
     isolatedServer?.close();
+    corsServer?.close();
+    author?.close();
     rmSync(site, { recursive: true, force: true });
   }
 });

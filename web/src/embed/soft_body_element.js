@@ -301,8 +301,15 @@ export class SoftBodyElement extends HTMLElement {
       this._resizeObserver.observe(this._parts.canvas);
       await this._build({ initial: true });
     } catch (error) {
+      // The reason stays in the figure (the message line fades; the console is not the reader's):
+      // no poster over it, no play button or controls that could do nothing.
       this._status = 'failed';
-      this._parts.loadingText.textContent = 'the simulation could not start';
+      const p = this._parts;
+      p.loadingText.textContent = `the simulation could not start: ${String(error?.message ?? error)}`;
+      p.poster.hidden = true;
+      p.bar.hidden = true;
+      p.play.hidden = true;
+      p.placeholder.setAttribute('role', 'alert');
       this._report(error);
       return;
     }
