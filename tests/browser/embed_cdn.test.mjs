@@ -15,6 +15,7 @@ let siteUrl;
 let page;
 let context;
 const problems = [];
+const requests = [];
 
 const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 1', 'v 1 1 1', 'v 0 1 1',
   'f 1 4 3', 'f 1 3 2', 'f 5 6 7', 'f 5 7 8', 'f 1 2 6', 'f 1 6 5', 'f 4 8 7', 'f 4 7 3', 'f 1 5 8', 'f 1 8 4', 'f 2 3 7', 'f 2 7 6'].join('\n');
@@ -27,6 +28,7 @@ before(async () => {
     <soft-body id="cube" src="meshes/cube.obj" resolution="6" autoplay controls="none"></soft-body>
     <soft-body id="bunny" scene="bunny" resolution="6" autoplay controls="none"></soft-body>
     <soft-body id="missing" src="meshes/missing.obj"></soft-body>
+    <soft-body id="inline" src="data:model/obj,${CUBE_OBJ.replace(/\n/g, '%0A')}" resolution="6" autoplay controls="none"></soft-body>
     <script type="module" src="${url}src/embed/index.js"></script></body></html>`;
   site = createServer((request, response) => {
     if (request.url.startsWith('/meshes/cube.obj')) return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end(CUBE_OBJ);
@@ -41,6 +43,7 @@ before(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
   });
+  page.on('request', (request) => requests.push(request.url()));
   await page.goto(siteUrl);
 });
 
@@ -70,4 +73,10 @@ test('a figure that cannot start says why inside the figure, with nothing to pre
   });
   assert.match(shown.text, /^the simulation could not start: could not fetch .*missing\.obj: HTTP 404/);
   assert.deepEqual([shown.play, shown.bar, shown.role], [true, true, 'alert']);
+});
+
+test('a data: URL in src is one file (spaces and all), named by its MIME type', async () => {
+  await page.waitForFunction(() => document.getElementById('inline')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
+  assert.ok((await page.evaluate(() => document.getElementById('inline').bodies[0].tetCount)) > 50);
+  assert.deepEqual(requests.filter((r) => /\/0$/.test(r)), [], 'not split at its spaces into addresses');
 });

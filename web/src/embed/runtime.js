@@ -5,6 +5,6 @@ export { sharedSoftbody } from '../wasm_module.js';
 export { pageStage } from './page_stage.js';
 export { Figure } from './figure.js';
 export { FigureView, VIEW_COLORS } from './figure_view.js';
-export { loadMesh, fileNameOf } from './mesh_source.js';
+export { loadMesh, fileNameOf, srcUrls } from './mesh_source.js';
 export { Plot } from '../compare/plot.js';
 export { ErrorCode, SoftbodyError } from '../softbody.js';

@@ -72,6 +72,7 @@ export class SoftBodyElement extends HTMLElement {
     this._values = {}; // property name -> the value in effect
     for (const a of ATTRIBUTES) this._values[propertyName(a.name)] = a.default;
     this._status = 'idle'; // idle | loading | ready | failed
+    this.maxTets ??= null; // kept if a page set it before the element was upgraded
     this._rt = null;
     this._stage = null;
     this._figure = null;
@@ -340,7 +341,7 @@ export class SoftBodyElement extends HTMLElement {
     let mesh = null;
     const needsMesh = Boolean(v.src) || SAMPLE_SCENES.includes(v.scene);
     if (needsMesh) {
-      const label = v.src ? `meshing ${this._rt.fileNameOf(v.src.split(/\s+/)[0])}` : `meshing ${v.scene}`;
+      const label = v.src ? `meshing ${this._rt.fileNameOf(this._rt.srcUrls(v.src)[0])}` : `meshing ${v.scene}`;
       setProgress(this._parts, 0, label);
       try {
         mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src }, (f) => {
@@ -350,6 +351,9 @@ export class SoftBodyElement extends HTMLElement {
         if (id === this._buildId) setProgress(this._parts, null);
       }
       if (id !== this._buildId) return false;
+      // A page may cap what a file can cost its readers (embed.html does); the element alone does not.
+      const tets = mesh.tets.length / 4;
+      if (this.maxTets && tets > this.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${this.maxTets.toLocaleString('en')}`);
     }
     const config = this._config();
     try {
@@ -652,7 +656,7 @@ export class SoftBodyElement extends HTMLElement {
   // What a screen reader hears for the canvas.
   _describe() {
     const v = this._values;
-    const what = v.src ? this._rt?.fileNameOf(v.src.split(/\s+/)[0]) ?? 'a mesh' : v.scene;
+    const what = v.src ? this._rt?.fileNameOf(this._rt.srcUrls(v.src)[0]) ?? 'a mesh' : v.scene;
     const how = v.compare ? `side by side under ${v.compare.map((s) => SOLVER_LABELS[s]).join(', ')}` : `under ${SOLVER_LABELS[v.solver]}`;
     const canvas = this._parts.canvas;
     canvas.setAttribute('role', 'img');

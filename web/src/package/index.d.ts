@@ -21,7 +21,7 @@ export interface SoftBodyAttributes {
   /** scene: what to simulate */
   get scene(): SceneName;
   set scene(value: SceneName | null);
-  /** src: a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele") */
+  /** src: a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele"; or one data: URL typed model/obj, model/stl, model/x-ply, model/gltf-binary, model/gltf+json or application/json) */
   get src(): string | null;
   set src(value: string | null);
   /** resolution: detail, in the scene's unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10) */
@@ -185,6 +185,8 @@ export declare class SoftBodyElement extends HTMLElement {
   readonly frames: number;
   readonly time: number;
   readonly loaded: boolean;
+  /** Refuse src files (or meshed samples) with more tets than this; null: no cap (embed.html sets 150,000). */
+  maxTets: number | null;
 
   addEventListener<K extends keyof SoftBodyEventMap>(type: K, listener: (this: SoftBodyElement, event: SoftBodyEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
