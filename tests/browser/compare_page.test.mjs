@@ -118,6 +118,9 @@ test('the stiff-jelly preset: explicit Euler is marked exploded within a bounded
       plot: app.plot.series,
     }));
     assert.equal(later.lanes[0].time, explicit.time, 'the exploded world is not stepped any more');
+    // Its numbers are not measurements any more: no 9.67e+124 MJ or 24871.1 % under "frozen".
+    assert.deepEqual([later.lanes[0].hud.energy, later.lanes[0].hud.volume, later.lanes[0].hud.strain], ['exploded', '—', '—']);
+    assert.match(later.lanes[3].hud.energy, /^-?\d+(\.\d+)? (J|kJ|MJ)$/, 'a stable view keeps its number');
     assert.ok(later.frozenFinite, 'it shows a finite (last sane) shape, not debris');
     const xpbd = later.lanes[3];
     assert.equal(xpbd.exploded, null, 'XPBD stays stable');
