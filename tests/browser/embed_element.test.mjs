@@ -326,7 +326,7 @@ test('the wheel scrolls the page over an inactive figure; after a click it zooms
     assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'active: the page stays, the wheel zooms out');
     await page.mouse.click(5, 5); // outside: inactive again
     assert.equal(await page.evaluate(() => document.getElementById('a').hasAttribute('active')), false);
-    assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('canvas.scene').style.touchAction), 'pan-y', 'inactive: vertical swipes pan the page');
+    assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('canvas.scene').style.touchAction), 'manipulation', 'inactive: swipes pan the page');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -470,7 +470,7 @@ async function swipe(page, cdp, from, to, steps = 8) {
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
 }
 
-test('touch: a vertical swipe on an inactive figure scrolls the page; a swipe that grabs the body never does', async () => {
+test('touch: a swipe on an inactive figure scrolls the page, even from the body; after a tap a swipe grabs and never scrolls', async () => {
   const { page, context, problems } = await openFixture(`<div style="height: 60px"></div><soft-body id="a" autoplay damping="5"></soft-body><div style="height: 2000px"></div>`, { hasTouch: true });
   try {
     await waitElementFrames(page, '#a', 40);
@@ -489,6 +489,23 @@ test('touch: a vertical swipe on an inactive figure scrolls the page; a swipe th
       const s = a.stats;
       return { start: s.center[1], point: a._view.project(0, [s.center[0], s.center[1] + 0.45, s.center[2]]) };
     });
+    // A swipe that starts on the body, before any tap: the page scrolls, the body stays down.
+    let high = grab.start;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: grab.point.x, y: grab.point.y }] });
+    for (let i = 1; i <= 8; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: grab.point.x, y: grab.point.y - 12 * i }] });
+      await page.waitForTimeout(30);
+      high = Math.max(high, await page.evaluate(() => document.getElementById('a').stats.center[1]));
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForFunction(() => window.scrollY > 30, null, { timeout: 5000 });
+    assert.ok(high < grab.start + 0.02, `no grab before a tap (${grab.start.toFixed(3)} -> ${high.toFixed(3)} m)`);
+    assert.equal(await page.evaluate(() => document.getElementById('a').hasAttribute('active')), false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() => window.scrollY === 0);
+    // A tap on the sky activates the figure; then a swipe from the body grabs it.
+    await page.touchscreen.tap(sky.x, sky.y);
+    await page.waitForFunction(() => document.getElementById('a').hasAttribute('active'));
     let peak = grab.start;
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: grab.point.x, y: grab.point.y }] });
     for (let i = 1; i <= 10; i++) {

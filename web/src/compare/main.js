@@ -14,6 +14,7 @@ import { Alerts } from '../alerts.js';
 import { embedSnippets } from '../embed/embed_code.js';
 import { embedAddresses, showEmbedDialog } from '../embed_dialog.js';
 import { Grabber } from '../grabber.js';
+import { touchGate } from './touch_gate.js';
 import { Comparison } from './comparison.js';
 import { FairGrab } from './fair_grab.js';
 import { createPanel } from './panel.js';
@@ -160,6 +161,7 @@ async function init() {
   }
   changed(comparison.setup);
 
+  touchGate(views.canvas);
   grabber = new Grabber({
     canvas: views.canvas,
     camera: views.camera,

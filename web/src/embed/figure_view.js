@@ -21,6 +21,12 @@ export class FigureView {
     this.stage = stage;
     this.lowCost = lowCost;
     this.onChange = onChange; // the view needs a redraw (the camera moved)
+    // Phones: until a tap activates the figure a touch belongs to the page, so a swipe that starts
+    // on a body scrolls the article instead of throwing the body out of the figure. Registered
+    // before the orbit controls and the grabber, whose pointerdown it then keeps from them.
+    canvas.addEventListener('pointerdown', (e) => {
+      if (!this.active && e.pointerType === 'touch') e.stopImmediatePropagation();
+    }, { capture: true });
     this.group = new THREE.Group(); // everything this element shows; visible only while it renders
     this.group.visible = false;
     stage.scene.add(this.group);
@@ -46,13 +52,13 @@ export class FigureView {
     this.setActive(false);
   }
 
-  // Inactive (the default, until the first click, tap or focus): the wheel and vertical swipes
-  // scroll the page, as a map embedded in an article does; orbiting by dragging still works and a
-  // grab never scrolls. Active: the wheel zooms and touches belong to the view.
+  // Inactive (the default, until the first click, tap or focus): the wheel and swipes scroll the
+  // page, as a map embedded in an article does; a mouse still orbits and grabs by dragging, a touch
+  // does neither. Active: the wheel zooms and touches belong to the view.
   setActive(active) {
     this.active = active;
     this.controls.enableZoom = active; // OrbitControls then leaves the wheel event alone
-    this.canvas.style.touchAction = active ? 'none' : 'pan-y';
+    this.canvas.style.touchAction = active ? 'none' : 'manipulation';
   }
 
   // Points the camera: position and target in m (target null: the scene's).
