@@ -523,3 +523,47 @@ test('touch: a swipe on an inactive figure scrolls the page, even from the body;
     await context.close();
   }
 });
+
+test('keyboard: the figure takes focus; Shift+arrows turn, + zooms, G grabs and arrows lift, R resets, Space pauses', async () => {
+  const { page, context, problems } = await openFixture(`<soft-body id="a" autoplay damping="5"></soft-body>`);
+  try {
+    await waitElementFrames(page, '#a', 40);
+    await page.keyboard.press('Tab'); // the figure's canvas is in the tab order
+    const focused = await page.evaluate(() => {
+      const a = document.getElementById('a');
+      return { focused: document.activeElement === a, active: document.activeElement?.tagName, label: a.shadowRoot.querySelector('canvas.scene').getAttribute('aria-label') };
+    });
+    assert.ok(focused.focused, `Tab reaches the figure (${focused.active})`);
+    assert.match(focused.label, /Shift\+arrows turn.*G grabs/);
+    const camera = () => page.evaluate(() => {
+      const v = document.getElementById('a')._view;
+      return { x: v.camera.position.x, z: v.camera.position.z, distance: v.camera.position.distanceTo(v.controls.target) };
+    });
+    const c0 = await camera();
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.waitForFunction((x) => Math.abs(document.getElementById('a')._view.camera.position.x - x) > 0.05, c0.x, { timeout: FRAME_TIMEOUT });
+    const c1 = await camera();
+    await page.keyboard.press('+');
+    assert.ok((await camera()).distance < 0.9 * c1.distance, 'zoomed in');
+
+    const start = await page.evaluate(() => document.getElementById('a').stats.center[1]);
+    await page.keyboard.press('g');
+    let peak = start;
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('ArrowUp');
+      const frames = await page.evaluate(() => document.getElementById('a').frames);
+      await waitElementFrames(page, '#a', frames + 2);
+      peak = Math.max(peak, await page.evaluate(() => document.getElementById('a').stats.center[1]));
+    }
+    await page.keyboard.press('g');
+    assert.ok(peak > start + 0.1, `G and ArrowUp lifted the body (${start.toFixed(3)} -> ${peak.toFixed(3)} m)`);
+    await page.keyboard.press('r');
+    assert.ok((await page.evaluate(() => document.getElementById('a').time)) < 0.2, 'R reset the figure');
+    await page.keyboard.press(' ');
+    assert.equal(await page.evaluate(() => document.getElementById('a').paused), true, 'Space paused');
+    assert.equal(await page.evaluate(() => window.scrollY), 0, 'no key scrolled the page');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

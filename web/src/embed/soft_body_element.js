@@ -15,6 +15,7 @@
 import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, SOLVER_LABELS, attributeInfo, attributeName, formatAttribute, parseAttribute, propertyName } from './attributes.js';
 import { buildControls } from './element_controls.js';
 import { buildShadow, setProgress } from './element_dom.js';
+import { KEY_HELP, wireKeys } from './element_keys.js';
 
 // ?test in the page's URL: cheap rendering (no MSAA, pixel ratio 1, small shadow map), identical
 // physics, as on the demo page. The stage also picks it by itself on a software renderer.
@@ -293,6 +294,7 @@ export class SoftBodyElement extends HTMLElement {
         getTime: () => this._figure?.time ?? 0,
         onChange: () => this._invalidate(),
       });
+      this._keys.attach(this._view);
       this._setActive(this._active ?? false);
       this._resizeObserver = new ResizeObserver(() => {
         this._view?.layout();
@@ -509,6 +511,7 @@ export class SoftBodyElement extends HTMLElement {
     const p = this._parts;
     p.play.addEventListener('click', () => this.play());
     p.messageClose.addEventListener('click', () => (p.message.hidden = true));
+    this._keys = wireKeys(this);
     // Activation, as maps embedded in articles do it: until the first click, tap or focus the wheel
     // scrolls the page. A touch swipe that starts on the view may be a page scroll, so only a tap
     // (click) activates on touch.
@@ -660,7 +663,7 @@ export class SoftBodyElement extends HTMLElement {
     const how = v.compare ? `side by side under ${v.compare.map((s) => SOLVER_LABELS[s]).join(', ')}` : `under ${SOLVER_LABELS[v.solver]}`;
     const canvas = this._parts.canvas;
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `soft-body simulation: a ${what} ${how}. Drag the body to grab and throw it; drag elsewhere to orbit.`);
+    canvas.setAttribute('aria-label', `soft-body simulation: a ${what} ${how}. Drag the body to grab and throw it; drag elsewhere to orbit. ${KEY_HELP}`);
   }
 
   // Shows a message inside the element (the C API's text when it comes from there), logs it once
