@@ -198,20 +198,38 @@ test('each snippet, pasted into a blank page on another origin, draws', async ()
   }
 });
 
-test('a multi-body scene says plainly that a figure holds one body, not a note from an earlier state', async () => {
+test('a multi-body scene carries over as scenery, pasted it draws its obstacles and bodies; added bodies get a note', async () => {
   const { page, context, problems } = await openDemo(browser, url);
+  let code;
   try {
     await page.evaluate(() => app.set('scene', 'stairs'));
     await page.evaluate(() => app.press('copyEmbed'));
-    const code = await snippets(page);
-    assert.match(code.note, /stairs scene cannot be embedded yet/);
-    assert.doesNotMatch(code.note, /your own file/);
+    code = await snippets(page);
+    assert.match(code.element, / scenery="stairs"/);
+    assert.match(code.iframe, /scenery=stairs/);
+    assert.equal(code.note, '', 'nothing left out');
     await page.evaluate(() => document.querySelector('#embed-dialog').close());
-    await page.evaluate(() => app.set('scene', 'single'));
+    await page.evaluate(() => app.press('addBody'));
     await page.evaluate(() => app.press('copyEmbed'));
-    assert.equal((await snippets(page)).note, '', 'back to one body: no note');
+    assert.match((await snippets(page)).note, /^Left out: 1 body added with "add body"/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+  // Pasted on another origin, the figure holds the stairs (5 obstacles) and their 2 bodies.
+  const blank = await serveBlankPage(code.element);
+  const pasted = await browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
+  try {
+    const page2 = await pasted.newPage();
+    await page2.goto(blank.url);
+    await page2.waitForFunction(() => document.querySelector('soft-body')?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    const scenery = await page2.evaluate(() => {
+      const lane = document.querySelector('soft-body')._figure.lanes[0];
+      return { colliders: lane.colliders.length, extras: lane.extras.length };
+    });
+    assert.deepEqual(scenery, { colliders: 5, extras: 2 });
+  } finally {
+    await pasted.close();
+    blank.close();
   }
 });

@@ -200,6 +200,7 @@ async function init() {
             friction: s.friction,
             gravity: s.gravity,
             substeps: s.substeps,
+            scenery: sim.scene === 'single' ? null : sim.scene,
             autoplay: true,
           }, s, sim.body),
           { ...embedAddresses(), title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
@@ -207,8 +208,9 @@ async function init() {
         // Said plainly, from the state now (not from an earlier import): what a figure cannot hold.
         const notes = [];
         if (!lattice && !sample) notes.push(`${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`);
-        if (sim.scene !== 'single') notes.push(`The ${sim.scene} scene cannot be embedded yet: a figure simulates one body per view, without obstacles or other bodies, so the snippets hold the page's own body alone.`);
-        else if (sim.extras.length) notes.push(`The ${sim.extras.length} bodies added with "add body" are left out: a figure simulates one body per view.`);
+        // The scene carries over (scenery="..."); bodies added by hand and moved obstacles do not.
+        const added = sim.extras.length - scenePreset(sim.scene).drops.length;
+        if (added > 0) notes.push(`Left out: ${added} ${added === 1 ? 'body' : 'bodies'} added with "add body" (a figure holds its body and its scenery's).`);
         showEmbedDialog({ ...snippets, note: notes.join(' ') });
       },
       restoreDefaults: () => {

@@ -6,6 +6,7 @@ import * as THREE from 'three';
 import { BodyMesh } from '../body_mesh.js';
 import { createCameraRig } from '../camera_rig.js';
 import { FairGrab } from '../compare/fair_grab.js';
+import { ColliderView } from '../scenes/collider_view.js';
 import { Grabber } from '../grabber.js';
 import { StrandMesh } from '../strand_mesh.js';
 
@@ -72,10 +73,7 @@ export class FigureView {
   bind(lanes) {
     this.grabber.cancel();
     this.fairGrab.cancel();
-    for (const view of this.views) {
-      view.mesh.dispose();
-      this.group.remove(view.group);
-    }
+    for (const view of this.views) this._disposeView(view);
     this.lanes = lanes;
     this.views = lanes.map((lane, i) => {
       const group = new THREE.Group();
@@ -83,7 +81,16 @@ export class FigureView {
       const color = VIEW_COLORS[i % VIEW_COLORS.length];
       const mesh = lane.body.triangleCount > 0 ? new BodyMesh(group, { color }) : new StrandMesh(group, { color });
       mesh.bind(lane.body);
-      return { lane, mesh, group };
+      // The scenery (scenery="..."): its bodies in a quieter shade of the view's colour, and its
+      // obstacles, drawn from the same specs the colliders were made from.
+      const extras = lane.extras.map((body) => {
+        const m = new BodyMesh(group, { color: new THREE.Color(color).lerp(new THREE.Color(0xd9dee4), 0.45).getHex() });
+        m.bind(body);
+        return m;
+      });
+      const colliders = new ColliderView(group);
+      colliders.bind(lane.colliders);
+      return { lane, mesh, group, extras, colliders };
     });
     this.layout();
   }
@@ -155,6 +162,8 @@ export class FigureView {
       const r = this.rects[i];
       if (!r || r.width < 1 || r.height < 1) continue;
       mesh.update();
+      for (const m of this.views[i].extras) m.update();
+      this.views[i].colliders.update();
       this.rig.fit(r.width / r.height);
       if (vertex >= 0) {
         const p = lane.body.positions;
@@ -171,9 +180,17 @@ export class FigureView {
     return moving;
   }
 
+  _disposeView(view) {
+    view.mesh.dispose();
+    for (const m of view.extras) m.dispose();
+    view.colliders.bind([]);
+    view.colliders.material.dispose();
+    this.group.remove(view.group);
+  }
+
   dispose() {
     this.grabber.dispose();
-    for (const view of this.views) view.mesh.dispose();
+    for (const view of this.views) this._disposeView(view);
     this.views = [];
     this.stage.scene.remove(this.group);
     this.controls.dispose();

@@ -8,3 +8,5 @@ export { FigureView, VIEW_COLORS } from './figure_view.js';
 export { loadMesh, fileNameOf, srcUrls } from './mesh_source.js';
 export { Plot } from '../compare/plot.js';
 export { ErrorCode, SoftbodyError } from '../softbody.js';
+export { bunnyTets } from '../scenes/scene_bodies.js';
+export { scenePreset } from '../scenes/scene_presets.js';

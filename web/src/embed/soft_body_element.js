@@ -358,6 +358,10 @@ export class SoftBodyElement extends HTMLElement {
       if (this.maxTets && tets > this.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${this.maxTets.toLocaleString('en')}`);
     }
     const config = this._config();
+    if (v.scenery !== 'none' && this._rt.scenePreset(v.scenery).needsBunny) {
+      config.bunny = await this._rt.bunnyTets(this._figure.softbody); // once per page (scene_bodies.js)
+      if (id !== this._buildId) return false;
+    }
     try {
       this._figure.build(config, mesh);
     } catch (error) {
@@ -373,7 +377,7 @@ export class SoftBodyElement extends HTMLElement {
   _buildOneByOne(config, mesh, firstError) {
     const defaults = {};
     for (const a of ATTRIBUTES) defaults[propertyName(a.name)] = a.default;
-    const base = { ...config, resolution: config.resolution, values: { ...defaults, scene: config.scene } };
+    const base = { ...config, resolution: config.resolution, values: { ...defaults, scene: config.scene, scenery: config.values.scenery } };
     try {
       this._figure.build(base, mesh);
     } catch (error) {
@@ -408,7 +412,8 @@ export class SoftBodyElement extends HTMLElement {
     const figure = this._figure;
     this._view.bind(figure.lanes);
     const camera = this._values.camera;
-    this._view.setCamera(camera?.position ?? null, camera?.target ?? figure.target);
+    if (figure.bounds && !camera) this._view.rig.frame(figure.bounds); // the whole scenery in view
+    else this._view.setCamera(camera?.position ?? null, camera?.target ?? figure.target);
     this._labelViews();
     this._setupPlot();
     for (const name of this._controls.sliders.keys()) this._controls.update(name);

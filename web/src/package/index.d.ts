@@ -9,9 +9,9 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster';
 /** Attributes that controls="..." can show as sliders. */
 export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
@@ -21,6 +21,9 @@ export interface SoftBodyAttributes {
   /** scene: what to simulate */
   get scene(): SceneName;
   set scene(value: SceneName | null);
+  /** scenery: the demo's scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle); the body is grabbed, the rest is scenery */
+  get scenery(): ('none' | 'pile' | 'stairs' | 'obstacles' | 'funnel' | 'paddle');
+  set scenery(value: ('none' | 'pile' | 'stairs' | 'obstacles' | 'funnel' | 'paddle') | null);
   /** src: a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele"; or one data: URL typed model/obj, model/stl, model/x-ply, model/gltf-binary, model/gltf+json or application/json) */
   get src(): string | null;
   set src(value: string | null);
