@@ -500,6 +500,7 @@ test('touch: a swipe on an inactive figure scrolls the page, even from the body;
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await page.waitForFunction(() => window.scrollY > 30, null, { timeout: 5000 });
     assert.ok(high < grab.start + 0.02, `no grab before a tap (${grab.start.toFixed(3)} -> ${high.toFixed(3)} m)`);
+    assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.hint').textContent), 'tap to grab or turn · swipes scroll the page');
     assert.equal(await page.evaluate(() => document.getElementById('a').hasAttribute('active')), false);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForFunction(() => window.scrollY === 0);

@@ -523,13 +523,17 @@ export class SoftBodyElement extends HTMLElement {
     this.addEventListener('pointerdown', (e) => {
       if (e.pointerType !== 'touch') this._setActive(true);
     });
+    // A touch on an inactive figure scrolls the page (figure_view.js): say how to take hold instead.
+    this.addEventListener('pointerdown', (e) => {
+      if (e.pointerType === 'touch' && !this._active) this._flashHint('tap to grab or turn · swipes scroll the page');
+    }, { capture: true });
     this.addEventListener('click', () => this._setActive(true));
     this.addEventListener('focusin', () => this._setActive(true));
     this.addEventListener('focusout', (e) => {
       if (!this.contains(e.relatedTarget) && !this.shadowRoot.contains(e.relatedTarget)) this._setActive(false);
     });
     p.canvas.addEventListener('wheel', () => {
-      if (!this._active) this._flashHint();
+      if (!this._active) this._flashHint('click to zoom · scrolling moves the page');
     }, { passive: true });
     // A grab never scrolls: pointerdown (which starts the grab) comes before touchstart, so the
     // touch can still be claimed here even though touch-action allows vertical panning.
@@ -553,7 +557,8 @@ export class SoftBodyElement extends HTMLElement {
     if (active) this._parts.hint.classList.remove('shown');
   }
 
-  _flashHint() {
+  _flashHint(text) {
+    this._parts.hint.textContent = text;
     this._parts.hint.classList.add('shown');
     clearTimeout(this._hintTimer);
     this._hintTimer = setTimeout(() => this._parts.hint.classList.remove('shown'), HINT_MS);
