@@ -27,8 +27,18 @@ const FRAME_PARAMS = ['origin', 'asset-origin', 'test']; // test: cheap renderin
 
 const figure = document.getElementById('figure');
 const params = new URLSearchParams(window.location.search);
-const origins = (name) => (params.get(name) ?? '').split(/[\s,]+/).filter(Boolean).map((o) => new URL(o).origin);
+// An origin list parameter; an entry that is no URL is reported and left out (origin= then allows
+// fewer parents: present but empty, it allows none).
+const origins = (name) => (params.get(name) ?? '').split(/[\s,]+/).filter(Boolean).flatMap((o) => {
+  try {
+    return [new URL(o).origin];
+  } catch {
+    queueMicrotask(() => figure._report(new Error(`${name}: "${o}" is not an origin (like https://example.org)`), null));
+    return [];
+  }
+});
 const allowedParents = origins('origin');
+const parentsListed = params.has('origin');
 const assetOrigins = [window.location.origin, ...origins('asset-origin')];
 figure.maxTets = MAX_TETS;
 
@@ -87,7 +97,7 @@ function knownParentOrigin() {
   const referrer = document.referrer ? new URL(document.referrer).origin : null;
   const origin = window.location.ancestorOrigins?.[0] ?? referrer;
   if (!origin || origin === 'null') return null;
-  return allowedParents.length && !allowedParents.includes(origin) ? null : origin;
+  return parentsListed && !allowedParents.includes(origin) ? null : origin;
 }
 let replyOrigin = knownParentOrigin();
 const reply = (message) => {
@@ -110,7 +120,7 @@ const COMMANDS = {
 window.addEventListener('message', (event) => {
   // Only the parent, and only from an allowed origin when the page named some.
   if (window.parent === window || event.source !== window.parent) return;
-  if (allowedParents.length && !allowedParents.includes(event.origin)) return;
+  if (parentsListed && !allowedParents.includes(event.origin)) return;
   const { data } = event;
   // Anything else is not for us (or malformed): ignored without a word.
   if (!data || typeof data !== 'object' || Array.isArray(data) || typeof data.softbody !== 'string') return;
