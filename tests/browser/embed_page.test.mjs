@@ -158,6 +158,11 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     // element's registration away once drew nothing here).
     await page.goto(`${base}index.html?test`);
     await page.waitForFunction(() => window.app?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    // The built demo's "copy embed code" names the build's softbody.js, which is there.
+    await page.evaluate(() => app.press('copyEmbed'));
+    const snippet = await page.evaluate(() => document.querySelector('[data-snippet="element"]').value);
+    assert.ok(snippet.startsWith(`<script type="module" src="${base}softbody.js"></script>\n<soft-body `), snippet);
+    assert.equal(await page.evaluate(async (u) => (await fetch(u)).status, `${base}softbody.js`), 200);
     await page.goto(`${base}article.html?test#fig-spring`);
     await page.waitForFunction(() => document.getElementById('fig-spring')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
     assert.deepEqual(failed, []);

@@ -39,12 +39,11 @@ export function showEmbedDialog({ element, iframe, note = '' }) {
 }
 
 // Where this site serves the iframe page and the element's module, as absolute addresses (a pasted
-// snippet runs on someone else's page). The static build emits the element as softbody.js
-// (web/vite.config.js); the dev server serves its source module.
+// snippet runs on someone else's page). The static build emits the element as softbody.js and says
+// so through __SOFTBODY_ELEMENT__ (web/vite.config.js); the dev server serves its source module.
+/* global __SOFTBODY_ELEMENT__ */
+const ELEMENT_MODULE = typeof __SOFTBODY_ELEMENT__ === 'string' ? __SOFTBODY_ELEMENT__ : './src/embed/index.js';
 export function embedAddresses() {
   const page = window.location.href;
-  return {
-    embedUrl: new URL('./embed.html', page).href,
-    scriptUrl: new URL(import.meta.env?.DEV ? './src/embed/index.js' : './softbody.js', page).href,
-  };
+  return { embedUrl: new URL('./embed.html', page).href, scriptUrl: new URL(ELEMENT_MODULE, page).href };
 }
