@@ -43,31 +43,43 @@ export NODE_PATH=/usr/share/nodejs  # emscripten's acorn optimizer lives there; 
 tests=OFF
 [[ -f /usr/include/doctest/doctest.h ]] && tests=ON
 
+# A first build is long and would otherwise be silent for minutes: say so, and show each step.
+source scripts/build_progress.sh
+if [[ ! -f web/src/wasm/softbody.wasm ]]; then
+  echo "setup: first build of the physics (C++ to WebAssembly, then its multi-threaded twin): this takes"
+  echo "setup: several minutes (about 6 on 2 busy cores); later starts rebuild only what changed"
+fi
+
 configure() {  # dir, extra cmake arguments...: configure only when missing or the test switch changed
   local dir=$1; shift
   if [[ ! -f "$dir/build.ninja" ]] || ! grep -q "^SOFTBODY_TESTS:BOOL=$tests\$" "$dir/CMakeCache.txt"; then
-    "$@" -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSOFTBODY_TESTS=$tests >/dev/null
+    echo "setup: configuring $dir"
+    "$@" -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSOFTBODY_TESTS=$tests >/dev/null 2>&1 \
+      || { echo "setup: configuring $dir failed; run the same cmake command by hand to see why" >&2; exit 1; }
   fi
 }
 # emcmake would set the test runner to node --experimental-wasm-threads, which node 20 rejects.
-build() {  # dir: incremental build, output shown only when there was something to do
-  local out
-  out=$(cmake --build "$1" 2>&1) || { echo "$out" >&2; echo "setup: build in $1 failed" >&2; exit 1; }
-  grep -q "no work to do" <<<"$out" || echo "setup: built $1"
+build() {  # dir [target] [label]: incremental build; progress per step, the full output on failure
+  local dir=$1 target=${2:-} label=${3:-$1} log status=0
+  log=$(mktemp)
+  cmake --build "$dir" ${target:+--target "$target"} 2>&1 | tee "$log" | build_progress "$label" || status=$?
+  if ((status)); then cat "$log" >&2; rm -f "$log"; echo "setup: build of $label failed" >&2; exit 1; fi
+  grep -q "no work to do" "$log" || echo "setup: built $label"
+  rm -f "$log"
 }
 configure build-wasm emcmake cmake "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
-build build-wasm
+build build-wasm "" "the wasm module (build-wasm)"
 # The multi-threaded module (softbody-mt.*, into web/public/wasm-mt/): the pages load it when they
 # are cross-origin isolated, and the benchmark's threaded wasm rows use it.
-out=$(cmake --build build-wasm --target softbody_wasm_mt 2>&1) || { echo "$out" >&2; echo "setup: softbody_wasm_mt failed" >&2; exit 1; }
-grep -q "no work to do" <<<"$out" || echo "setup: built the multi-threaded module"
+build build-wasm softbody_wasm_mt "the multi-threaded module"
+quiet_blocking_warning web/public/wasm-mt/softbody-mt.mjs
 if [[ "$mode" != start ]]; then
   configure build-native cmake
-  build build-native
+  build build-native "" "the native build (build-native)"
 fi
 if [[ "$mode" == test ]]; then
   # The doctest suite and the fuzz harnesses under AddressSanitizer + UBSan (clang: libFuzzer).
   configure build-asan env CC=clang CXX=clang++ cmake -DSOFTBODY_SANITIZE=ON -DSOFTBODY_FUZZ=ON -DSOFTBODY_BENCH=OFF
-  build build-asan
+  build build-asan "" "the sanitizer build (build-asan)"
 fi
 [[ -f web/src/wasm/softbody.wasm ]] || { echo "setup: wasm build produced no web/src/wasm/softbody.wasm" >&2; exit 1; }

@@ -10,7 +10,10 @@ import { texPlugin } from './tex_plugin.js';
 // two headers for that (README "Threads in the browser"); without them the pages use one thread.
 const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
-export default {
+export default ({ command }) => ({
+  // Where the pages' "copy embed code" points a pasted <script type="module">: the build's own
+  // softbody.js entry (below); the dev server, which has no such file, serves the source module.
+  define: command === 'build' ? { __SOFTBODY_ELEMENT__: JSON.stringify('./softbody.js') } : {},
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   // Relative asset paths: the built site works from any folder (a blog's sub-folder, GitHub
@@ -30,7 +33,11 @@ export default {
         compare: fileURLToPath(new URL('./compare.html', import.meta.url)),
         embed: fileURLToPath(new URL('./embed.html', import.meta.url)),
         article: fileURLToPath(new URL('./article.html', import.meta.url)),
+        // The element on its own, at a fixed address (softbody.js): what "copy embed code" points
+        // a pasted <script type="module"> at. three.js is bundled in, so no import map is needed.
+        softbody: fileURLToPath(new URL('./src/embed/index.js', import.meta.url)),
       },
+      output: { entryFileNames: (chunk) => (chunk.name === 'softbody' ? 'softbody.js' : 'assets/[name]-[hash].js') },
     },
   },
-};
+});

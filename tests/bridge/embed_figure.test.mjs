@@ -188,3 +188,29 @@ test('embed snippets leave defaults out, escape values, and their iframe address
   assert.deepEqual([...params.keys()].sort(), ['autoplay', 'compare', 'density', 'poster']);
   for (const [name, text] of params) assert.deepEqual(parseAttribute(name, text), attributes[name], name);
 });
+
+test('scenery: every view gets the demo scene\'s obstacles and bodies, the same physics, reset with the body', async () => {
+  const { SCENES } = await import('../../web/src/scenes/scene_presets.js');
+  const { SCENERIES } = await import('../../web/src/embed/attributes.js');
+  assert.deepEqual(SCENERIES, ['none', ...SCENES.filter((s) => s !== 'single')], 'the attribute offers every demo scene');
+  const figure = new Figure(sb);
+  const values = { ...defaults(), scenery: 'paddle', edgeCompliance: 1e-3 };
+  figure.build({ scene: 'box', resolution: 4, solvers: ['xpbd', 'vbd'], values, start: 'drop' });
+  for (const lane of figure.lanes) {
+    assert.equal(lane.colliders.length, 1);
+    assert.equal(lane.extras.length, 3);
+    assert.equal(lane.extras[0].getParam('edgeCompliance'), lane.body.getParam('edgeCompliance'), 'the scenery\'s bodies get the figure\'s values');
+    assert.equal(lane.extras[0].solver, lane.solver);
+  }
+  const start = Array.from(figure.lanes[0].extras[0].positions);
+  for (let i = 0; i < 30; i++) figure.advance(1 / 60);
+  const moved = figure.lanes[0].extras[0].positions;
+  assert.ok(moved[1] < start[1] - 0.05, 'the dropped box fell');
+  assert.notDeepEqual(figure.lanes[0].colliders[0].rotation, [0, 0, 0, 1], 'the paddle turned');
+  figure.setBodyValue('damping', 3);
+  assert.ok(figure.lanes.every((lane) => lane.extras.every((b) => b.getParam('damping') === 3)));
+  figure.restart();
+  assert.deepEqual(Array.from(figure.lanes[0].extras[0].positions), start, 'restart puts the scenery back too');
+  assert.ok(figure.bounds.halfExtents[0] > 1, 'the camera frames the whole scene');
+  figure.destroy();
+});

@@ -118,6 +118,9 @@ test('the stiff-jelly preset: explicit Euler is marked exploded within a bounded
       plot: app.plot.series,
     }));
     assert.equal(later.lanes[0].time, explicit.time, 'the exploded world is not stepped any more');
+    // Its numbers are not measurements any more: no 9.67e+124 MJ or 24871.1 % under "frozen".
+    assert.deepEqual([later.lanes[0].hud.energy, later.lanes[0].hud.volume, later.lanes[0].hud.strain], ['exploded', '—', '—']);
+    assert.match(later.lanes[3].hud.energy, /^-?\d+(\.\d+)? (J|kJ|MJ)$/, 'a stable view keeps its number');
     assert.ok(later.frozenFinite, 'it shows a finite (last sane) shape, not debris');
     const xpbd = later.lanes[3];
     assert.equal(xpbd.exploded, null, 'XPBD stays stable');
@@ -406,6 +409,51 @@ test('C API errors show as toasts, the control snaps back, and every view keeps 
     assert.ok(running.time > state.time, 'still simulating');
     assert.ok(running.lanes.every((l) => l.finite && !l.exploded));
     assert.deepEqual(problems, [], 'C API errors are warnings plus toasts, never console errors');
+  } finally {
+    await context.close();
+  }
+});
+
+// A one-finger swipe through the browser's input pipeline (CDP), so touch-action and scrolling
+// behave as on a phone; returns the page's scroll after it.
+async function swipe(page, cdp, from, dy) {
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
+  for (let i = 1; i <= 8; i++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x, y: from.y + (dy * i) / 8 }] });
+    await page.waitForTimeout(30);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await page.waitForTimeout(200);
+  return page.evaluate(() => document.body.scrollTop); // the page scrolls in its body
+}
+
+test('on a phone the stacked views scroll the page by touch; after a tap a touch grabs', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test&views=2', frames: 5, viewport: { width: 390, height: 700 }, hasTouch: true });
+  try {
+    const cdp = await context.newCDPSession(page);
+    const box = await page.evaluate(() => {
+      const r = document.querySelector('.views-canvas').getBoundingClientRect();
+      // A point of the canvas itself (not a view's menu or heads-up line laid over it).
+      const canvas = document.querySelector('.views-canvas');
+      for (let y = r.top + 30; y < Math.min(r.bottom, 680); y += 10) {
+        for (let x = r.left + 10; x < r.right - 10; x += 10) {
+          if (document.elementFromPoint(x, y) === canvas) return { x, y, page: document.body.scrollHeight };
+        }
+      }
+      return null;
+    });
+    assert.ok(box, 'a point of the views canvas in the first screen');
+    assert.ok(box.page > 700, `the page is taller than the phone (${box.page} px)`);
+    const scrolled = await swipe(page, cdp, box, -200);
+    assert.ok(scrolled > 50, `a swipe over the views scrolls the page (${scrolled} px)`);
+    assert.equal(await page.evaluate(() => document.querySelector('.views-canvas').classList.contains('is-active')), false);
+    // A tap activates the views: touches then belong to them, and a swipe no longer scrolls.
+    await page.evaluate(() => document.body.scrollTo(0, 0));
+    await page.waitForFunction(() => document.body.scrollTop === 0);
+    await page.touchscreen.tap(box.x, box.y);
+    await page.waitForFunction(() => document.querySelector('.views-canvas').classList.contains('is-active'));
+    assert.equal(await swipe(page, cdp, box, -200), 0, 'active: the swipe orbits or grabs, the page stays');
+    assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }

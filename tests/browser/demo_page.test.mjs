@@ -331,6 +331,7 @@ test('material presets: silicone runs Neo-Hookean under XPBD, clay keeps a squas
       settings: app.settings(),
       finite: app.stats().finite,
       readout: document.querySelector('[data-field="solver"]').textContent,
+      tooltip: document.querySelector('[data-field="solver"]').parentElement.title,
     }));
     assert.equal(silicone.solver, 'xpbd');
     assert.equal(silicone.material, 1, 'Neo-Hookean');
@@ -338,7 +339,14 @@ test('material presets: silicone runs Neo-Hookean under XPBD, clay keeps a squas
     assert.ok(Math.abs(silicone.nu - 0.45) < 1e-6);
     assert.equal(silicone.settings.youngsModulus, 1e5, 'the slider holds the preset value');
     assert.ok(silicone.finite);
-    assert.match(silicone.readout, /^XPBD · residual \d/);
+    assert.match(silicone.readout, /^XPBD · residual \de[-+]\d+ \((solved|nearly solved|softer than set)\)$/);
+    assert.match(silicone.tooltip, /how far the last substep was from solved/, 'the residual says what it means');
+    // An exploded body's numbers read as "—", never 24871.1 %; the residual's words by size.
+    const words = await page.evaluate(async () => {
+      const { formatPercent, describeResidual } = await import('/src/readout.js');
+      return [formatPercent(248.711), formatPercent(Infinity), formatPercent(0.987), describeResidual(0.9), describeResidual(5e-3), describeResidual(2e-4), describeResidual(Infinity)];
+    });
+    assert.deepEqual(words, ['—', '—', '98.7 %', ' · residual 9e-1 (softer than set)', ' · residual 5e-3 (nearly solved)', ' · residual 2e-4 (solved)', ' · residual —']);
 
     // Clay: back to XPBD and the simple model, plastic. Landed, then squashed to 30 %: 2 s later it
     // is still below 70 % of its landed height (node: 50 %); the same press on the simple preset

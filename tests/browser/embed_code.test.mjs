@@ -2,6 +2,7 @@
 // iframe for the current setup, and the iframe's address, opened, shows that setup.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { FRAME_TIMEOUT, launchBrowser, openDemo, startServer } from './harness.mjs';
 
 let server;
@@ -50,13 +51,13 @@ test('the demo copies its setup as an element and an iframe that reproduce it', 
       app.press('copyEmbed');
     });
     const code = await snippets(page);
-    assert.match(code.element, /^<soft-body [^>]*edge-compliance="0.001"/);
+    assert.match(code.element, /\n<soft-body [^>]*edge-compliance="0.001"/);
     assert.match(code.element, /substeps="20"/);
     assert.match(code.element, /damping="2.5"/);
     assert.match(code.element, /resolution="8"/, 'the demo box is 8 cells, the element default 6');
     assert.match(code.element, / autoplay[ >]/);
     assert.doesNotMatch(code.element, /density=/, 'defaults are left out');
-    assert.match(code.element, /import 'softbody'/);
+    assert.match(code.element, new RegExp(`^<script type="module" src="${url}src/embed/index.js"></script>`), 'the dev server\'s element module, by absolute address');
     assert.equal(code.note, '');
     const { page: embed, problems: embedProblems, src } = await openEmbed(context, code.iframe);
     assert.ok(src.startsWith(`${url}embed.html?`), src);
@@ -126,5 +127,109 @@ test('the comparison copies its solvers and shared values; the figure explodes t
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+// A blank page on another origin (a second port) holding exactly the pasted text, as an author's
+// site would; resolves to { url, close }.
+function serveBlankPage(pasted) {
+  const html = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>paste</title></head>
+<body style="margin:0">${pasted}</body></html>`;
+  const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(html));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
+}
+
+// Pixels of a 2D canvas that differ from its top-left corner (sky): a drawn body and ground.
+const CANVAS_CONTRAST = (canvas) => {
+  const { width, height } = canvas;
+  const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  let differing = 0;
+  for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - data[0]) + Math.abs(data[i + 1] - data[1]) + Math.abs(data[i + 2] - data[2]) > 30) differing++;
+  return differing / (width * height);
+};
+
+// Pastes the element snippet, then the iframe snippet, into a blank page on another origin and
+// checks each draws.
+async function pasteAndDraw(snippet, kind) {
+  const blank = await serveBlankPage(snippet);
+  const context = await browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.text().startsWith('<soft-body>')) problems.push(`console.${message.type()}: ${message.text()}`);
+    });
+    await page.goto(blank.url);
+    assert.notEqual(new URL(blank.url).origin, new URL(url).origin);
+    let frame = page.mainFrame();
+    if (kind === 'iframe') {
+      await page.waitForFunction(() => document.querySelector('iframe'));
+      frame = await (await page.$('iframe')).contentFrame();
+      await frame.waitForFunction(() => window.app?.figure, null, { timeout: FRAME_TIMEOUT });
+    }
+    await frame.waitForFunction(() => document.querySelector('soft-body')?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    const drawn = await frame.evaluate(`(${CANVAS_CONTRAST})(document.querySelector('soft-body').shadowRoot.querySelector('canvas'))`);
+    const bodies = await frame.evaluate(() => document.querySelector('soft-body').bodies.map((b) => b.vertexCount));
+    assert.ok(bodies.length >= 1 && bodies.every((n) => n > 0), `${kind}: ${bodies}`);
+    assert.ok(drawn > 0.05, `${kind}: the canvas draws a body and the ground (${(100 * drawn).toFixed(1)} % of it differs from the sky)`);
+    assert.deepEqual(problems, [], kind);
+  } finally {
+    await context.close();
+    blank.close();
+  }
+}
+
+test('each snippet, pasted into a blank page on another origin, draws', async () => {
+  for (const query of ['?test', 'compare.html?test&preset=stiff-jelly']) {
+    const { page, context, problems } = await openDemo(browser, url, { query, viewport: { width: 900, height: 600 } });
+    let code;
+    try {
+      await page.evaluate(() => app.press('copyEmbed'));
+      code = await snippets(page);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+    // The element snippet names its module by absolute address and needs nothing else.
+    assert.match(code.element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/[^"]+"><\/script>\n<soft-body /);
+    await pasteAndDraw(code.element, 'element');
+    await pasteAndDraw(code.iframe, 'iframe');
+  }
+});
+
+test('a multi-body scene carries over as scenery, pasted it draws its obstacles and bodies; added bodies get a note', async () => {
+  const { page, context, problems } = await openDemo(browser, url);
+  let code;
+  try {
+    await page.evaluate(() => app.set('scene', 'stairs'));
+    await page.evaluate(() => app.press('copyEmbed'));
+    code = await snippets(page);
+    assert.match(code.element, / scenery="stairs"/);
+    assert.match(code.iframe, /scenery=stairs/);
+    assert.equal(code.note, '', 'nothing left out');
+    await page.evaluate(() => document.querySelector('#embed-dialog').close());
+    await page.evaluate(() => app.press('addBody'));
+    await page.evaluate(() => app.press('copyEmbed'));
+    assert.match((await snippets(page)).note, /^Left out: 1 body added with "add body"/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+  // Pasted on another origin, the figure holds the stairs (5 obstacles) and their 2 bodies.
+  const blank = await serveBlankPage(code.element);
+  const pasted = await browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
+  try {
+    const page2 = await pasted.newPage();
+    await page2.goto(blank.url);
+    await page2.waitForFunction(() => document.querySelector('soft-body')?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    const scenery = await page2.evaluate(() => {
+      const lane = document.querySelector('soft-body')._figure.lanes[0];
+      return { colliders: lane.colliders.length, extras: lane.extras.length };
+    });
+    assert.deepEqual(scenery, { colliders: 5, extras: 2 });
+  } finally {
+    await pasted.close();
+    blank.close();
   }
 });

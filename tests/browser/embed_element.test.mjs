@@ -326,7 +326,7 @@ test('the wheel scrolls the page over an inactive figure; after a click it zooms
     assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'active: the page stays, the wheel zooms out');
     await page.mouse.click(5, 5); // outside: inactive again
     assert.equal(await page.evaluate(() => document.getElementById('a').hasAttribute('active')), false);
-    assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('canvas.scene').style.touchAction), 'pan-y', 'inactive: vertical swipes pan the page');
+    assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('canvas.scene').style.touchAction), 'manipulation', 'inactive: swipes pan the page');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -470,7 +470,7 @@ async function swipe(page, cdp, from, to, steps = 8) {
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
 }
 
-test('touch: a vertical swipe on an inactive figure scrolls the page; a swipe that grabs the body never does', async () => {
+test('touch: a swipe on an inactive figure scrolls the page, even from the body; after a tap a swipe grabs and never scrolls', async () => {
   const { page, context, problems } = await openFixture(`<div style="height: 60px"></div><soft-body id="a" autoplay damping="5"></soft-body><div style="height: 2000px"></div>`, { hasTouch: true });
   try {
     await waitElementFrames(page, '#a', 40);
@@ -489,6 +489,24 @@ test('touch: a vertical swipe on an inactive figure scrolls the page; a swipe th
       const s = a.stats;
       return { start: s.center[1], point: a._view.project(0, [s.center[0], s.center[1] + 0.45, s.center[2]]) };
     });
+    // A swipe that starts on the body, before any tap: the page scrolls, the body stays down.
+    let high = grab.start;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: grab.point.x, y: grab.point.y }] });
+    for (let i = 1; i <= 8; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: grab.point.x, y: grab.point.y - 12 * i }] });
+      await page.waitForTimeout(30);
+      high = Math.max(high, await page.evaluate(() => document.getElementById('a').stats.center[1]));
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForFunction(() => window.scrollY > 30, null, { timeout: 5000 });
+    assert.ok(high < grab.start + 0.02, `no grab before a tap (${grab.start.toFixed(3)} -> ${high.toFixed(3)} m)`);
+    assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.hint').textContent), 'tap to grab or turn · swipes scroll the page');
+    assert.equal(await page.evaluate(() => document.getElementById('a').hasAttribute('active')), false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() => window.scrollY === 0);
+    // A tap on the sky activates the figure; then a swipe from the body grabs it.
+    await page.touchscreen.tap(sky.x, sky.y);
+    await page.waitForFunction(() => document.getElementById('a').hasAttribute('active'));
     let peak = grab.start;
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: grab.point.x, y: grab.point.y }] });
     for (let i = 1; i <= 10; i++) {
@@ -501,6 +519,50 @@ test('touch: a vertical swipe on an inactive figure scrolls the page; a swipe th
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     assert.equal(scrolled, 0, 'the page did not scroll under the grab');
     assert.ok(peak > grab.start + 0.1, `the touch lifted the body (${grab.start.toFixed(3)} -> ${peak.toFixed(3)} m)`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('keyboard: the figure takes focus; Shift+arrows turn, + zooms, G grabs and arrows lift, R resets, Space pauses', async () => {
+  const { page, context, problems } = await openFixture(`<soft-body id="a" autoplay damping="5"></soft-body>`);
+  try {
+    await waitElementFrames(page, '#a', 40);
+    await page.keyboard.press('Tab'); // the figure's canvas is in the tab order
+    const focused = await page.evaluate(() => {
+      const a = document.getElementById('a');
+      return { focused: document.activeElement === a, active: document.activeElement?.tagName, label: a.shadowRoot.querySelector('canvas.scene').getAttribute('aria-label') };
+    });
+    assert.ok(focused.focused, `Tab reaches the figure (${focused.active})`);
+    assert.match(focused.label, /Shift\+arrows turn.*G grabs/);
+    const camera = () => page.evaluate(() => {
+      const v = document.getElementById('a')._view;
+      return { x: v.camera.position.x, z: v.camera.position.z, distance: v.camera.position.distanceTo(v.controls.target) };
+    });
+    const c0 = await camera();
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.waitForFunction((x) => Math.abs(document.getElementById('a')._view.camera.position.x - x) > 0.05, c0.x, { timeout: FRAME_TIMEOUT });
+    const c1 = await camera();
+    await page.keyboard.press('+');
+    assert.ok((await camera()).distance < 0.9 * c1.distance, 'zoomed in');
+
+    const start = await page.evaluate(() => document.getElementById('a').stats.center[1]);
+    await page.keyboard.press('g');
+    let peak = start;
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('ArrowUp');
+      const frames = await page.evaluate(() => document.getElementById('a').frames);
+      await waitElementFrames(page, '#a', frames + 2);
+      peak = Math.max(peak, await page.evaluate(() => document.getElementById('a').stats.center[1]));
+    }
+    await page.keyboard.press('g');
+    assert.ok(peak > start + 0.1, `G and ArrowUp lifted the body (${start.toFixed(3)} -> ${peak.toFixed(3)} m)`);
+    await page.keyboard.press('r');
+    assert.ok((await page.evaluate(() => document.getElementById('a').time)) < 0.2, 'R reset the figure');
+    await page.keyboard.press(' ');
+    assert.equal(await page.evaluate(() => document.getElementById('a').paused), true, 'Space paused');
+    assert.equal(await page.evaluate(() => window.scrollY), 0, 'no key scrolled the page');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

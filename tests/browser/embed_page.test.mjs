@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +135,8 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
   const folder = join(site, 'blog', 'figures');
   let httpServer = null;
   let isolatedServer = null;
+  let corsServer = null;
+  let author = null;
   const context = await browser.newContext({ viewport: { width: 480, height: 320 }, deviceScaleFactor: 1 });
   try {
     await build({ root: WEB_ROOT, configFile: join(WEB_ROOT, 'vite.config.js'), logLevel: 'error', build: { outDir: folder, emptyOutDir: true } });
@@ -155,11 +158,31 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     // element's registration away once drew nothing here).
     await page.goto(`${base}index.html?test`);
     await page.waitForFunction(() => window.app?.frames > 5, null, { timeout: FRAME_TIMEOUT });
+    // The built demo's "copy embed code" names the build's softbody.js, which is there.
+    await page.evaluate(() => app.press('copyEmbed'));
+    const snippet = await page.evaluate(() => document.querySelector('[data-snippet="element"]').value);
+    assert.ok(snippet.startsWith(`<script type="module" src="${base}softbody.js"></script>\n<soft-body `), snippet);
+    assert.equal(await page.evaluate(async (u) => (await fetch(u)).status, `${base}softbody.js`), 200);
     await page.goto(`${base}article.html?test#fig-spring`);
     await page.waitForFunction(() => document.getElementById('fig-spring')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
     assert.deepEqual(failed, []);
     assert.deepEqual(problems, []);
     assert.equal(await page.evaluate(() => document.getElementById('fig-spring').bodies[0].sb.maxThreads), 1, 'not isolated: one thread');
+
+    // The element alone (softbody.js, what "copy embed code" pastes) from this build, on a page of
+    // another origin: its chunks, the wasm and the tetrahedralization worker come across by CORS.
+    corsServer = await serveStatic(site, { headers: { 'Access-Control-Allow-Origin': '*' } });
+    const script = `http://127.0.0.1:${corsServer.address().port}/blog/figures/softbody.js`;
+    author = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+      <script type="module" src="${script}"></script><soft-body scene="bunny" resolution="6" autoplay></soft-body></body></html>`,
+    ));
+    await new Promise((resolve) => author.listen(0, '127.0.0.1', resolve));
+    await page.goto(`http://127.0.0.1:${author.address().port}/?test`);
+    await page.waitForFunction(() => document.querySelector('soft-body')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
+    assert.ok((await page.evaluate(() => document.querySelector('soft-body').bodies[0].tetCount)) > 100, 'the built worker meshed the bunny across origins');
+    assert.deepEqual(failed, []);
+    assert.deepEqual(problems, []);
 
     // The same build from a host that sends COOP + COEP: the pages load the threaded build, which
     // the build copied from web/public/wasm-mt/ beside them (its worker and .wasm found by the glue).
@@ -177,6 +200,120 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     await context.close();
     httpServer?.close();
     isolatedServer?.close();
+    corsServer?.close();
+    author?.close();
     rmSync(site, { recursive: true, force: true });
+  }
+});
+
+// A tiny server of its own origin: routes { path: [type, body] }, with CORS like a CDN.
+function serveOrigin(routes) {
+  const httpServer = createServer((request, response) => {
+    const route = routes[new URL(request.url, 'http://x').pathname];
+    if (!route) return void response.writeHead(404).end();
+    response.writeHead(200, { 'Content-Type': route[0], 'Access-Control-Allow-Origin': '*' }).end(route[1]);
+  });
+  return new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve({ httpServer, origin: `http://127.0.0.1:${httpServer.address().port}` })));
+}
+
+const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 1', 'v 1 1 1', 'v 0 1 1',
+  'f 1 4 3', 'f 1 3 2', 'f 5 6 7', 'f 5 7 8', 'f 1 2 6', 'f 1 6 5', 'f 4 8 7', 'f 4 7 3', 'f 1 5 8', 'f 1 8 4', 'f 2 3 7', 'f 2 7 6'].join('\n');
+
+test('locked down: only the parent drives the frame, replies go to its origin, fetches stay on allowed origins, detail is capped, junk is ignored', async () => {
+  // Three origins: the article (parent), the figure's site (the dev server), and a third party that
+  // hosts a mesh and a hostile frame beside the figure.
+  const third = await serveOrigin({
+    '/cube.obj': ['text/plain', CUBE_OBJ],
+    '/pixel.svg': ['image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'],
+    '/evil.html': ['text/html', '<!doctype html><title>ad</title><p>an ad'],
+  });
+  const embed = `${url}embed.html?test&controls=none`;
+  const parent = await serveOrigin({
+    '/article.html': ['text/html', `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+      <iframe id="frame" width="320" height="200" src="${embed}&autoplay&scene=spring&resolution=64&asset-origin=${third.origin}"></iframe>
+      <iframe id="strict" width="320" height="200" src="${embed}&origin=http://127.0.0.1:1&src=${third.origin}/cube.obj"></iframe>
+      <iframe id="evil" width="100" height="50" src="${third.origin}/evil.html"></iframe>
+      <iframe id="data" width="320" height="200" src="${embed}&src=${encodeURIComponent('data:text/plain,v 0 0 0 f 1 1 1')}"></iframe>
+      <script>
+        window.__messages = [];
+        window.addEventListener('message', (e) => { if (e.data?.source === 'softbody') window.__messages.push({ ...e.data, from: [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source)?.id }); });
+      </script></body></html>`],
+  });
+  const context = await browser.newContext({ viewport: { width: 700, height: 500 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const problems = watch(page);
+  const requests = [];
+  page.on('request', (request) => requests.push(request.url()));
+  try {
+    await page.goto(`${parent.origin}/article.html`);
+    await page.waitForFunction(() => window.__messages.some((m) => m.softbody === 'ready' && m.from === 'frame'), null, { timeout: FRAME_TIMEOUT });
+    const figure = page.frames().find((f) => f.url().includes('scene=spring'));
+    const strict = page.frames().find((f) => f.url().includes('&origin=http'));
+    const evil = page.frames().find((f) => f.url().endsWith('/evil.html'));
+    const data = page.frames().find((f) => f.url().includes('src=data'));
+    assert.ok(figure && strict && evil && data);
+    const message = (frame) => frame.evaluate(() => window.app.figure.shadowRoot.querySelector('.message span').textContent);
+
+    // Replies go to the parent's origin, not '*'; resolution is capped with a word.
+    assert.equal(await figure.evaluate(() => window.app.replyOrigin), parent.origin);
+    assert.equal(await figure.evaluate(() => window.app.figure.resolution), 24);
+    const capped = await page.evaluate(() => window.__messages.filter((m) => m.softbody === 'error').map((m) => m.message));
+    assert.ok(capped.some((m) => /resolution=64 is more than this frame builds; using 24/.test(m)), capped.join(' | '));
+
+    // The parent drives it; a sibling frame on another origin cannot.
+    const send = (m) => page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), m);
+    await send({ softbody: 'setParam', name: 'gravity', value: -3 });
+    await figure.waitForFunction(() => window.app.figure.gravity === -3);
+    await evil.evaluate(() => window.parent.frames[0].postMessage({ softbody: 'setParam', name: 'gravity', value: 5 }, '*'));
+    await evil.evaluate(() => window.parent.frames[0].postMessage({ softbody: 'pause' }, '*'));
+    await page.waitForTimeout(300);
+    assert.deepEqual(await figure.evaluate(() => [window.app.figure.gravity, window.app.figure.paused]), [-3, false], 'the sibling changed nothing');
+
+    // Malformed messages are ignored without a word (and throw nothing).
+    const errorsBefore = await page.evaluate(() => window.__messages.filter((m) => m.softbody === 'error').length);
+    for (const junk of [null, 'play', [1, 2], { softbody: 5 }, { softbody: 'step', n: 'x' }, { softbody: 'step', n: -1 }, { softbody: 'setParam', name: {}, value: 1 },
+      { softbody: 'setParam', name: 'gravity', value: { x: 1 } }, { softbody: 'setParam', name: 'toString', value: 1 }, { softbody: 'setParam', name: 'gravity' }]) await send(junk);
+    await page.waitForTimeout(300);
+    assert.equal(await figure.evaluate(() => window.app.figure.gravity), -3);
+    assert.equal(await page.evaluate(() => window.__messages.filter((m) => m.softbody === 'error').length), errorsBefore, 'no replies to junk');
+
+    // src and poster by message: another origin is refused unless listed (asset-origin), data: too.
+    for (const [name, value, pattern] of [
+      ['src', 'http://127.0.0.1:9/far.obj', /src: http:\/\/127\.0\.0\.1:9\/far\.obj is on another origin/],
+      ['poster', 'http://127.0.0.1:9/pixel.gif', /poster: .* is on another origin/],
+      ['src', 'data:text/plain,v 0 0 0', /data: URLs are not taken/],
+    ]) {
+      await send({ softbody: 'setParam', name, value });
+      await figure.waitForFunction((p) => new RegExp(p).test(window.app.figure.shadowRoot.querySelector('.message span').textContent), pattern.source);
+    }
+    await send({ softbody: 'setParam', name: 'src', value: `${third.origin}/cube.obj` });
+    await figure.waitForFunction(() => window.app.figure.bodies[0]?.tetCount > 50, null, { timeout: FRAME_TIMEOUT });
+    assert.ok(!requests.some((r) => r.startsWith('http://127.0.0.1:9/')), 'nothing fetched from a refused origin');
+    // (The strict frame below screened the same address from its URL at load.)
+    assert.equal(requests.filter((r) => r === `${third.origin}/cube.obj`).length, 1, 'only the frame that lists its origin fetched the cube');
+    // The tet cap (150,000 here; lowered to see it): a file with more is refused, the body stays.
+    const tets = await figure.evaluate(() => window.app.figure.bodies[0].tetCount);
+    await figure.evaluate(() => (window.app.figure.maxTets = 10));
+    await send({ softbody: 'setParam', name: 'resolution', value: 8 });
+    await figure.waitForFunction(() => /cube\.obj has [\d,]+ tets; this figure takes at most 10/.test(window.app.figure.shadowRoot.querySelector('.message span').textContent), null, { timeout: FRAME_TIMEOUT });
+    assert.equal(await figure.evaluate(() => window.app.figure.bodies[0].tetCount), tets);
+
+    // A parent not in origin=...: commands are refused and nothing is sent to it.
+    assert.equal(await strict.evaluate(() => window.app.replyOrigin), null);
+    await strict.waitForFunction(() => window.app.figure.loaded, null, { timeout: FRAME_TIMEOUT });
+    await page.evaluate(() => document.getElementById('strict').contentWindow.postMessage({ softbody: 'setParam', name: 'gravity', value: -1 }, '*'));
+    await page.waitForTimeout(300);
+    assert.notEqual(await strict.evaluate(() => window.app.figure.gravity), -1);
+    assert.match(await message(strict), /src: .*cube\.obj is on another origin/, 'src from the URL is screened too');
+    assert.ok(!(await page.evaluate(() => window.__messages.some((m) => m.from === 'strict'))), 'the strict frame told nothing to a parent it does not know');
+
+    // A data: URL in src is refused in one clear sentence, and nothing like /0 is fetched.
+    assert.match(await message(data), /src: data: URLs are not taken by embed\.html/);
+    assert.ok(!requests.some((r) => /\/0$/.test(r)), requests.filter((r) => /\/0$/.test(r)).join(', '));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    third.httpServer.close();
+    parent.httpServer.close();
   }
 });

@@ -99,3 +99,27 @@ test('?threads=1, and a page that is not isolated, load the single-threaded buil
     }
   }
 });
+
+// Emscripten's "Blocking on the main thread is very dangerous" came on every load that ran a world
+// on 2+ threads (the page's thread waits for its workers by design); scripts/setup.sh takes the call
+// out of the glue the pages load (build_progress.sh quiet_blocking_warning).
+test('the threaded build runs 2 threads without Emscripten\'s blocking warning', async () => {
+  const context = await browser.newContext({ viewport: { width: 480, height: 360 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const warnings = []; // listening from the first line the page runs (the warning came at start-up)
+  page.on('console', (message) => {
+    if (/Blocking on the main thread/.test(message.text()) || message.type() === 'error') warnings.push(message.text());
+  });
+  page.on('pageerror', (error) => warnings.push(error.message));
+  try {
+    await page.goto(`${isolated.url}?test&threads=2`);
+    await page.waitForFunction(() => window.app?.ready && app.frames > 40, null, { timeout: FRAME_TIMEOUT });
+    await page.evaluate(() => app.press('reset'));
+    await page.waitForFunction(() => app.frames > 60, null, { timeout: FRAME_TIMEOUT });
+    const threads = await page.evaluate(() => app.threads());
+    assert.ok(threads.max === 4 && threads.wanted === 2, JSON.stringify(threads));
+    assert.deepEqual(warnings, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -11,7 +11,7 @@ export function showEmbedDialog({ element, iframe, note = '' }) {
     dialog.innerHTML = `
       <h2>Embed this setup</h2>
       <p class="embed-note"></p>
-      <label>As an element (with softbody's script on your page: see softbody's docs/embedding.md)<textarea data-snippet="element" readonly rows="3"></textarea></label>
+      <label>As an element (paste into any HTML page: the script loads softbody, three.js included, from this site)<textarea data-snippet="element" readonly rows="3"></textarea></label>
       <button type="button" data-copy="element">copy element</button>
       <label>As an iframe (any page, no script)<textarea data-snippet="iframe" readonly rows="4"></textarea></label>
       <button type="button" data-copy="iframe">copy iframe</button>
@@ -36,4 +36,14 @@ export function showEmbedDialog({ element, iframe, note = '' }) {
   noteElement.hidden = !note;
   if (!dialog.open) dialog.showModal();
   return dialog;
+}
+
+// Where this site serves the iframe page and the element's module, as absolute addresses (a pasted
+// snippet runs on someone else's page). The static build emits the element as softbody.js and says
+// so through __SOFTBODY_ELEMENT__ (web/vite.config.js); the dev server serves its source module.
+/* global __SOFTBODY_ELEMENT__ */
+const ELEMENT_MODULE = typeof __SOFTBODY_ELEMENT__ === 'string' ? __SOFTBODY_ELEMENT__ : './src/embed/index.js';
+export function embedAddresses() {
+  const page = window.location.href;
+  return { embedUrl: new URL('./embed.html', page).href, scriptUrl: new URL(ELEMENT_MODULE, page).href };
 }

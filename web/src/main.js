@@ -12,7 +12,7 @@ import { Alerts } from './alerts.js';
 import { BodyMesh } from './body_mesh.js';
 import { downloadText } from './download.js';
 import { embedSnippets } from './embed/embed_code.js';
-import { showEmbedDialog } from './embed_dialog.js';
+import { embedAddresses, showEmbedDialog } from './embed_dialog.js';
 import { Grabber, aimRay } from './grabber.js';
 import { createFilePicker } from './import/file_picker.js';
 import { Importer } from './import/importer.js';
@@ -200,12 +200,18 @@ async function init() {
             friction: s.friction,
             gravity: s.gravity,
             substeps: s.substeps,
+            scenery: sim.scene === 'single' ? null : sim.scene,
             autoplay: true,
           }, s, sim.body),
-          { embedUrl: new URL('./embed.html', window.location.href).href, title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
+          { ...embedAddresses(), title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
         );
-        const note = lattice || sample ? '' : `${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`;
-        showEmbedDialog({ ...snippets, note });
+        // Said plainly, from the state now (not from an earlier import): what a figure cannot hold.
+        const notes = [];
+        if (!lattice && !sample) notes.push(`${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`);
+        // The scene carries over (scenery="..."); bodies added by hand and moved obstacles do not.
+        const added = sim.extras.length - scenePreset(sim.scene).drops.length;
+        if (added > 0) notes.push(`Left out: ${added} ${added === 1 ? 'body' : 'bodies'} added with "add body" (a figure holds its body and its scenery's).`);
+        showEmbedDialog({ ...snippets, note: notes.join(' ') });
       },
       restoreDefaults: () => {
         grabber.cancel();

@@ -6,6 +6,24 @@ import { POSITION_BASED_SOLVERS } from './softbody.js';
 
 const WINDOW_MS = 500;
 
+// A ratio as a percentage, or "—" when it is no longer a shape's (non-finite, or beyond 1000 %: an
+// exploded body prints 24871.1 % otherwise, which reads as a measurement).
+export function formatPercent(ratio) {
+  return Number.isFinite(ratio) && Math.abs(ratio) <= 10 ? `${(100 * ratio).toFixed(1)} %` : '—';
+}
+
+// sb_body_stats.residual in words: how far the last substep was from solved (XPBD: the largest
+// relative constraint error; VBD: relative force imbalance). ~1e-3 and below the body is as stiff as
+// its material; above, softer than set (docs/physics.md "How far from solved").
+export const RESIDUAL_TOOLTIP = 'residual: how far the last substep was from solved (XPBD: the largest relative constraint error |C + α̃λ|; VBD: the relative force imbalance). '
+  + 'About 1e-3 and below the body is as stiff as its material; above, it is softer than set: raise iterations or substeps.';
+export function describeResidual(residual) {
+  if (!(residual > 0)) return '';
+  if (!Number.isFinite(residual)) return ' · residual —';
+  const words = residual <= 1e-3 ? 'solved' : residual <= 1e-2 ? 'nearly solved' : 'softer than set';
+  return ` · residual ${residual.toExponential(0)} (${words})`;
+}
+
 export class Readout {
   constructor(element) {
     this.element = element;
@@ -70,7 +88,7 @@ export class Readout {
     f.physics.textContent = this.physicsMs === null ? 'paused' : `${this.physicsMs.toFixed(2)} ms${threads > 1 ? ` · ${threads} threads` : ''}`;
     f.particles.textContent = body.vertexCount.toLocaleString('en-US');
     f.tets.textContent = body.tetCount.toLocaleString('en-US');
-    f.volume.textContent = `${(100 * stats.volumeRatio).toFixed(1)} %`;
+    f.volume.textContent = formatPercent(stats.volumeRatio);
     f.bodies.parentElement.hidden = !world;
     if (world) f.bodies.textContent = String(world.bodies);
     // Force-based solvers count no contacts (their contact is at velocity level): show a dash.
@@ -81,9 +99,9 @@ export class Readout {
         : null;
     const contactMs = summary && summary.ms !== undefined ? ` · ${summary.ms.toFixed(1)} ms` : '';
     f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm${contactMs}` : '–';
-    // The page's body's solver and how far its last substep was from solved (sb_body_stats.residual:
-    // ~1e-3 and above means visibly softer than its material).
-    const residual = stats.residual > 0 ? ` · residual ${stats.residual.toExponential(0)}` : '';
+    // The page's body's solver and how far its last substep was from solved, in words too.
+    const residual = describeResidual(stats.residual);
     f.solver.textContent = `${stats.solver === 'vbd' ? 'VBD' : stats.solver.toUpperCase()}${residual}`;
+    f.solver.parentElement.title = residual ? RESIDUAL_TOOLTIP : '';
   }
 }

@@ -12,8 +12,9 @@ import './compare.css';
 import { sharedSoftbody } from '../wasm_module.js';
 import { Alerts } from '../alerts.js';
 import { embedSnippets } from '../embed/embed_code.js';
-import { showEmbedDialog } from '../embed_dialog.js';
+import { embedAddresses, showEmbedDialog } from '../embed_dialog.js';
 import { Grabber } from '../grabber.js';
+import { touchGate } from './touch_gate.js';
 import { Comparison } from './comparison.js';
 import { FairGrab } from './fair_grab.js';
 import { createPanel } from './panel.js';
@@ -160,6 +161,7 @@ async function init() {
   }
   changed(comparison.setup);
 
+  touchGate(views.canvas);
   grabber = new Grabber({
     canvas: views.canvas,
     camera: views.camera,
@@ -222,7 +224,7 @@ async function init() {
             plot: 'both',
             autoplay: true,
           },
-          { embedUrl: new URL('./embed.html', window.location.href).href, title: `${setup.views.map((v) => SOLVER_LABELS[v.solver]).join(' vs ')}, live` },
+          { ...embedAddresses(), title: `${setup.views.map((v) => SOLVER_LABELS[v.solver]).join(' vs ')}, live` },
         );
         const notes = [];
         if (setup.views.some((v) => v.substeps !== substeps)) notes.push(`The views here use different substeps; a figure gives every view the same, so the snippets use the first view's ${substeps}.`);

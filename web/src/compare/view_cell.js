@@ -2,22 +2,22 @@
 // fields, the heads-up line (physics ms per frame, total energy, volume, max edge strain, the tip's
 // sag on the cantilever, state) and the EXPLODED label. Numbers are averaged over half a second and
 // written to the DOM only then; the state changes at once.
+import { formatPercent } from '../readout.js';
 import { POSITION_BASED_SOLVERS } from '../softbody.js';
 import { RANGES, SOLVER_LABELS, SOLVERS } from './setup.js';
 
 const WINDOW_MS = 500;
 
+// Beyond a gigajoule (a 1 kg body at 45 km/s) the number only says "exploded": shown as "—".
 function formatEnergy(joules) {
-  if (!Number.isFinite(joules)) return '—';
   const abs = Math.abs(joules);
+  if (!Number.isFinite(joules) || abs >= 1e9) return '—';
   if (abs >= 1e6) return `${(joules / 1e6).toFixed(2)} MJ`;
   if (abs >= 1e3) return `${(joules / 1e3).toFixed(2)} kJ`;
   return `${joules.toFixed(0)} J`;
 }
 
-function percent(ratio) {
-  return Number.isFinite(ratio) ? `${(100 * ratio).toFixed(1)} %` : '—';
-}
+const percent = formatPercent;
 
 export class ViewCell {
   // handlers: { solver(name) -> bool, substeps(n) -> bool }: apply a change, false if refused
@@ -142,13 +142,15 @@ export class ViewCell {
     this.windowStart = now;
     const f = this.fields;
     f.ms.textContent = this.steps ? `${(this.stepMsSum / this.steps).toFixed(2)} ms` : lane.exploded ? 'stopped' : 'paused';
-    f.energy.textContent = Number.isFinite(lane.energy) ? formatEnergy(lane.energy) : 'non-finite';
-    f.volume.textContent = percent(lane.stats.volumeRatio);
-    f.strain.textContent = percent(lane.stats.maxEdgeStrain);
+    // An exploded view's numbers are not measurements (E 9.67e+124 MJ, V 24871 %): say so instead.
+    f.energy.textContent = lane.exploded ? 'exploded' : formatEnergy(lane.energy);
+    f.volume.textContent = lane.exploded ? '—' : percent(lane.stats.volumeRatio);
+    f.strain.textContent = lane.exploded ? '—' : percent(lane.stats.maxEdgeStrain);
     // The free end's sag (the cantilever), against beam theory's where the material has an E.
     const sag = lane.tipSag();
     f.sag.parentElement.hidden = sag === null;
-    if (sag !== null) {
+    if (sag !== null && lane.exploded) f.sag.textContent = '—';
+    else if (sag !== null) {
       const settled = lane.staticSag();
       const refs = [settled === null ? null : `static ${(1000 * settled).toFixed(1)}`, lane.beamSag ? `beam ${(1000 * lane.beamSag).toFixed(0)}` : null].filter(Boolean);
       f.sag.textContent = `${(1000 * sag).toFixed(1)} mm${refs.length ? ` (${refs.join(', ')})` : ''}`;

@@ -10,6 +10,9 @@
 // Scene names: lattices and springs built by the C API at once, samples tetrahedralized in a worker.
 export const SCENES = Object.freeze(['box', 'ball', 'bar', 'bunny', 'torus', 'sphere', 'rope', 'spring', 'jelly', 'pressure-ball']);
 export const SAMPLE_SCENES = Object.freeze(['bunny', 'torus', 'sphere']);
+// The demo's scenes around the body (web/src/scenes/scene_presets.js SCENES, 'single' named 'none'
+// here); kept as a list so this module stays free of the presets' geometry.
+export const SCENERIES = Object.freeze(['none', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle']);
 
 // Solver names as attributes spell them (kebab-case) -> the bridge's names (softbody.js Solver).
 export const SOLVER_NAMES = Object.freeze({
@@ -70,7 +73,8 @@ export const DEFAULT_RESOLUTION = Object.freeze({
 // its leftmost position is exactly 0). unit: shown next to the value.
 export const ATTRIBUTES = Object.freeze([
   { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
-  { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele")' },
+  { name: 'scenery', kind: 'enum', values: SCENERIES, default: 'none', apply: 'rebuild', doc: 'the demo\'s scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle); the body is grabbed, the rest is scenery' },
+  { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele"; or one data: URL typed model/obj, model/stl, model/x-ply, model/gltf-binary, model/gltf+json or application/json)' },
   { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10)' },
   { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler, vbd' },
   { name: 'compare', kind: 'solvers', default: null, apply: 'rebuild', doc: '2 to 4 solvers side by side, same body, same start, one fair grab (overrides solver)' },

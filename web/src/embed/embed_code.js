@@ -21,11 +21,16 @@ export function attributeTexts(attributes) {
 
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-// { element, iframe, url }: embedUrl is the address of embed.html next to the page.
-export function embedSnippets(attributes, { embedUrl, title = 'a live soft-body figure' }) {
+// { element, iframe, url }. embedUrl: the absolute address of embed.html next to the page;
+// scriptUrl: the absolute address of the element's module as this site serves it (softbody.js in
+// the static build, the source module under the dev server). That module carries three.js and
+// finds the wasm beside itself, so the element snippet runs pasted into a blank page, on any origin
+// the site allows (CORS). Without scriptUrl the snippet is for an npm project (import 'softbody').
+export function embedSnippets(attributes, { embedUrl, scriptUrl = null, title = 'a live soft-body figure' }) {
   const texts = attributeTexts(attributes);
   const tagAttributes = texts.map(([name, text]) => (text === '' ? name : `${name}="${escapeHtml(text)}"`)).join(' ');
-  const element = `<soft-body ${tagAttributes}></soft-body>\n<script type="module">import 'softbody';</script>`;
+  const tag = `<soft-body ${tagAttributes}></soft-body>`;
+  const element = scriptUrl ? `<script type="module" src="${escapeHtml(scriptUrl)}"></script>\n${tag}` : `${tag}\n<script type="module">import 'softbody';</script>`;
   const query = texts.map(([name, text]) => (text === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(text)}`)).join('&');
   const url = `${embedUrl}?${query}`;
   const iframe = `<iframe src="${escapeHtml(url)}" width="640" height="400" style="border:0" loading="lazy" title="${escapeHtml(title)}"></iframe>`;

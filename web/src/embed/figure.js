@@ -7,6 +7,8 @@ import { ThreadTuner } from '../thread_tuner.js';
 import { autoThreads } from '../wasm_module.js';
 import { EXPLOSION_FACTOR, energyScale, explosionReason, totalEnergy } from '../compare/explosion.js';
 import { DEFAULT_RESOLUTION, SQUASH_START } from './attributes.js';
+import { addDropBody } from '../scenes/scene_bodies.js';
+import { addSceneColliders, sceneBounds, scenePreset, spinPose } from '../scenes/scene_presets.js';
 
 const POSITION_BASED = new Set(['xpbd', 'pbd']);
 const PRESSURE_BALL_NRT = 4000; // J: the comparison page's default gas for the pressure ball
@@ -99,12 +101,26 @@ function applyParams(body, params) {
   }
 }
 
+// scenery="...": the demo's obstacles and dropped bodies (scene_presets.js) in one view's world.
+// bunny: the bunny's rest tets when the preset drops bunnies. Returns { colliders, bodies }.
+function addScenery(world, name, bunny) {
+  if (!name || name === 'none') return { colliders: [], bodies: [] };
+  const preset = scenePreset(name);
+  const colliders = addSceneColliders(world, preset);
+  const bodies = preset.drops.map((drop) => addDropBody(world, drop, { current: null, bunny }));
+  return { colliders, bodies };
+}
+
 class FigureLane {
-  constructor(world, body, solver) {
+  constructor(world, body, solver, scenery = { colliders: [], bodies: [] }) {
     this.world = world;
     this.body = body;
     this.solver = solver;
     this.meanEdge = meanEdgeLength(body);
+    this.colliders = scenery.colliders; // [{ collider, spec, position, rotation }]
+    this.extras = scenery.bodies; // the scenery's bodies: stepped and drawn, not grabbed or plotted
+    // Every body with the edge length its automatic volume compliance scales with.
+    this.all = [{ body, meanEdge: this.meanEdge }, ...this.extras.map((b) => ({ body: b, meanEdge: meanEdgeLength(b) }))];
     this.start = null; // { elastic, k0, mass, height } of the start state, for the explosion bound
     this.limit = Infinity; // J
     this.scale = Infinity; // J
@@ -120,7 +136,8 @@ class FigureLane {
   }
 
   restart(start, stiffness) {
-    this.body.reset();
+    for (const { body } of this.all) body.reset();
+    for (const entry of this.colliders) if (entry.spec.spin) spinPose(entry, 0);
     if (start === 'squash') this.body.squash(SQUASH_START);
     this.exploded = null;
     this.explodedAt = null;
@@ -145,6 +162,7 @@ class FigureLane {
   // One frame; returns true if the lane exploded in it.
   step(dt, time) {
     if (this.exploded) return false;
+    for (const entry of this.colliders) if (entry.spec.spin) spinPose(entry, time); // the paddle turns
     const started = performance.now();
     try {
       this.world.step(dt);
@@ -185,13 +203,14 @@ export class Figure {
     this.time = 0; // simulated s since the last restart
     this.config = null;
     this.target = MESH_TARGET; // where the camera looks
+    this.bounds = null; // the scenery's box ({ center, halfExtents }, m) for the camera, or null
   }
 
   // config: { scene, resolution (null: the scene's default), solvers: [bridge names], values (the
-  // element's attribute values by property name), start }; mesh: { positions, tets, surface, visual
-  // (a binding made in the worker, or null) } for
-  // samples and src, else null. All new lanes are built before the old ones go, so a refused
-  // setting leaves the running figure as it was.
+  // element's attribute values by property name), start, bunny (the bunny's rest tets, when the
+  // scenery drops bunnies) }; mesh: { positions, tets, surface, visual (a binding made in the
+  // worker, or null) } for samples and src, else null. All new lanes are built before the old ones
+  // go, so a refused setting leaves the running figure as it was.
   build(config, mesh = null) {
     const { scene, solvers, values, start } = config;
     const lanes = [];
@@ -217,12 +236,21 @@ export class Figure {
           world.destroy();
           throw error;
         }
-        const lane = new FigureLane(world, body, solver);
+        let scenery;
+        try {
+          scenery = addScenery(world, values.scenery, config.bunny ?? null);
+        } catch (error) {
+          world.destroy();
+          throw error;
+        }
+        const lane = new FigureLane(world, body, solver, scenery);
         lanes.push(lane);
-        const { material, ...rest } = bodyParams(values, { meanEdge: lane.meanEdge, solvers, scene });
-        applyParams(body, rest);
-        body.setSolver(solver);  // before the material: PBD refuses Neo-Hookean, XPBD beyond its stiffness number
-        body.setParam('material', material);
+        for (const { body: b, meanEdge } of lane.all) {
+          const { material, ...rest } = bodyParams(values, { meanEdge, solvers, scene });
+          applyParams(b, rest);
+          b.setSolver(solver); // before the material: PBD refuses Neo-Hookean, XPBD beyond its stiffness number
+          b.setParam('material', material);
+        }
       }
     } catch (error) {
       for (const lane of lanes) lane.destroy();
@@ -233,6 +261,8 @@ export class Figure {
     this.config = { ...config, values: { ...values } };
     this.target = SCENE_BUILDERS[scene]?.target ?? MESH_TARGET;
     if (mesh) this.target = MESH_TARGET;
+    // A scenery spreads wider than the body: the camera frames all of it (null: look at the body).
+    this.bounds = values.scenery && values.scenery !== 'none' ? sceneBounds(scenePreset(values.scenery)) : null;
     this.restart();
   }
 
@@ -248,8 +278,8 @@ export class Figure {
     this.time = 0;
   }
 
-  _params(lane, values = this.config.values) {
-    return bodyParams(values, { meanEdge: lane.meanEdge, solvers: this.config.solvers, scene: this.config.scene });
+  _params(lane, values = this.config.values, meanEdge = lane.meanEdge) {
+    return bodyParams(values, { meanEdge, solvers: this.config.solvers, scene: this.config.scene });
   }
 
   // A body value changed (by property name: edgeCompliance, stiffness, ...): every view gets the
@@ -260,11 +290,13 @@ export class Figure {
     const done = [];
     try {
       for (const lane of this.lanes) {
-        applyParams(lane.body, this._params(lane, values));
-        done.push(lane);
+        for (const item of lane.all) {
+          applyParams(item.body, this._params(lane, values, item.meanEdge));
+          done.push([lane, item]);
+        }
       }
     } catch (error) {
-      for (const lane of done) applyParams(lane.body, this._params(lane));
+      for (const [lane, item] of done) applyParams(item.body, this._params(lane, this.config.values, item.meanEdge));
       throw error;
     }
     this.config.values = values;
@@ -305,13 +337,19 @@ export class Figure {
     if (this.lanes.length !== 1) throw new Error('solver applies to a single view; this figure compares several (set compare instead)');
     const lane = this.lanes[0];
     const solvers = [solver];
-    const params = bodyParams(this.config.values, { meanEdge: lane.meanEdge, solvers, scene: this.config.scene });
-    // A force-based solver may need the automatic volume compliance first; XPBD takes any.
-    applyParams(lane.body, params);
+    const done = [];
     try {
-      lane.body.setSolver(solver);
+      for (const item of lane.all) {
+        // A force-based solver may need the automatic volume compliance first; XPBD takes any.
+        done.push(item);
+        applyParams(item.body, bodyParams(this.config.values, { meanEdge: item.meanEdge, solvers, scene: this.config.scene }));
+        item.body.setSolver(solver);
+      }
     } catch (error) {
-      applyParams(lane.body, this._params(lane));
+      for (const item of done) {
+        applyParams(item.body, this._params(lane, this.config.values, item.meanEdge));
+        item.body.setSolver(lane.solver);
+      }
       throw error;
     }
     lane.solver = solver;

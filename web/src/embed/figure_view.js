@@ -6,6 +6,7 @@ import * as THREE from 'three';
 import { BodyMesh } from '../body_mesh.js';
 import { createCameraRig } from '../camera_rig.js';
 import { FairGrab } from '../compare/fair_grab.js';
+import { ColliderView } from '../scenes/collider_view.js';
 import { Grabber } from '../grabber.js';
 import { StrandMesh } from '../strand_mesh.js';
 
@@ -21,6 +22,12 @@ export class FigureView {
     this.stage = stage;
     this.lowCost = lowCost;
     this.onChange = onChange; // the view needs a redraw (the camera moved)
+    // Phones: until a tap activates the figure a touch belongs to the page, so a swipe that starts
+    // on a body scrolls the article instead of throwing the body out of the figure. Registered
+    // before the orbit controls and the grabber, whose pointerdown it then keeps from them.
+    canvas.addEventListener('pointerdown', (e) => {
+      if (!this.active && e.pointerType === 'touch') e.stopImmediatePropagation();
+    }, { capture: true });
     this.group = new THREE.Group(); // everything this element shows; visible only while it renders
     this.group.visible = false;
     stage.scene.add(this.group);
@@ -46,13 +53,13 @@ export class FigureView {
     this.setActive(false);
   }
 
-  // Inactive (the default, until the first click, tap or focus): the wheel and vertical swipes
-  // scroll the page, as a map embedded in an article does; orbiting by dragging still works and a
-  // grab never scrolls. Active: the wheel zooms and touches belong to the view.
+  // Inactive (the default, until the first click, tap or focus): the wheel and swipes scroll the
+  // page, as a map embedded in an article does; a mouse still orbits and grabs by dragging, a touch
+  // does neither. Active: the wheel zooms and touches belong to the view.
   setActive(active) {
     this.active = active;
     this.controls.enableZoom = active; // OrbitControls then leaves the wheel event alone
-    this.canvas.style.touchAction = active ? 'none' : 'pan-y';
+    this.canvas.style.touchAction = active ? 'none' : 'manipulation';
   }
 
   // Points the camera: position and target in m (target null: the scene's).
@@ -66,10 +73,7 @@ export class FigureView {
   bind(lanes) {
     this.grabber.cancel();
     this.fairGrab.cancel();
-    for (const view of this.views) {
-      view.mesh.dispose();
-      this.group.remove(view.group);
-    }
+    for (const view of this.views) this._disposeView(view);
     this.lanes = lanes;
     this.views = lanes.map((lane, i) => {
       const group = new THREE.Group();
@@ -77,7 +81,16 @@ export class FigureView {
       const color = VIEW_COLORS[i % VIEW_COLORS.length];
       const mesh = lane.body.triangleCount > 0 ? new BodyMesh(group, { color }) : new StrandMesh(group, { color });
       mesh.bind(lane.body);
-      return { lane, mesh, group };
+      // The scenery (scenery="..."): its bodies in a quieter shade of the view's colour, and its
+      // obstacles, drawn from the same specs the colliders were made from.
+      const extras = lane.extras.map((body) => {
+        const m = new BodyMesh(group, { color: new THREE.Color(color).lerp(new THREE.Color(0xd9dee4), 0.45).getHex() });
+        m.bind(body);
+        return m;
+      });
+      const colliders = new ColliderView(group);
+      colliders.bind(lane.colliders);
+      return { lane, mesh, group, extras, colliders };
     });
     this.layout();
   }
@@ -149,6 +162,8 @@ export class FigureView {
       const r = this.rects[i];
       if (!r || r.width < 1 || r.height < 1) continue;
       mesh.update();
+      for (const m of this.views[i].extras) m.update();
+      this.views[i].colliders.update();
       this.rig.fit(r.width / r.height);
       if (vertex >= 0) {
         const p = lane.body.positions;
@@ -165,9 +180,17 @@ export class FigureView {
     return moving;
   }
 
+  _disposeView(view) {
+    view.mesh.dispose();
+    for (const m of view.extras) m.dispose();
+    view.colliders.bind([]);
+    view.colliders.material.dispose();
+    this.group.remove(view.group);
+  }
+
   dispose() {
     this.grabber.dispose();
-    for (const view of this.views) view.mesh.dispose();
+    for (const view of this.views) this._disposeView(view);
     this.views = [];
     this.stage.scene.remove(this.group);
     this.controls.dispose();

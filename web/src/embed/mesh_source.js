@@ -9,7 +9,17 @@ const MIN_QUALITY = 0.02; // the demo's default (settings.js MESH_DEFAULTS)
 const cache = new Map(); // key -> Promise<mesh>
 
 // The file name a URL points at ("https://x/y/bunny.obj?v=2" -> "bunny.obj").
+// A data: URL names its format by MIME type only (and may hold spaces): "mesh.obj" from model/obj.
+const DATA_TYPES = { 'model/obj': 'obj', 'model/stl': 'stl', 'model/x-ply': 'ply', 'model/gltf-binary': 'glb', 'model/gltf+json': 'gltf', 'application/json': 'json' };
+export const isDataUrl = (src) => /^\s*data:/i.test(src);
+// src -> its URLs: one data: URL (never split), or one or two addresses separated by spaces.
+export const srcUrls = (src) => (isDataUrl(src) ? [src.trim()] : src.split(/\s+/).filter(Boolean));
+
 export function fileNameOf(url) {
+  if (isDataUrl(url)) {
+    const type = /^\s*data:([^;,]*)/i.exec(url)[1].toLowerCase();
+    return DATA_TYPES[type] ? `mesh.${DATA_TYPES[type]}` : `data (${type || 'no type'}: use ${Object.keys(DATA_TYPES).join(', ')})`;
+  }
   const path = new URL(url, 'http://x/').pathname;
   return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || 'mesh';
 }
@@ -62,7 +72,7 @@ export function loadMesh({ scene = null, src = null, resolution = 10 }, onProgre
       return surfaceToTets(scene, await sampleSurface(scene), resolution, progress);
     }, onProgress);
   }
-  const urls = src.split(/\s+/).filter(Boolean).map((u) => new URL(u, document.baseURI).href);
+  const urls = srcUrls(src).map((u) => new URL(u, document.baseURI).href);
   return meshed(`src:${urls.join(' ')}:${resolution}`, async (progress) => {
     const files = await Promise.all(urls.map(fetchFile));
     const { classifyFiles } = await import('../import/file_kinds.js');

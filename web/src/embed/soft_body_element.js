@@ -15,6 +15,7 @@
 import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, SOLVER_LABELS, attributeInfo, attributeName, formatAttribute, parseAttribute, propertyName } from './attributes.js';
 import { buildControls } from './element_controls.js';
 import { buildShadow, setProgress } from './element_dom.js';
+import { KEY_HELP, wireKeys } from './element_keys.js';
 
 // ?test in the page's URL: cheap rendering (no MSAA, pixel ratio 1, small shadow map), identical
 // physics, as on the demo page. The stage also picks it by itself on a software renderer.
@@ -72,6 +73,7 @@ export class SoftBodyElement extends HTMLElement {
     this._values = {}; // property name -> the value in effect
     for (const a of ATTRIBUTES) this._values[propertyName(a.name)] = a.default;
     this._status = 'idle'; // idle | loading | ready | failed
+    this.maxTets ??= null; // kept if a page set it before the element was upgraded
     this._rt = null;
     this._stage = null;
     this._figure = null;
@@ -292,6 +294,7 @@ export class SoftBodyElement extends HTMLElement {
         getTime: () => this._figure?.time ?? 0,
         onChange: () => this._invalidate(),
       });
+      this._keys.attach(this._view);
       this._setActive(this._active ?? false);
       this._resizeObserver = new ResizeObserver(() => {
         this._view?.layout();
@@ -301,8 +304,15 @@ export class SoftBodyElement extends HTMLElement {
       this._resizeObserver.observe(this._parts.canvas);
       await this._build({ initial: true });
     } catch (error) {
+      // The reason stays in the figure (the message line fades; the console is not the reader's):
+      // no poster over it, no play button or controls that could do nothing.
       this._status = 'failed';
-      this._parts.loadingText.textContent = 'the simulation could not start';
+      const p = this._parts;
+      p.loadingText.textContent = `the simulation could not start: ${String(error?.message ?? error)}`;
+      p.poster.hidden = true;
+      p.bar.hidden = true;
+      p.play.hidden = true;
+      p.placeholder.setAttribute('role', 'alert');
       this._report(error);
       return;
     }
@@ -333,7 +343,7 @@ export class SoftBodyElement extends HTMLElement {
     let mesh = null;
     const needsMesh = Boolean(v.src) || SAMPLE_SCENES.includes(v.scene);
     if (needsMesh) {
-      const label = v.src ? `meshing ${this._rt.fileNameOf(v.src.split(/\s+/)[0])}` : `meshing ${v.scene}`;
+      const label = v.src ? `meshing ${this._rt.fileNameOf(this._rt.srcUrls(v.src)[0])}` : `meshing ${v.scene}`;
       setProgress(this._parts, 0, label);
       try {
         mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src }, (f) => {
@@ -343,8 +353,15 @@ export class SoftBodyElement extends HTMLElement {
         if (id === this._buildId) setProgress(this._parts, null);
       }
       if (id !== this._buildId) return false;
+      // A page may cap what a file can cost its readers (embed.html does); the element alone does not.
+      const tets = mesh.tets.length / 4;
+      if (this.maxTets && tets > this.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${this.maxTets.toLocaleString('en')}`);
     }
     const config = this._config();
+    if (v.scenery !== 'none' && this._rt.scenePreset(v.scenery).needsBunny) {
+      config.bunny = await this._rt.bunnyTets(this._figure.softbody); // once per page (scene_bodies.js)
+      if (id !== this._buildId) return false;
+    }
     try {
       this._figure.build(config, mesh);
     } catch (error) {
@@ -360,7 +377,7 @@ export class SoftBodyElement extends HTMLElement {
   _buildOneByOne(config, mesh, firstError) {
     const defaults = {};
     for (const a of ATTRIBUTES) defaults[propertyName(a.name)] = a.default;
-    const base = { ...config, resolution: config.resolution, values: { ...defaults, scene: config.scene } };
+    const base = { ...config, resolution: config.resolution, values: { ...defaults, scene: config.scene, scenery: config.values.scenery } };
     try {
       this._figure.build(base, mesh);
     } catch (error) {
@@ -395,7 +412,8 @@ export class SoftBodyElement extends HTMLElement {
     const figure = this._figure;
     this._view.bind(figure.lanes);
     const camera = this._values.camera;
-    this._view.setCamera(camera?.position ?? null, camera?.target ?? figure.target);
+    if (figure.bounds && !camera) this._view.rig.frame(figure.bounds); // the whole scenery in view
+    else this._view.setCamera(camera?.position ?? null, camera?.target ?? figure.target);
     this._labelViews();
     this._setupPlot();
     for (const name of this._controls.sliders.keys()) this._controls.update(name);
@@ -498,19 +516,24 @@ export class SoftBodyElement extends HTMLElement {
     const p = this._parts;
     p.play.addEventListener('click', () => this.play());
     p.messageClose.addEventListener('click', () => (p.message.hidden = true));
+    this._keys = wireKeys(this);
     // Activation, as maps embedded in articles do it: until the first click, tap or focus the wheel
     // scrolls the page. A touch swipe that starts on the view may be a page scroll, so only a tap
     // (click) activates on touch.
     this.addEventListener('pointerdown', (e) => {
       if (e.pointerType !== 'touch') this._setActive(true);
     });
+    // A touch on an inactive figure scrolls the page (figure_view.js): say how to take hold instead.
+    this.addEventListener('pointerdown', (e) => {
+      if (e.pointerType === 'touch' && !this._active) this._flashHint('tap to grab or turn · swipes scroll the page');
+    }, { capture: true });
     this.addEventListener('click', () => this._setActive(true));
     this.addEventListener('focusin', () => this._setActive(true));
     this.addEventListener('focusout', (e) => {
       if (!this.contains(e.relatedTarget) && !this.shadowRoot.contains(e.relatedTarget)) this._setActive(false);
     });
     p.canvas.addEventListener('wheel', () => {
-      if (!this._active) this._flashHint();
+      if (!this._active) this._flashHint('click to zoom · scrolling moves the page');
     }, { passive: true });
     // A grab never scrolls: pointerdown (which starts the grab) comes before touchstart, so the
     // touch can still be claimed here even though touch-action allows vertical panning.
@@ -534,7 +557,8 @@ export class SoftBodyElement extends HTMLElement {
     if (active) this._parts.hint.classList.remove('shown');
   }
 
-  _flashHint() {
+  _flashHint(text) {
+    this._parts.hint.textContent = text;
     this._parts.hint.classList.add('shown');
     clearTimeout(this._hintTimer);
     this._hintTimer = setTimeout(() => this._parts.hint.classList.remove('shown'), HINT_MS);
@@ -645,11 +669,11 @@ export class SoftBodyElement extends HTMLElement {
   // What a screen reader hears for the canvas.
   _describe() {
     const v = this._values;
-    const what = v.src ? this._rt?.fileNameOf(v.src.split(/\s+/)[0]) ?? 'a mesh' : v.scene;
+    const what = v.src ? this._rt?.fileNameOf(this._rt.srcUrls(v.src)[0]) ?? 'a mesh' : v.scene;
     const how = v.compare ? `side by side under ${v.compare.map((s) => SOLVER_LABELS[s]).join(', ')}` : `under ${SOLVER_LABELS[v.solver]}`;
     const canvas = this._parts.canvas;
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `soft-body simulation: a ${what} ${how}. Drag the body to grab and throw it; drag elsewhere to orbit.`);
+    canvas.setAttribute('aria-label', `soft-body simulation: a ${what} ${how}. Drag the body to grab and throw it; drag elsewhere to orbit. ${KEY_HELP}`);
   }
 
   // Shows a message inside the element (the C API's text when it comes from there), logs it once

@@ -22,7 +22,8 @@ export const isCancel = (error) => error instanceof TetraCancelled;
 // visual: a binding for Body.setVisualBound, or null) or rejects with an ImportError (the file), a
 // SoftbodyError, a TetraCancelled, or an Error if the worker itself failed.
 export function tetrahedralize(input, options, { onProgress = () => {} } = {}) {
-  const worker = new Worker(new URL('./tetra_worker.js', import.meta.url), { type: 'module' });
+  // The literal new Worker(new URL(...)) is what Vite and webpack recognise and bundle.
+  const worker = crossOriginSafe(() => new Worker(new URL('./tetra_worker.js', import.meta.url), { type: 'module' }));
   let settle = null; // (resolve or reject, value) until the first answer, then null
   let rejectWith = null;
   const promise = new Promise((resolve, reject) => {
@@ -70,6 +71,34 @@ export function tetrahedralize(input, options, { onProgress = () => {} } = {}) {
       settle?.(rejectWith, new TetraCancelled());
     },
   };
+}
+
+// The element may come from another origin than the page (a CDN, a pasted "copy embed code"
+// snippet), and a worker script on another origin cannot be started directly ("Failed to construct
+// 'Worker'"). So while start() runs, Worker starts such a script from a same-origin blob that
+// imports it (the script needs CORS, as the element's module did). A static import: the worker's
+// messages wait until the whole module graph has run and set onmessage.
+const bootstraps = new Map(); // script URL -> blob URL
+function crossOriginSafe(start) {
+  const Native = globalThis.Worker;
+  globalThis.Worker = class extends Native {
+    constructor(url, options) {
+      const script = new URL(String(url), globalThis.location.href);
+      if (script.origin !== globalThis.location.origin && options?.type === 'module') {
+        if (!bootstraps.has(script.href)) {
+          const blob = new Blob([`import ${JSON.stringify(script.href)};\n`], { type: 'text/javascript' });
+          bootstraps.set(script.href, URL.createObjectURL(blob));
+        }
+        url = bootstraps.get(script.href);
+      }
+      super(url, options);
+    }
+  };
+  try {
+    return start();
+  } finally {
+    globalThis.Worker = Native;
+  }
 }
 
 // The worker's error record back as the error the import code and its messages expect.

@@ -1,6 +1,5 @@
 // The bodies a scene drops (scene_presets.js): small boxes, balls, thin sheets, bunnies and copies of
 // the page's current shape (rest tets, scaled and moved), made through the bridge.
-import { sampleSurface } from '../import/samples.js';
 
 // Tetrahedralizer cells along the bunny's longest side. The ears are sampled by their thickness at
 // any resolution, so 4-10 cells all give ~6,000 tets; 10 gives the best of them (min quality 0.138
@@ -14,7 +13,9 @@ let bunnyPromise = null;
 // The Stanford bunny's rest tets ({ positions, tets }), tetrahedralized once per page (about 70 ms)
 // and kept; the scenes drop scaled copies of them.
 export function bunnyTets(softbody) {
-  bunnyPromise ??= sampleSurface('bunny').then((surface) => {
+  // samples.js (and the mesh readers it brings) loads only when a scene drops bunnies: the
+  // <soft-body> runtime imports this module for every figure.
+  bunnyPromise ??= import('../import/samples.js').then(({ sampleSurface }) => sampleSurface('bunny')).then((surface) => {
     const job = softbody.createTetra(surface.positions, surface.triangles, { resolution: BUNNY_RESOLUTION });
     try {
       job.runAll();
