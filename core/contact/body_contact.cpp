@@ -55,9 +55,10 @@ bool takes_part(const SoftBody* b) {
 // Did a vertex moving from x0 to x this substep go into the body of triangle tri (moving from its
 // corners in `before` to those in `now`) through that triangle: in front of its plane at the start,
 // behind it now, and within the face where it crossed (linear motion of both sides in between)?
-// Then *t is when (0..1) and w the barycentric weights of where.
+// Then *t is when (0..1), w the barycentric weights of where, and *on_face whether that was within
+// the face (else beside its edge, within the tolerance below).
 bool entered_through(const Vec3& x0, const Vec3& x, const float* before, const float* now, const uint32_t* tri, float gap,
-                     float* t, float w[3]) {
+                     float* t, float w[3], bool* on_face) {
   const Vec3 p0 = load3(now, tri[0]), p1 = load3(now, tri[1]), p2 = load3(now, tri[2]);
   const Vec3 face = cross(p1 - p0, p2 - p0);
   const float after = dot(x - p0, face);  // behind the plane now: < 0 (scaled by the face's area)
@@ -74,15 +75,21 @@ bool entered_through(const Vec3& x0, const Vec3& x, const float* before, const f
   bool in_face;
   const Vec3 q = closest_on_triangle(xt, c0, c1, c2, w, &in_face);
   // How far beside the face the crossing may be, m. A vertex that started at least half the gap in
-  // front of the plane was coming at this part of the body, and crossings within a gap of the face's
-  // edge are its way in (linear motion of both sides is only an estimate of where it crossed): with
-  // 0.05 x gap there too, 1 MPa balls meeting at 8 m/s lost vertices past the search radius, 22 mm
-  // deep. From closer to the plane, the tolerance stays small: a vertex resting on a box beside the
-  // next box's aligned side face crosses that face's plane by rounding, a few millimetres past its
-  // edge, and must not be pushed sideways for it.
-  const float tolerance = d0 >= 0.5f * gap ? gap : 0.05f * gap;
-  if (!(length_sq(xt - q) <= tolerance * tolerance)) return false;
+  // front of the plane was coming at this part of the body, and crossings near the face's edge are
+  // its way in (linear motion of both sides is only an estimate of where it crossed): with 0.05 x gap
+  // there too, 1 MPa balls meeting at 8 m/s lost vertices past the search radius, 22 mm deep. Near,
+  // not far: within a tenth of the face's longest edge (at most a gap), and only when no face was
+  // crossed within itself (solve_vertex); a whole gap beside a bunny's small faces reached faces
+  // pointing elsewhere and threw the page's pile about (1,400 tets inverted). From closer to the
+  // plane the tolerance stays small: a vertex resting on a box beside the next box's aligned side
+  // face crosses that face's plane by rounding, a few millimetres past its edge, and must not be
+  // pushed sideways for it.
+  const float edge = std::sqrt(std::max({length_sq(c1 - c0), length_sq(c2 - c1), length_sq(c0 - c2)}));  // m
+  const float tolerance = d0 >= 0.5f * gap ? std::min(gap, 0.1f * edge) : 0.05f * gap;
+  const float off = length_sq(xt - q);
+  if (!(off <= tolerance * tolerance)) return false;
   *t = at;
+  *on_face = in_face;
   return true;
 }
 
@@ -429,6 +436,7 @@ bool BodyContact::solve_vertex(uint32_t k, SoftBody* const* bodies, uint32_t cou
   float entry_time = INFINITY;  // of this substep (0..1): when the vertex went into another body
   uint32_t entry_index = ~0u;
   float entry_w[3] = {0.0f, 0.0f, 0.0f};
+  bool entry_on_face = false;  // crossed within its face (else beside an edge, within the tolerance)
   for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
     const uint32_t index = cand_tri_[e];
     const SoftBody& B = *bodies[tri_body_[index]];
@@ -439,11 +447,14 @@ bool BodyContact::solve_vertex(uint32_t k, SoftBody* const* bodies, uint32_t cou
     bool in_face;
     const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
     if (&B != &A) {
+      // The first crossing within a face; one beside an edge only if no face was crossed.
       float t_in, w_in[3];
-      if (entered_through(x0, x, B.previous_positions(), xb, tri, gap_between(A, B, settings), &t_in, w_in) &&
-          t_in < entry_time) {
+      bool on_face;
+      if (entered_through(x0, x, B.previous_positions(), xb, tri, gap_between(A, B, settings), &t_in, w_in, &on_face) &&
+          (on_face && !entry_on_face ? true : on_face == entry_on_face && t_in < entry_time)) {
         entry_time = t_in;
         entry_index = index;
+        entry_on_face = on_face;
         std::copy(w_in, w_in + 3, entry_w);
       }
     }

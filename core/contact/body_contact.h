@@ -25,8 +25,8 @@
 //
 // Which triangle: the nearest candidate now, with two exceptions. A vertex that went into another
 // body in this substep through one of its candidate faces (in front of the face's plane at the
-// substep's start, behind it now, crossing within the face) backs out through the first face it
-// went through, however deep it is: a swept test, so a fast vertex is not pushed on through a thin
+// substep's start, behind it now, crossing within the face or just beside its edge) backs out
+// through the first face it went through, however deep it is: a swept test, so a fast vertex is not pushed on through a thin
 // part whose far face it is nearer by now, nor lost past the search radius. Within one body, a
 // vertex that went through the plane of one of its own candidates in this substep takes the one it
 // went through furthest (near a corner, the face it just crossed is no longer the nearest).
