@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "meshing/surface_query.h"
+#include "meshing/thickness_rays.h"
 
 namespace sb {
 
@@ -16,7 +16,7 @@ int level_of_spacing(double s) {
 }
 
 SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
-                               const SurfaceQuery& query) {
+                               const ThicknessRays& rays) {
   SurfaceSpacing out;
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
@@ -42,8 +42,7 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     for (double& x : n) x /= len;
     std::copy(n, n + 3, &normal[3 * f]);
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
-    const double inward[3] = {-n[0], -n[1], -n[2]};
-    const double hit = query.ray_hit(o, inward, int32_t(f), 1e-9, reach);
+    const double hit = rays.thickness(o, uint32_t(f), reach);
     if (hit == HUGE_VAL) continue;
     thinnest = std::min(thinnest, hit);
     out.face_thickness[f] = hit;

@@ -11,6 +11,7 @@
 #include "meshing/surface_query.h"
 #include "meshing/surface_spacing.h"
 #include "meshing/tet_improvement.h"
+#include "meshing/thickness_rays.h"
 #include "shapes/tet_mesh.h"
 
 namespace sb {
@@ -349,6 +350,7 @@ void Tetrahedralizer::to_internal(const double* x, double* u) const {
 
 void Tetrahedralizer::place_surface_points() {
   query_ = std::make_unique<SurfaceQuery>(surface_.positions, surface_.triangles);
+  rays_ = std::make_unique<ThicknessRays>(surface_.positions, surface_.triangles, *query_);
   const std::vector<double>& p = surface_.positions;
   const std::vector<uint32_t>& t = surface_.triangles;
   if (!options_.thin_surface) {
@@ -359,7 +361,7 @@ void Tetrahedralizer::place_surface_points() {
   // Samples about half a cell apart, closer where the surface is thin or curved (surface_spacing.h):
   // vertices, then points along the model's edges, along edges between coplanar faces, and inside
   // faces, each accepted only if no accepted point is nearer than the spacing.
-  const SurfaceSpacing spacing = surface_spacing(p, t, *query_);
+  const SurfaceSpacing spacing = surface_spacing(p, t, *rays_);
   stats_.thin_samples_needed = spacing.samples_needed;
   stats_.sample_budget = spacing.budget;
   stats_.thin_samples_coarsest = spacing.samples_coarsest;
@@ -638,9 +640,7 @@ void Tetrahedralizer::place_surface_points() {
   for (const auto& [id, face] : thin_samples) {
     if (!wants_medial(face)) continue;
     const double o[3] = {points_[3 * size_t(id)], points_[3 * size_t(id) + 1], points_[3 * size_t(id) + 2]};
-    const double* n = &spacing.face_normal[3 * size_t(face)];
-    const double inward[3] = {-n[0], -n[1], -n[2]};
-    const double hit = query_->ray_hit(o, inward, int32_t(face), 1e-9, kMedialReach);
+    const double hit = rays_->thickness(o, face, kMedialReach);
     if (hit != HUGE_VAL) add_medial(o, face, hit);
   }
   if (!medial_points_.empty()) {
@@ -796,6 +796,7 @@ void Tetrahedralizer::finish() {
   }
   // The scaffolding is no longer needed.
   delaunay_.reset();
+  rays_.reset();
   query_.reset();
   candidates_ = {};
   inside_ = {};
@@ -823,9 +824,8 @@ void Tetrahedralizer::estimate_thickness() {
     const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (!(len > 0)) continue;
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
-    const double d[3] = {-n[0] / len, -n[1] / len, -n[2] / len};
     sampled_area += 0.5 * len;
-    const double hit = query_->ray_hit(o, d, int32_t(f), 1e-9);
+    const double hit = rays_->thickness(o, uint32_t(f), 1e300);
     if (hit == HUGE_VAL) continue;
     hits.push_back({hit, 0.5 * len});
     hit_area += 0.5 * len;

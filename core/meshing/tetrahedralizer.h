@@ -24,6 +24,7 @@ namespace sb {
 class Delaunay;
 class PointGrid;
 class SurfaceQuery;
+class ThicknessRays;
 
 struct TetraOptions {
   int resolution = 10;        // grid cells along the longest side; 0 = surface points only
@@ -128,6 +129,7 @@ class Tetrahedralizer {
   int64_t grid_[3] = {0, 0, 0}; // grid points per axis
   int64_t grid_next_ = 0;       // next grid point to test (linear index)
   std::unique_ptr<SurfaceQuery> query_;
+  std::unique_ptr<ThicknessRays> rays_;  // over query_'s surface
   std::vector<double> points_;  // internal units: surface points first, then interior points
   std::vector<double> medial_points_;  // appended to points_ after the grid
   // Surface samples of faces sampled on a lattice per side, and their side (kSideA or kSideB).
