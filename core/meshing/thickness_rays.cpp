@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "meshing/surface_query.h"
+#include "meshing/union_find.h"
 
 namespace sb {
 
@@ -15,10 +16,6 @@ namespace {
 // At most this many crossings of inner sheets (overlapping pieces) are stepped over per ray.
 constexpr int kMaxCrossings = 64;
 
-int64_t find_root(std::vector<int64_t>& parent, int64_t x) {
-  while (parent[size_t(x)] != x) x = parent[size_t(x)] = parent[size_t(parent[size_t(x)])];
-  return x;
-}
 
 }  // namespace
 
@@ -50,16 +47,12 @@ ThicknessRays::ThicknessRays(const std::vector<double>& p, const std::vector<uin
     }
     soup_ = j - i != 2;
   }
-  std::vector<int64_t> parent(p.size() / 3);
-  std::iota(parent.begin(), parent.end(), int64_t(0));
-  for (const auto& e : edges) {
-    const int64_t a = find_root(parent, e[0]), b = find_root(parent, e[1]);
-    if (a != b) parent[size_t(std::max(a, b))] = std::min(a, b);
-  }
+  UnionFind pieces_of(p.size() / 3);
+  for (const auto& e : edges) pieces_of.join(e[0], e[1]);
   int64_t pieces = 0;
   std::vector<uint8_t> used(p.size() / 3, 0);
   for (uint32_t v : t) used[v] = 1;
-  for (size_t v = 0; v < used.size(); ++v) pieces += used[v] && find_root(parent, int64_t(v)) == int64_t(v);
+  for (size_t v = 0; v < used.size(); ++v) pieces += used[v] && pieces_of.find(int64_t(v)) == int64_t(v);
   soup_ = soup_ || pieces > 1;
 }
 
