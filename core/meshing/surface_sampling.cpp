@@ -278,8 +278,7 @@ bool lattice_positions(const LatticeFrame& fr, const double* a, const double* b,
 }  // namespace
 
 void Tetrahedralizer::place_surface_points() {
-  query_ = std::make_unique<SurfaceQuery>(surface_.positions, surface_.triangles);
-  rays_ = std::make_unique<ThicknessRays>(surface_.positions, surface_.triangles, *query_);
+  prepare();
   const std::vector<double>& p = surface_.positions;
   const std::vector<uint32_t>& t = surface_.triangles;
   if (!options_.thin_surface) {
@@ -290,7 +289,7 @@ void Tetrahedralizer::place_surface_points() {
   // Samples about half a cell apart, closer where the surface is thin or curved (surface_spacing.h):
   // vertices, then points along the model's edges, along edges between coplanar faces, and inside
   // faces, each accepted only if no accepted point is nearer than the spacing.
-  const SurfaceSpacing spacing = surface_spacing(p, t, *rays_);
+  const SurfaceSpacing& spacing = *spacing_;
   stats_.thin_samples_needed = spacing.samples_needed;
   stats_.sample_budget = spacing.budget;
   stats_.thin_samples_coarsest = spacing.samples_coarsest;
@@ -315,6 +314,7 @@ void Tetrahedralizer::place_surface_points() {
     uint32_t face;  // that face
     uint8_t flat;   // between two coplanar faces (a diagonal of a triangulated flat face), not a feature
     double normal[3];  // the mean of its faces' outward normals
+    uint8_t buried;    // every face of it is buried (ThicknessRays::buried): not on the boundary
   };
   std::vector<Edge> edges;
   edges.reserve(t.size());
@@ -322,7 +322,8 @@ void Tetrahedralizer::place_surface_points() {
     for (int k = 0; k < 3; ++k) {
       const uint32_t a = t[f + size_t(k)], b = t[f + size_t((k + 1) % 3)];
       const double* n = &spacing.face_normal[f];
-      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3), 0, {n[0], n[1], n[2]}});
+      edges.push_back({{std::min(a, b), std::max(a, b)}, spacing.face_level[f / 3], uint32_t(f / 3), 0, {n[0], n[1], n[2]},
+                       uint8_t(rays_->buried(uint32_t(f / 3)))});
     }
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
     return x.v != y.v ? x.v < y.v : x.level != y.level ? x.level > y.level : x.face < y.face;
@@ -335,8 +336,10 @@ void Tetrahedralizer::place_surface_points() {
     edges[i].flat = m[0] * n[0] + m[1] * n[1] + m[2] * n[2] > 1 - kFlatEdgeCosine;
   }
   for (size_t i = 0, j = 0; i < edges.size(); i = j) {  // the first of each run gets the run's normal
-    for (j = i + 1; j < edges.size() && edges[j].v == edges[i].v; ++j)
+    for (j = i + 1; j < edges.size() && edges[j].v == edges[i].v; ++j) {
       for (int k = 0; k < 3; ++k) edges[i].normal[k] += edges[j].normal[k];
+      edges[i].buried &= edges[j].buried;
+    }
     normalize(edges[i].normal);
   }
   edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.v == y.v; }), edges.end());
@@ -390,9 +393,14 @@ void Tetrahedralizer::place_surface_points() {
         for (int k = 0; k < 3; ++k)
           if (features[t[f + size_t(k)]] == 0) not_corner[t[f + size_t(k)]] = 0;
   }
+  // A vertex all of whose faces are buried is inside the solid, not on its boundary.
+  std::vector<uint8_t> buried_vertex(p.size() / 3, 1);
+  for (size_t f = 0; f < t.size(); f += 3)
+    if (!rays_->buried(uint32_t(f / 3)))
+      for (int k = 0; k < 3; ++k) buried_vertex[t[f + size_t(k)]] = 0;
   Thinner thinner;
   for (size_t v = 0; v < p.size(); v += 3)
-    if (!not_corner[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
+    if (!not_corner[v / 3] && !buried_vertex[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
   // Feature edges first: a flat face's long diagonal runs close to the model's edges at its ends,
   // and its samples offered first would crowd out the samples on those edges (a thin rod lost
   // stretches of its corners, hence volume and slivers across them). A flat edge of a face sampled
@@ -403,7 +411,7 @@ void Tetrahedralizer::place_surface_points() {
   std::vector<std::pair<int64_t, uint32_t>> thin_samples;
   auto offer_on_face = [&](const double* x, int level, uint32_t face, const double* normal, double across = kMinAcross,
                            double same = 1.0) {
-    if (!thinner.offer(x, level, normal, points_, across, same)) return false;
+    if (rays_->buried_at(x, face) || !thinner.offer(x, level, normal, points_, across, same)) return false;
     if (spacing.face_thickness[face] > 0 && spacing.face_thickness[face] < kMedialReach)
       thin_samples.push_back({int64_t(points_.size() / 3) - 1, face});
     return true;
@@ -412,6 +420,7 @@ void Tetrahedralizer::place_surface_points() {
   // lattice's rows then start on its samples), other edges of lattice faces at the lattice's step.
   auto sample_edges = [&](std::vector<Edge>::const_iterator from, std::vector<Edge>::const_iterator to) {
     for (auto it = from; it != to; ++it) {
+      if (it->buried) continue;
       const double* a = &p[3 * size_t(it->v[0])];
       const double* b = &p[3 * size_t(it->v[1])];
       std::vector<double> at;  // where along the edge, 0..1
@@ -493,15 +502,15 @@ void Tetrahedralizer::place_surface_points() {
       }
   };
   for (size_t f = 0; f < t.size() / 3; ++f)
-    if (on_lattice(f)) sample_on_lattice(f);
+    if (on_lattice(f) && !rays_->buried(uint32_t(f))) sample_on_lattice(f);
   for (size_t v = 0; v < p.size(); v += 3)
-    if (not_corner[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
+    if (not_corner[v / 3] && !buried_vertex[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
   sample_edges(flat, flat_off_lattice);
   // Inside other faces: rows parallel to the longest edge, h apart, each sampled h apart, so a long
   // sliver-thin face costs about its area / h^2 candidates (a barycentric lattice fine enough along
   // its length would cost the square of that).
   for (size_t f = 0; f < t.size(); f += 3) {
-    if (on_lattice(f / 3)) continue;
+    if (on_lattice(f / 3) || rays_->buried(uint32_t(f / 3))) continue;
     int k = 0;  // the longest edge runs from corner k to k + 1
     double longest = 0;
     for (int j = 0; j < 3; ++j) {
@@ -553,10 +562,7 @@ void Tetrahedralizer::place_surface_points() {
   };
   // Where the point budget coarsened a face's samples below its thickness, medial points between
   // its sparse samples would only make flat tets: such faces get none.
-  auto wants_medial = [&](size_t f) {
-    return spacing.face_thickness[f] > 0 && spacing.face_thickness[f] < kMedialReach &&
-           level_of_spacing(kSpacingPerThickness * spacing.face_thickness[f]) <= spacing.face_level[f];
-  };
+  auto wants_medial = [&](size_t f) { return face_wants_medial(spacing, f); };
   // From each thin face's centroid the ray was cast already (surface_spacing: its thickness).
   for (size_t f = 0; f < t.size() / 3; ++f) {
     if (!wants_medial(f)) continue;

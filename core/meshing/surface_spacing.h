@@ -12,6 +12,7 @@
 // grid per level; a point budget (growing with the resolution) coarsens the finest levels when the
 // surface would need more.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -49,7 +50,14 @@ struct SurfaceSpacing {
   int64_t samples_coarsest = 0;       // when coarsened: ... and at kMaxSpacingPerThickness on thin faces
   int64_t budget = 0;                 // the sample budget it was held to
   double thinnest = 0;                // grid units: the smallest thickness measured (0: none below a cell)
+  double samples_estimate = 0;        // sum of max(area / s^2, longest edge / 2 s) over faces at their final levels
+  double thin_area = 0;               // grid units^2: faces under kMedialReach thick
+  double medial_estimate = 0;         // about how many medial points (face_wants_medial faces)
 };
+
+// Whether face f gets medial points: its part is under kMedialReach thick and sampled by its
+// thickness (where the budget coarsened it, medial points between sparse samples make flat tets).
+bool face_wants_medial(const SurfaceSpacing& spacing, size_t f);
 
 inline double spacing_of_level(int level) { return kDefaultSpacing / double(int64_t(1) << level); }
 int level_of_spacing(double s);  // the coarsest level whose spacing is at most s (0 for s >= 0.5)

@@ -284,6 +284,11 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
     const Stage stage = stage_;
     switch (stage_) {
       case Stage::Surface:
+        if (options_.max_tets > 0 && estimate_tets() > options_.max_tets) {
+          stage_ = Stage::Over;
+          status_ = TetraStatus::OverBudget;
+          break;
+        }
         place_surface_points();
         work -= int64_t(surface_.triangles.size() / 3) / 16 + 1;  // roughly its cost in insertions
         stage_ = Stage::Grid;

@@ -54,6 +54,29 @@ ThicknessRays::ThicknessRays(const std::vector<double>& p, const std::vector<uin
   for (uint32_t v : t) used[v] = 1;
   for (size_t v = 0; v < used.size(); ++v) pieces += used[v] && pieces_of.find(int64_t(v)) == int64_t(v);
   soup_ = soup_ || pieces > 1;
+  if (!soup_) return;
+  buried_.assign(faces, 0);
+  for (size_t f = 0; f < faces; ++f) {
+    double c[3];
+    for (int k = 0; k < 3; ++k)
+      c[k] = (p[3 * size_t(t[3 * f]) + size_t(k)] + p[3 * size_t(t[3 * f + 1]) + size_t(k)] + p[3 * size_t(t[3 * f + 2]) + size_t(k)]) / 3;
+    buried_[f] = uint8_t(outside_is_inside(c, uint32_t(f)));
+    for (int v = 0; v < 3; ++v) buried_[f] = uint8_t(buried_[f] + outside_is_inside(&p[3 * size_t(t[3 * f + size_t(v)])], uint32_t(f)));
+  }
+}
+
+// Whether the winding number a thousandth of a cell outside x (grid units, on the face) is > 1/2.
+bool ThicknessRays::outside_is_inside(const double x[3], uint32_t face) const {
+  const double* n = normal(face);
+  if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 0.5)) return false;
+  const double y[3] = {x[0] + 1e-3 * n[0], x[1] + 1e-3 * n[1], x[2] + 1e-3 * n[2]};
+  return query_.winding_number(y) > 0.5;
+}
+
+bool ThicknessRays::buried_at(const double x[3], uint32_t face) const {
+  if (buried_.empty() || buried_[face] == 0) return false;
+  if (buried_[face] == kAllBuried) return true;
+  return outside_is_inside(x, face);
 }
 
 double ThicknessRays::thickness(const double o[3], uint32_t face, double reach) const {

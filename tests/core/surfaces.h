@@ -376,11 +376,12 @@ inline Soup teapot_like() {
       }
     return t;
   };
-  // Handle: a C-shaped arc on the -x side, its ends 0.1 m inside the ball's surface.
+  // Handle: a C-shaped arc on the -x side (radius 0.25 m about x = -0.33 m, from 72 to 288
+  // degrees), its ends 5 cm inside the ball's surface, its middle 0.18 m outside it.
   append_moved(s, sweep([&](double u, double* o) {
-           const double ang = pi * (0.5 + u);  // from the top round to the bottom, on the -x side
-           o[0] = -0.38 + 0.25 * std::cos(ang);
-           o[1] = 0.22 * std::sin(ang);
+           const double ang = pi * (0.4 + 1.2 * u);
+           o[0] = -0.33 + 0.25 * std::cos(ang);
+           o[1] = 0.25 * std::sin(ang);
            o[2] = 0;
          }, 0.035, 32, 12), 0, 0, 0);
   // Spout: a straight tube from inside the ball up and out along +x.
