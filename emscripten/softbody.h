@@ -218,7 +218,8 @@ typedef struct sb_tetra_stats {
   int32_t repaired_needles;  /* flat faces closing T-junctions, removed by flipping their long edge */
   float thin_thickness;      /* m: estimated thickness of the thinnest parts (area-weighted 10th percentile
                                 of the distance through the solid from each face), measured only when the
-                                tets hold under 95 % of the surface's volume; else 0 */
+                                tets hold under 95 % of the surface's volume and thin_samples_needed > 0;
+                                else 0 */
   int32_t cells_for_thin;    /* always 0 now: thin parts are sampled by their thickness at any resolution
                                 (see thin_samples_needed); kept so the struct's layout does not change */
   /* Improvement of the inside tets before the min quality cut (poor = quality below 0.15): */

@@ -394,10 +394,14 @@ void Tetrahedralizer::place_surface_points() {
           if (features[t[f + size_t(k)]] == 0) not_corner[t[f + size_t(k)]] = 0;
   }
   // A vertex all of whose faces are buried is inside the solid, not on its boundary.
+  // One on a face along a crease is tested where it is (ThicknessRays::buried_at).
   std::vector<uint8_t> buried_vertex(p.size() / 3, 1);
   for (size_t f = 0; f < t.size(); f += 3)
     if (!rays_->buried(uint32_t(f / 3)))
-      for (int k = 0; k < 3; ++k) buried_vertex[t[f + size_t(k)]] = 0;
+      for (int k = 0; k < 3; ++k) {
+        const uint32_t v = t[f + size_t(k)];
+        if (buried_vertex[v] == 1) buried_vertex[v] = uint8_t(rays_->buried_at(&p[3 * size_t(v)], uint32_t(f / 3)));
+      }
   Thinner thinner;
   for (size_t v = 0; v < p.size(); v += 3)
     if (!not_corner[v / 3] && !buried_vertex[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);

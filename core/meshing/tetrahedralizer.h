@@ -61,7 +61,8 @@ struct TetraStats {
   double cleanup_ms = 0, sampling_ms = 0, delaunay_ms = 0, inside_ms = 0, improve_ms = 0, finish_ms = 0;
   // Tets of the result by quality: bin i holds quality in [i/10, (i+1)/10) (bin 9 includes 1).
   int64_t quality_histogram[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none):
+  // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none) and
+  // the sample budget coarsened thin parts (thin_samples_needed > 0):
   double thin_thickness = 0;  // m, thickness of the thinnest parts (see estimate_thickness)
   // Thin parts are sampled by their thickness (surface_spacing.h) at any resolution, within
   // kMaxSurfaceSamples; when they would need more, they are sampled coarser and this says how

@@ -40,10 +40,10 @@ class ThicknessRays {
   // Whether the solid continues beyond the face (winding number > 1/2 just outside it): an inner
   // sheet of overlapping pieces, or a face shared by two touching ones. Not part of the boundary, so
   // not sampled (the three overlapping spheres of the tests had 1,312 surface points at 10 cells
-  // with their inner sheets, 1,012 without). Always false for a single closed piece.
-  bool buried(uint32_t face) const { return !buried_.empty() && buried_[face] == kAllBuried; }
-  // ... at a point x of the face: faces crossing another piece (along a crease of a union) are
-  // buried on one side of the crease only, and tested per sample there.
+  // with their inner sheets, 960 without). Always false for a single closed piece.
+  bool buried(uint32_t face) const { return !buried_.empty() && buried_[face] == kBuried; }
+  // ... at a point x of the face: faces along a crease of a union (a neighbour across an edge is
+  // buried and the face not, or the other way round) are tested per sample there.
   bool buried_at(const double x[3], uint32_t face) const;
 
  private:
@@ -51,10 +51,11 @@ class ThicknessRays {
   const SurfaceQuery& query_;
   std::vector<double> normal_;
   bool soup_ = false;  // several connected pieces or open edges: exits are checked by winding number
-  // Per face, for soups: how many of its centroid and corners are buried (kAllBuried: all four).
-  static constexpr uint8_t kAllBuried = 4;
+  // Per face, for soups: buried at its centroid, not, or either (a neighbour across an edge differs).
+  static constexpr uint8_t kClear = 0, kBuried = 1, kMixed = 2;
   std::vector<uint8_t> buried_;
   bool outside_is_inside(const double x[3], uint32_t face) const;
+  bool winding_above_half(const double y[3]) const;
 };
 
 }  // namespace sb

@@ -111,8 +111,8 @@ double union_of_balls_volume(const std::vector<std::array<double, 4>>& balls, in
 
 TEST_CASE("thin means thin: overlapping spheres and crossing boxes mesh like a plain solid, one part, quality >= 0.1") {
   // sphere_union: three UV spheres 0.6-1 m across overlapping as a soup. Nothing is thin, so the
-  // tets stay within 1.5 x the plain ellipsoid of the same bounding box (measured 1.34 at 10 cells
-  // and 0.79 at 20; 68,237 tets and min quality 0.020 at 10 cells before, when every face along the
+  // tets stay within 1.5 x the plain ellipsoid of the same bounding box (measured 1.16 at 10 cells
+  // and 0.75 at 20; 68,237 tets and min quality 0.020 at 10 cells before, when every face along the
   // creases counted as a thin part and the spheres' inner sheets were sampled).
   const Soup spheres = sphere_union();
   const double pi = 3.14159265358979323846;
@@ -198,8 +198,8 @@ TEST_CASE("thin means thin: a 12-triangle box with a vertex pulled 7.6 mm from a
 TEST_CASE("an open teapot-like mesh with a thin handle: one part, the handle kept, quality >= 0.1") {
   // A ball with a hole, a handle 7 cm thick (under a grid cell of 12 cm at 10 cells) whose ends sink
   // into the ball, and an open spout: overlapping open pieces. The handle is thin and is sampled by
-  // its thickness; it joins the ball (it came out as a second part when the inner sheets were
-  // sampled and the creases counted as thin). Its volume beyond x = -0.45 m (the ball reaches
+  // its thickness; it joins the ball in one part (before this work too, but with 15,081 tets at 10
+  // cells and min quality 0.020, its creases counted as thin and its inner sheets sampled). Its volume beyond x = -0.45 m (the ball reaches
   // -0.4 m) is that of a 12-sided tube of radius 3.5 cm along the arc, within 10 %.
   const Soup teapot = teapot_like();
   const double pi = 3.14159265358979323846;

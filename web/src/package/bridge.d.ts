@@ -142,7 +142,7 @@ export interface TetraStats {
   cavities: number;
   /** Flat faces closing T-junctions, removed without opening the surface. */
   repairedNeedles: number;
-  /** m: thickness of the thinnest parts, measured when the tets lost over 5 % of the volume; else 0. */
+  /** m: thickness of the thinnest parts, measured when the tets lost over 5 % of the volume and thin parts were sampled coarser than their thickness (thinSamplesNeeded > 0); else 0. */
   thinThickness: number;
   /** Always 0: thin parts are sampled by their thickness at any resolution (see thinSamplesNeeded). */
   cellsForThin: number;
