@@ -244,7 +244,8 @@ typedef struct sb_tetra_stats {
   int32_t thin_samples_coarsest; /* with thin_samples_needed > 0: the samples the thin parts need at the
                                     coarsest spacing that still keeps their two sides apart (a budget this
                                     large, if within SB_TETRA_MAX_SURFACE_SAMPLES, may mesh them); else 0 */
-  int32_t estimated_tets;    /* the estimate made before sampling (sb_tetra_estimate_tets), 0 until made */
+  int32_t estimated_tets;    /* the estimate made before sampling (sb_tetra_estimate_tets, or the first
+                                sb_tetra_run), 0 until made */
   int32_t max_tets;          /* the bound set with sb_tetra_set_max_tets, 0 for none */
   float thinnest;            /* m: the thinnest part the sampling measured (a face's distance through
                                 the solid to its opposite side), if under a grid cell (such parts are

@@ -288,7 +288,8 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
     const Stage stage = stage_;
     switch (stage_) {
       case Stage::Surface:
-        if (options_.max_tets > 0 && estimate_tets() > options_.max_tets) {
+        // Always estimated (a few sums once the spacing is measured), so the stats carry it.
+        if (estimate_tets() > options_.max_tets && options_.max_tets > 0) {
           stage_ = Stage::Over;
           status_ = TetraStatus::OverBudget;
           break;

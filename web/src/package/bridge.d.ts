@@ -164,7 +164,7 @@ export interface TetraStats {
   thinSamplesCoarsest: number;
   /** Points on the medial surface of parts under two grid cells thick. */
   medialPoints: number;
-  /** The estimate made before sampling (Tetra.estimateTets(), or the first run()); 0 until made. */
+  /** The estimate made before sampling (Tetra.estimateTets(), or the first run()). */
   estimatedTets: number;
   /** The createTetra option maxTets (0: no bound). */
   maxTets: number;
