@@ -15,6 +15,10 @@ namespace {
 
 // At most this many crossings of inner sheets (overlapping pieces) are stepped over per ray.
 constexpr int kMaxCrossings = 64;
+// Pieces' bounding boxes, grown by this (grid units: the offset of the buried test), against which
+// faces are checked before a winding number; with more pieces than kMaxPieceBoxes every face is.
+constexpr double kBoxMargin = 1e-2;
+constexpr size_t kMaxPieceBoxes = 256;
 
 
 }  // namespace
@@ -59,7 +63,47 @@ ThicknessRays::ThicknessRays(const std::vector<double>& p, const std::vector<uin
   // a crease and is tested per sample (buried_at). (Testing each face's corners too cost four
   // winding numbers per face: 0.5 s for the three spheres of the tests, 0.05 s now.)
   buried_.assign(faces, kClear);
+  // Only a face that reaches into another piece's bounding box can be inside it (checked against
+  // up to kMaxPieceBoxes boxes; beyond that every face is tested): a model of many separate parts
+  // that do not overlap costs no winding number here.
+  std::vector<int64_t> piece_of(p.size() / 3, -1);
+  std::vector<std::array<double, 6>> boxes;  // lo xyz, hi xyz per piece
+  for (size_t v = 0; v < used.size(); ++v) {
+    if (!used[v]) continue;
+    const int64_t root = pieces_of.find(int64_t(v));
+    if (piece_of[size_t(root)] < 0) {
+      piece_of[size_t(root)] = int64_t(boxes.size());
+      boxes.push_back({HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL});
+    }
+    piece_of[v] = piece_of[size_t(root)];
+    auto& b = boxes[size_t(piece_of[v])];
+    for (int k = 0; k < 3; ++k) {
+      b[size_t(k)] = std::min(b[size_t(k)], p[3 * v + size_t(k)] - kBoxMargin);
+      b[size_t(k) + 3] = std::max(b[size_t(k) + 3], p[3 * v + size_t(k)] + kBoxMargin);
+    }
+  }
+  std::vector<uint8_t> candidate(faces, 1);
+  if (boxes.size() <= kMaxPieceBoxes)
+    for (size_t f = 0; f < faces; ++f) {
+      const int64_t own = piece_of[t[3 * f]];
+      bool reaches = false;
+      for (size_t b = 0; b < boxes.size() && !reaches; ++b) {
+        if (int64_t(b) == own) continue;
+        bool overlap = true;
+        for (int k = 0; k < 3 && overlap; ++k) {
+          double lo = HUGE_VAL, hi = -HUGE_VAL;
+          for (int v = 0; v < 3; ++v) {
+            lo = std::min(lo, p[3 * size_t(t[3 * f + size_t(v)]) + size_t(k)]);
+            hi = std::max(hi, p[3 * size_t(t[3 * f + size_t(v)]) + size_t(k)]);
+          }
+          overlap = hi >= boxes[b][size_t(k)] && lo <= boxes[b][size_t(k) + 3];
+        }
+        reaches = overlap;
+      }
+      candidate[f] = reaches;
+    }
   for (size_t f = 0; f < faces; ++f) {
+    if (!candidate[f]) continue;
     double c[3];
     for (int k = 0; k < 3; ++k)
       c[k] = (p[3 * size_t(t[3 * f]) + size_t(k)] + p[3 * size_t(t[3 * f + 1]) + size_t(k)] + p[3 * size_t(t[3 * f + 2]) + size_t(k)]) / 3;
@@ -91,7 +135,7 @@ ThicknessRays::ThicknessRays(const std::vector<double>& p, const std::vector<uin
       for (int c = 0; c < 3; ++c) vertex_normal[3 * size_t(t[3 * f + size_t(k)]) + size_t(c)] += normal_[3 * f + size_t(c)];
   std::vector<int8_t> vertex_buried(p.size() / 3, -1);
   for (size_t f = 0; f < faces; ++f)
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 3 && candidate[f]; ++k) {
       const uint32_t v = t[3 * f + size_t(k)];
       if (vertex_buried[v] < 0) {
         double* n = &vertex_normal[3 * size_t(v)];
