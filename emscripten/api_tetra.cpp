@@ -13,7 +13,7 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(sizeof(sb_tetra_stats) == 47 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 50 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -88,6 +88,24 @@ int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
                 "not flat)%s",
                 o.min_quality, facts);
   return fail(SB_ERR_NO_INSIDE_TETS, "no tet inside the surface had a clearly positive volume%s", facts);
+}
+
+// The estimate is above the job's max_tets: what drives it, and what would help.
+int32_t fail_over_budget(const sb::Tetrahedralizer& job) {
+  const sb::TetraStats& s = job.stats();
+  char thin[240] = "";
+  if (s.thinnest > 0)
+    std::snprintf(thin, sizeof thin,
+                  "; parts about %.3g mm thick are sampled by their thickness at any resolution (%lld medial points, "
+                  "surface samples as close as that), so a lower resolution may not help: thicken them, or raise max_tets",
+                  1000.0 * s.thinnest, (long long)s.estimated_medial_points);
+  return fail(SB_ERR_TOO_LARGE,
+              "this surface would give about %lld tets at resolution %d, above max_tets = %lld (the estimate: about "
+              "%lld surface samples, %lld grid points and %lld medial points, %.1f tets each)%s%s",
+              (long long)s.estimated_tets, job.options().resolution, (long long)job.options().max_tets,
+              (long long)s.estimated_surface_points, (long long)s.estimated_interior_points,
+              (long long)s.estimated_medial_points, sb::kTetsPerPoint, thin,
+              thin[0] ? "" : "; lower the resolution or raise max_tets");
 }
 
 }  // namespace
@@ -174,6 +192,8 @@ int32_t sb_tetra_run(sb_tetra handle, int32_t work) {
     case sb::TetraStatus::Done: return 1;
     case sb::TetraStatus::NoInsideTets:
       return fail_no_inside(*job);
+    case sb::TetraStatus::OverBudget:
+      return fail_over_budget(*job);
   }
   return SB_OK;
 }
@@ -259,6 +279,27 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->medial_points = int32_t(s.medial_points);
   out->sample_budget = int32_t(s.sample_budget);
   out->thin_samples_coarsest = int32_t(std::min<int64_t>(s.thin_samples_coarsest, INT32_MAX));
+  out->estimated_tets = int32_t(std::min<int64_t>(s.estimated_tets, INT32_MAX));
+  out->max_tets = int32_t(std::min<int64_t>(job->options().max_tets, INT32_MAX));
+  out->thinnest = float(s.thinnest);
+  return SB_OK;
+}
+
+int32_t sb_tetra_estimate_tets(sb_tetra handle) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_job(handle);
+  if (!job) return sb_last_error_code();
+  return int32_t(std::min<int64_t>(job->estimate_tets(), INT32_MAX));
+}
+
+int32_t sb_tetra_set_max_tets(sb_tetra handle, int32_t max_tets) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_job(handle);
+  if (!job) return sb_last_error_code();
+  if (max_tets < 0) return fail(SB_ERR_OUT_OF_RANGE, "max_tets must be >= 0 (0: no bound), got %d", max_tets);
+  if (job->started())
+    return fail(SB_ERR_NOT_READY, "tetrahedralization %d has started: set max_tets before the first sb_tetra_run", handle);
+  job->set_max_tets(max_tets);
   return SB_OK;
 }
 

@@ -224,7 +224,8 @@ typedef struct sb_tetra_stats {
   int32_t repaired_needles;  /* flat faces closing T-junctions, removed by flipping their long edge */
   float thin_thickness;      /* m: estimated thickness of the thinnest parts (area-weighted 10th percentile
                                 of the distance through the solid from each face), measured only when the
-                                tets hold under 95 % of the surface's volume; else 0 */
+                                tets hold under 95 % of the surface's volume and thin_samples_needed > 0;
+                                else 0 */
   int32_t cells_for_thin;    /* always 0 now: thin parts are sampled by their thickness at any resolution
                                 (see thin_samples_needed); kept so the struct's layout does not change */
   /* Improvement of the inside tets before the min quality cut (poor = quality below 0.15): */
@@ -249,6 +250,12 @@ typedef struct sb_tetra_stats {
   int32_t thin_samples_coarsest; /* with thin_samples_needed > 0: the samples the thin parts need at the
                                     coarsest spacing that still keeps their two sides apart (a budget this
                                     large, if within SB_TETRA_MAX_SURFACE_SAMPLES, may mesh them); else 0 */
+  int32_t estimated_tets;    /* the estimate made before sampling (sb_tetra_estimate_tets, or the first
+                                sb_tetra_run), 0 until made */
+  int32_t max_tets;          /* the bound set with sb_tetra_set_max_tets, 0 for none */
+  float thinnest;            /* m: the thinnest part the sampling measured (a face's distance through
+                                the solid to its opposite side), if under a grid cell (such parts are
+                                sampled by their thickness at any resolution); else 0 */
 } sb_tetra_stats;
 
 /* Errors */
@@ -499,6 +506,15 @@ const float* sb_tetra_positions(sb_tetra job); /* xyz, m */
 int32_t sb_tetra_tet_count(sb_tetra job);
 const uint32_t* sb_tetra_tets(sb_tetra job);
 int32_t sb_tetra_get_stats(sb_tetra job, sb_tetra_stats* out); /* works at any stage */
+/* About how many tets the job will give (>= 1), before it runs: from the surface samples its spacing
+ * asks for (thin parts sampled by their thickness), the grid points inside and the medial points.
+ * Measured within -42 % / +38 % of the result on the tests' shapes. The first call measures the
+ * surface's thickness (what the first sb_tetra_run would do anyway; a few to a few hundred ms). */
+int32_t sb_tetra_estimate_tets(sb_tetra job);
+/* A bound on the job's tets, before its first sb_tetra_run (SB_ERR_NOT_READY after): if the estimate
+ * is above it, sb_tetra_run returns SB_ERR_TOO_LARGE at once, naming the estimate and what drives it
+ * (thin parts, the resolution), and nothing is sampled. 0 (the default) for no bound. */
+int32_t sb_tetra_set_max_tets(sb_tetra job, int32_t max_tets);
 
 #ifdef __cplusplus
 }

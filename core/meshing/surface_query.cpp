@@ -207,8 +207,11 @@ double SurfaceQuery::winding_number(const double q[3], double far_ratio) const {
   return sum / (4.0 * kPi);
 }
 
-double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip, double t_min, double t_max) const {
+double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip, double t_min, double t_max,
+                             int32_t* hit_triangle) const {
   double best = t_max;
+  int32_t best_triangle = -1;
+  if (hit_triangle) *hit_triangle = -1;
   if (nodes_.empty()) return HUGE_VAL;
   int32_t stack[128];
   int top = 0;
@@ -251,10 +254,15 @@ double SurfaceQuery::ray_hit(const double o[3], const double d[3], int32_t skip,
       const double v = dot3(d, q) / det;
       if (v < 0 || u + v > 1) continue;
       const double hit = dot3(e2, q) / det;
-      if (hit > t_min && hit < best) best = hit;
+      if (hit > t_min && hit < best) {
+        best = hit;
+        best_triangle = t;
+      }
     }
   }
-  return best < t_max ? best : HUGE_VAL;
+  if (!(best < t_max)) return HUGE_VAL;
+  if (hit_triangle) *hit_triangle = best_triangle;
+  return best;
 }
 
 bool SurfaceQuery::any_within(const double q[3], double distance) const {

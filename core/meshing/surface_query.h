@@ -24,8 +24,11 @@ class SurfaceQuery {
   double winding_number_exact(const double q[3]) const;  // every triangle, for tests
   bool any_within(const double q[3], double distance) const;
   // Distance along the ray o + t d (d unit length) to the nearest triangle other than `skip` with
-  // t_min < t < t_max, or +infinity when it meets none (a short ray visits few nodes).
-  double ray_hit(const double o[3], const double d[3], int32_t skip, double t_min, double t_max = 1e300) const;
+  // t_min < t < t_max, or +infinity when it meets none (a short ray visits few nodes); the triangle
+  // met goes to *hit_triangle when given (-1 for none).
+  double ray_hit(const double o[3], const double d[3], int32_t skip, double t_min, double t_max = 1e300,
+                 int32_t* hit_triangle = nullptr) const;
+  const std::vector<uint32_t>& triangles() const { return tri_; }
   int32_t triangle_count() const { return int32_t(tri_.size() / 3); }
 
  private:

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "meshing/surface_query.h"
+#include "meshing/thickness_rays.h"
 
 namespace sb {
 
@@ -15,15 +15,20 @@ int level_of_spacing(double s) {
   return std::min(kMaxSpacingLevel, int(std::ceil(std::log2(kDefaultSpacing / s) - 1e-9)));
 }
 
+bool face_wants_medial(const SurfaceSpacing& spacing, size_t f) {
+  const double t = spacing.face_thickness[f];
+  return t > 0 && t < kMedialReach && level_of_spacing(kSpacingPerThickness * t) <= spacing.face_level[f];
+}
+
 SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
-                               const SurfaceQuery& query) {
+                               const ThicknessRays& rays) {
   SurfaceSpacing out;
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
   out.vertex_level.assign(vertices, 0);
   std::vector<double>& normal = out.face_normal;
   normal.assign(3 * faces, 0.0);
-  std::vector<double> area(faces), perimeter(faces, 0.0);
+  std::vector<double> area(faces), perimeter(faces, 0.0), longest(faces, 0.0);
   // Thickness: only parts under a cell matter (finer sampling, medial points), so rays stop there.
   const double reach = std::max({kMedialReach, kDefaultSpacing / kSpacingPerThickness, kCurvedPartReach});
   out.face_thickness.assign(faces, 0.0);
@@ -36,14 +41,17 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
     const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     area[f] = 0.5 * len;
-    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}})
-      perimeter[f] += std::sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2]));
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}}) {
+      const double e = std::sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2]));
+      perimeter[f] += e;
+      longest[f] = std::max(longest[f], e);
+    }
     if (!(len > 0)) continue;
     for (double& x : n) x /= len;
     std::copy(n, n + 3, &normal[3 * f]);
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
-    const double inward[3] = {-n[0], -n[1], -n[2]};
-    const double hit = query.ray_hit(o, inward, int32_t(f), 1e-9, reach);
+    if (rays.buried(uint32_t(f))) continue;  // not sampled (its area still counts in the budget's estimate)
+    const double hit = rays.thickness(o, uint32_t(f), reach);
     if (hit == HUGE_VAL) continue;
     thinnest = std::min(thinnest, hit);
     out.face_thickness[f] = hit;
@@ -128,6 +136,22 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     })));
     for (uint8_t& l : out.face_level) l = uint8_t(std::min<int>(l, cap));
     for (uint8_t& l : out.vertex_level) l = uint8_t(std::min<int>(l, cap));
+  }
+  // For the tet estimate (Tetrahedralizer::estimate_tets): samples at the final levels, and medial
+  // points, which are thinned to half the thickness apart on a sheet halfway between two faces.
+  // Not the budget's estimate, whose perimeter term counts every edge of a finely tessellated
+  // surface: a face holds about its area / s^2 samples, a needle those along its long edge.
+  out.samples_estimate = 0;
+  for (size_t f = 0; f < faces; ++f) {
+    if (rays.buried(uint32_t(f))) continue;
+    const double s = spacing_of_level(out.face_level[f]);
+    out.samples_estimate += std::max(area[f] / (s * s), longest[f] / (2 * s));
+  }
+  for (size_t f = 0; f < faces; ++f) {
+    if (out.face_thickness[f] > 0 && out.face_thickness[f] < kMedialReach) out.thin_area += area[f];
+    if (!face_wants_medial(out, f)) continue;
+    const double s = spacing_of_level(std::min(kMaxSpacingLevel, level_of_spacing(0.5 * out.face_thickness[f])));
+    out.medial_estimate += 0.5 * area[f] / (s * s);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // How far apart to sample a surface, locally, so thin and curved parts keep their volume:
 //   - thickness: a face whose other side is close (a ray from its centroid along the inward normal
-//     meets the surface within t) is sampled about t apart, so a rod or a plate thinner than a grid
+//     leaves the solid through its other side within t, thickness_rays.h: walls met at sharp edges
+//     and creases between overlapping pieces do not count) is sampled about t apart, so a rod or a plate thinner than a grid
 //     cell still gets points on every side and hence tets through it;
 //   - curvature: an input vertex of a part under kCurvedPartReach thick where the surface bends
 //     (radius R = l^2 / (2 h): l its mean edge
@@ -11,12 +12,13 @@
 // grid per level; a point budget (growing with the resolution) coarsens the finest levels when the
 // surface would need more.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace sb {
 
-class SurfaceQuery;
+class ThicknessRays;
 
 constexpr double kDefaultSpacing = 0.5;     // grid units: half a cell
 constexpr double kSpacingPerThickness = 0.5;  // two samples across: tets through a part, not along its faces
@@ -48,13 +50,20 @@ struct SurfaceSpacing {
   int64_t samples_coarsest = 0;       // when coarsened: ... and at kMaxSpacingPerThickness on thin faces
   int64_t budget = 0;                 // the sample budget it was held to
   double thinnest = 0;                // grid units: the smallest thickness measured (0: none below a cell)
+  double samples_estimate = 0;        // sum of max(area / s^2, longest edge / 2 s) over faces at their final levels
+  double thin_area = 0;               // grid units^2: faces under kMedialReach thick
+  double medial_estimate = 0;         // about how many medial points (face_wants_medial faces)
 };
+
+// Whether face f gets medial points: its part is under kMedialReach thick and sampled by its
+// thickness (where the budget coarsened it, medial points between sparse samples make flat tets).
+bool face_wants_medial(const SurfaceSpacing& spacing, size_t f);
 
 inline double spacing_of_level(int level) { return kDefaultSpacing / double(int64_t(1) << level); }
 int level_of_spacing(double s);  // the coarsest level whose spacing is at most s (0 for s >= 0.5)
 
-// positions (grid units) and outward triangles of a cleaned surface; query over the same surface.
+// positions (grid units) and outward triangles of a cleaned surface; rays over the same surface.
 SurfaceSpacing surface_spacing(const std::vector<double>& positions, const std::vector<uint32_t>& triangles,
-                               const SurfaceQuery& query);
+                               const ThicknessRays& rays);
 
 }  // namespace sb

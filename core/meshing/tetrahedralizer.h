@@ -18,18 +18,29 @@
 #include <vector>
 
 #include "meshing/surface_cleanup.h"
+#include "meshing/surface_spacing.h"
 
 namespace sb {
 
 class Delaunay;
 class PointGrid;
 class SurfaceQuery;
+class ThicknessRays;
 
 struct TetraOptions {
   int resolution = 10;        // grid cells along the longest side; 0 = surface points only
   double min_quality = 0.02;  // tets below this quality (tet_quality) are removed
   bool thin_surface = true;   // resample the surface about half a cell apart instead of using every vertex
+  // > 0: a bound on the output's tets. The job estimates its tets before sampling (estimate_tets)
+  // and stops with TetraStatus::OverBudget when the estimate is above it, having done no sampling.
+  int64_t max_tets = 0;
 };
+
+// Tets per estimated point (estimate_tets). Results have 2.8-4.2 tets per point on spheres, cubes,
+// unions, plates, shells and the bunny at 10 and 20 cells, but the point estimates run 10-40 % high
+// (greedy thinning near edges keeps fewer samples), so 3.0 centres the estimate: measured -42 % to
+// +31 % of the result on the tests' shapes.
+constexpr double kTetsPerPoint = 3.0;
 
 struct TetraStats {
   int64_t input_vertices = 0, input_triangles = 0;
@@ -50,7 +61,8 @@ struct TetraStats {
   double cleanup_ms = 0, sampling_ms = 0, delaunay_ms = 0, inside_ms = 0, improve_ms = 0, finish_ms = 0;
   // Tets of the result by quality: bin i holds quality in [i/10, (i+1)/10) (bin 9 includes 1).
   int64_t quality_histogram[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none):
+  // Measured only when the tets hold under kThinVolumeFraction of the surface's volume (or none) and
+  // the sample budget coarsened thin parts (thin_samples_needed > 0):
   double thin_thickness = 0;  // m, thickness of the thinnest parts (see estimate_thickness)
   // Thin parts are sampled by their thickness (surface_spacing.h) at any resolution, within
   // kMaxSurfaceSamples; when they would need more, they are sampled coarser and this says how
@@ -64,9 +76,12 @@ struct TetraStats {
   // under kMinKeptVolumeFraction of the surface's volume (the job then fails), and their volume, m^3.
   int64_t discarded_tets = 0;
   double discarded_volume = 0;
+  // The estimate made before sampling (Tetrahedralizer::estimate_tets): tets, and the points behind it.
+  int64_t estimated_tets = 0, estimated_surface_points = 0, estimated_interior_points = 0, estimated_medial_points = 0;
+  double thinnest = 0;  // m: the thinnest part the sampling's thickness rays measured, if under a cell (else 0)
 };
 
-enum class TetraStatus { Working, Done, NoInsideTets };
+enum class TetraStatus { Working, Done, NoInsideTets, OverBudget };
 
 // When the tets hold less than this fraction of the surface's volume (or there are none), the
 // thickness of the thinnest parts is measured to say why.
@@ -97,9 +112,16 @@ class Tetrahedralizer {
   // Does about `work` units (one point insertion, grid point or tet classification each).
   TetraStatus run(int64_t work);
   TetraStatus status() const { return status_; }
+  // About how many tets run() will give (within about 30 % on the shapes of the tests; thin parts
+  // beyond the sample budget excepted): kTetsPerPoint x the surface samples its spacing asks for,
+  // the grid points over half a cell inside, and the medial points. The first call measures the
+  // surface's spacing (its thickness rays: a few to a few hundred ms), which run() then reuses.
+  int64_t estimate_tets();
   double progress() const;  // 0..1
   const TetraStats& stats() const { return stats_; }
   const TetraOptions& options() const { return options_; }
+  bool started() const { return stage_ != Stage::Surface || status_ != TetraStatus::Working; }
+  void set_max_tets(int64_t max_tets) { options_.max_tets = max_tets; }  // before run()
   double cell_size() const { return cell_; }  // m, the interior grid's spacing
 
   // The result, once run() returned Done: positively oriented tets, every vertex used.
@@ -108,6 +130,7 @@ class Tetrahedralizer {
 
  private:
   enum class Stage { Surface, Grid, Insert, Classify, Finish, Over };
+  void prepare();  // query_, rays_ and spacing_, once
   void place_surface_points();
   int64_t scan_grid(int64_t work);
   void start_delaunay();
@@ -128,6 +151,8 @@ class Tetrahedralizer {
   int64_t grid_[3] = {0, 0, 0}; // grid points per axis
   int64_t grid_next_ = 0;       // next grid point to test (linear index)
   std::unique_ptr<SurfaceQuery> query_;
+  std::unique_ptr<ThicknessRays> rays_;  // over query_'s surface
+  std::unique_ptr<SurfaceSpacing> spacing_;  // with thin_surface
   std::vector<double> points_;  // internal units: surface points first, then interior points
   std::vector<double> medial_points_;  // appended to points_ after the grid
   // Surface samples of faces sampled on a lattice per side, and their side (kSideA or kSideB).

@@ -1,6 +1,9 @@
 // Tetrahedralizer timings, one JSON line per case and round: Delaunay insertion of random points
-// (1e4, 1e5) and the whole pipeline on the Stanford bunny (resolution 10 and 20, with the time of
-// each stage, the output's vertices and tets, min quality and volume error). Built natively and
+// (1e4, 1e5) and the whole pipeline on the Stanford bunny (resolution 10 and 20) and on issue 26's
+// kinds of mesh at resolution 10 (tests/core/surfaces.h: three overlapping spheres, a grooved
+// block, a box with a vertex pulled 7.6 mm from a neighbour, an open teapot-like mesh with a thin
+// handle, a 1 m x 1 m x 5 mm plate, a dome shell 50 mm thick), each with the time of each stage,
+// the estimate made before running, the output's vertices and tets, min quality and volume error. Built natively and
 // as wasm; tests/bench/tetra_bench.mjs runs both, interleaved, and reports medians.
 // Usage: softbody_bench_tetra [rounds] [case prefix] (after one untimed warm-up round; with a prefix,
 // only the cases whose name starts with it, e.g. "delaunay")
@@ -10,10 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "meshing/delaunay.h"
 #include "meshing/tetrahedralizer.h"
+#include "surfaces.h"
 
 namespace {
 
@@ -28,6 +33,27 @@ std::vector<double> random_points(int64_t n, uint64_t seed) {  // splitmix64, as
     x = double((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
   }
   return p;
+}
+
+// The whole pipeline on one surface; prints its JSON line when report is set.
+void pipeline(const char* name, const float* xyz, int64_t vertices, const uint32_t* triangles, int64_t count, int resolution,
+              bool report) {
+  sb::TetraOptions o;
+  o.resolution = resolution;
+  const auto start = Clock::now();
+  sb::Tetrahedralizer t(xyz, vertices, triangles, count, o);
+  const int64_t estimate = t.estimate_tets();
+  while (t.run(1 << 30) == sb::TetraStatus::Working) {
+  }
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  const sb::TetraStats& s = t.stats();
+  if (report)
+    std::printf("{\"case\":\"%s\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld,\"estimatedTets\":%lld,\"parts\":%lld,"
+                "\"stages\":{\"cleanup\":%.3f,\"sampling\":%.3f,\"delaunay\":%.3f,\"inside\":%.3f,\"improve\":%.3f,"
+                "\"finish\":%.3f},\"minQuality\":%.4f,\"volumeError\":%.5f}\n",
+                name, ms, (long long)s.vertices, (long long)s.tets, (long long)estimate, (long long)s.parts, s.cleanup_ms,
+                s.sampling_ms, s.delaunay_ms, s.inside_ms, s.improve_ms, s.finish_ms, s.min_quality,
+                s.volume / s.cleanup.volume - 1);
 }
 
 }  // namespace
@@ -51,22 +77,20 @@ int main(int argc, char** argv) {
                   (long long)n, (long long)d.live_tet_count());
     }
     for (int resolution : {10, 20}) {
-      if (!wanted(resolution == 10 ? "bunny-10" : "bunny-20")) continue;
-      sb::TetraOptions o;
-      o.resolution = resolution;
-      const auto start = Clock::now();
-      sb::Tetrahedralizer t(bunny::kPositions, bunny::kVertexCount, bunny::kTriangles, bunny::kTriangleCount, o);
-      while (t.run(1 << 30) == sb::TetraStatus::Working) {
-      }
-      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-      const sb::TetraStats& s = t.stats();
-      if (report)
-        std::printf("{\"case\":\"bunny-%d\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld,\"stages\":{\"cleanup\":%.3f,"
-                    "\"sampling\":%.3f,\"delaunay\":%.3f,\"inside\":%.3f,\"improve\":%.3f,\"finish\":%.3f},"
-                    "\"minQuality\":%.4f,\"volumeError\":%.5f}\n",
-                    resolution, ms, (long long)s.vertices, (long long)s.tets, s.cleanup_ms, s.sampling_ms, s.delaunay_ms,
-                    s.inside_ms, s.improve_ms, s.finish_ms, s.min_quality, s.volume / s.cleanup.volume - 1);
+      const char* name = resolution == 10 ? "bunny-10" : "bunny-20";
+      if (wanted(name))
+        pipeline(name, bunny::kPositions, bunny::kVertexCount, bunny::kTriangles, bunny::kTriangleCount, resolution, report);
     }
+    // Issue 26's kinds of mesh at the default resolution. (The union's volume error is against the
+    // sum of its spheres' volumes, overlaps counted twice; the teapot is open.)
+    using namespace testing_surfaces;
+    const std::pair<const char*, Soup> meshes[] = {
+        {"union-10", sphere_union()},         {"groove-10", grooved_block(3, 0.08f, 0.3f)},
+        {"pulled-10", pulled_box(0.9937f, 0.9983f, 0.0039f)}, {"teapot-10", teapot_like()},
+        {"plate5mm-10", box(1, 1, 0.005f)},   {"dome50mm-10", dome_shell(0.5, 0.05)}};
+    for (const auto& [name, soup] : meshes)
+      if (wanted(name))
+        pipeline(name, soup.positions.data(), soup.vertex_count(), soup.triangles.data(), soup.triangle_count(), 10, report);
     std::fflush(stdout);
   }
   return 0;

@@ -4,7 +4,8 @@
 // tetra_chromium.mjs), whose V8 is the one the page's import worker uses.
 // Each round is one process per build (warmed up by one untimed pass); its JSON lines give one
 // sample per case. Reported: the
-// median over rounds, Delaunay insertion as points per second, the bunny pipeline in ms and per stage.
+// median over rounds, Delaunay insertion as points per second, the pipelines (the bunny, issue 26's
+// meshes) in ms and per stage, with the tets estimated before running.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ const BUILD = {
 };
 // The file each build needs (chromium runs the wasm build's program).
 const PROGRAM = { native: BUILD.native[0], wasm: BUILD.wasm[2], chromium: BUILD.wasm[2] };
-export const TETRA_CASES = ['delaunay-10000', 'delaunay-100000', 'bunny-10', 'bunny-20'];
+export const TETRA_CASES = ['delaunay-10000', 'delaunay-100000', 'bunny-10', 'bunny-20', 'union-10', 'groove-10', 'pulled-10', 'teapot-10', 'plate5mm-10', 'dome50mm-10'];
 
 const median = (v) => {
   const s = [...v].sort((a, b) => a - b);
@@ -54,6 +55,8 @@ export function runTetraPart({ rounds, log }) {
         row.stagesMedian = Object.fromEntries(Object.keys(list[0].stages).map((k) => [k, median(list.map((s) => s.stages[k]))]));
         row.minQuality = list[0].minQuality;
         row.volumeError = list[0].volumeError;
+        row.estimatedTets = list[0].estimatedTets;
+        row.parts = list[0].parts;
       }
       results.push(row);
     }
@@ -67,9 +70,9 @@ export function tetraReport({ results }) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmtRow = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   lines.push(fmtRow(head), ...rows.map(fmtRow));
-  lines.push('', 'Bunny: median ms per stage (clean-up, sampling, Delaunay, inside test, improvement, finish)');
+  lines.push('', 'Pipelines: median ms per stage (clean-up, sampling, Delaunay, inside test, improvement, finish)');
   for (const r of results.filter((r) => r.stagesMedian))
-    lines.push(`${r.case} ${r.build}: ${Object.entries(r.stagesMedian).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; min quality ${r.minQuality.toFixed(3)}, volume ${(100 * r.volumeError).toFixed(2)} %`);
+    lines.push(`${r.case} ${r.build}: ${Object.entries(r.stagesMedian).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; min quality ${r.minQuality.toFixed(3)}, volume ${(100 * r.volumeError).toFixed(2)} %${r.estimatedTets !== undefined ? `, ${r.tets} tets (estimated ${r.estimatedTets}), ${r.parts} part(s)` : ''}`);
   lines.push('');
   for (const name of TETRA_CASES) {
     const ms = (build) => results.find((r) => r.case === name && r.build === build).msMedian;

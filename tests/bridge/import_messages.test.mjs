@@ -183,3 +183,43 @@ test('a 1 m plate 1 mm thick at 10 cells fails, and the message says more grid c
   const { stats } = importing(box(1, 1, 0.001), { resolution: 20, minQuality: 0.02 });
   assert.ok(stats && stats.parts === 1 && stats.volume > 0.97 * stats.surfaceVolume, JSON.stringify(stats && { parts: stats.parts, volume: stats.volume }));
 });
+
+test('over a tet budget (maxTets) the import says so before it runs: the estimate and the thin parts that drive it', () => {
+  // A 1 m plate 5 mm thick at 10 cells: sampled by its thickness, about 20,000 tets, against a
+  // bound of 6,000 (about 1.5 x a plain 1 m ball at 10 cells). Refused before any point is placed.
+  const options = { resolution: 10, minQuality: 0.02, maxTets: 6000 };
+  const { error } = importing(box(1, 1, 0.005), options);
+  assert.ok(error instanceof SoftbodyError && error.code === ErrorCode.TOO_LARGE, String(error));
+  assert.ok(error.stats.estimatedTets > 6000, `${error.stats.estimatedTets} estimated`);
+  assert.equal(error.stats.maxTets, 6000);
+  assert.equal(error.stats.surfacePoints, 0, 'nothing sampled');
+  assert.ok(Math.abs(error.stats.thinnest - 0.005) < 1e-4, `thinnest ${error.stats.thinnest} m`);
+  assert.match(error.message, /would give about \d+ tets at resolution 10, above max_tets = 6000/);
+  assert.match(
+    describeImportError(error, 'plate.obj', options).message,
+    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 6,000; parts about 5 mm thick are sampled by their thickness: thicken them, or allow more tets\. \(SB_ERR_TOO_LARGE: /,
+  );
+  // Without the bound it meshes, near the estimate (within -42 % / +38 % on the core's test shapes).
+  const { stats } = importing(box(1, 1, 0.005), { resolution: 10, minQuality: 0.02 });
+  assert.ok(stats.tets > 0.6 * error.stats.estimatedTets && stats.tets < 1.7 * error.stats.estimatedTets, `${stats.tets} tets, ${error.stats.estimatedTets} estimated`);
+  // A bound that is not a count is refused by the bridge.
+  assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: -1 }), /maxTets/);
+  assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: 1.5 }), /maxTets/);
+});
+
+test('Tetra.estimateTets() before running, and the stats keep it', () => {
+  const surface = box(1, 1, 1);
+  const tetra = sb.createTetra(surface.positions, surface.triangles, { resolution: 10 });
+  try {
+    const estimate = tetra.estimateTets();
+    assert.ok(Number.isInteger(estimate) && estimate > 0);
+    tetra.runAll();
+    const stats = tetra.stats();
+    assert.equal(stats.estimatedTets, estimate);
+    assert.equal(stats.maxTets, 0);
+    assert.equal(stats.thinnest, 0, 'nothing under a cell thick');
+    assert.ok(stats.tets > 0.6 * estimate && stats.tets < 1.7 * estimate, `${stats.tets} tets, ${estimate} estimated`);
+  } finally {
+    tetra.destroy();
+  }
+});

@@ -274,3 +274,22 @@ test('an open surface imports with a warning, not an error', async () => {
     await context.close();
   }
 });
+
+test('max tets: an import estimated above the bound is refused before it runs, naming the estimate and the thin parts', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate(() => app.openPanel());
+    await page.evaluate(() => app.set('maxTets', 1000));
+    // A 1 m x 1 m plate 5 mm thick: sampled by its thickness, about 20,000 tets at 10 cells.
+    const obj = ['v 0 0 0', 'v 1 0 0', 'v 0 0.005 0', 'v 1 0.005 0', 'v 0 0 1', 'v 1 0 1', 'v 0 0.005 1', 'v 1 0.005 1',
+      'f 1 3 4', 'f 1 4 2', 'f 5 6 8', 'f 5 8 7', 'f 1 2 6', 'f 1 6 5', 'f 3 7 8', 'f 3 8 4', 'f 1 5 7', 'f 1 7 3', 'f 2 4 8', 'f 2 8 6'].join('\n');
+    await page.evaluate((text) => app.importFile('plate.obj', text), obj);
+    const state = await whenImported(page);
+    assert.equal(state.status, 'failed');
+    assert.match(state.error, /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 1,000; parts about 5 mm thick are sampled by their thickness/);
+    assert.equal(await page.evaluate(() => app.bodyInfo().shape), 'box', 'the old body stays');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,6 +1,7 @@
 // Test inputs shared by the tetrahedralizer suites: triangle surfaces and a portable random source.
 #pragma once
 #include <cmath>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -204,6 +205,191 @@ inline Soup bowl(float r, int segments, int rings) {
       const auto c = a + uint32_t(segments), d = b + uint32_t(segments);
       s.triangles.insert(s.triangles.end(), {a, c, b, b, c, d});
     }
+  return s;
+}
+
+// Appends b to a, moved by (dx, dy, dz) m: overlapping pieces make a soup that the winding number
+// unites (issue 26's unions: creases where the pieces cross, nothing thin).
+inline void append_moved(Soup& a, const Soup& b, float dx, float dy, float dz) {
+  const auto base = uint32_t(a.vertex_count());
+  for (size_t i = 0; i < b.positions.size(); ++i) a.positions.push_back(b.positions[i] + (i % 3 == 0 ? dx : i % 3 == 1 ? dy : dz));
+  for (uint32_t t : b.triangles) a.triangles.push_back(t + base);
+}
+
+// Three overlapping UV spheres of radii 0.5, 0.35 and 0.3 m (a soup, not a boolean union): concave
+// creases along their intersection circles, every part at least 0.6 m thick.
+inline Soup sphere_union() {
+  Soup s = uv_sphere(0.5f, 48, 24);
+  append_moved(s, uv_sphere(0.35f, 40, 20), 0.6f, 0.1f, 0.0f);
+  append_moved(s, uv_sphere(0.3f, 32, 16), 0.15f, 0.45f, 0.2f);
+  return s;
+}
+
+// Two boxes crossing in a plus sign (1 x 0.3 x 0.3 m and 0.3 x 0.3 x 0.8 m), overlapping soup.
+inline Soup box_cross() {
+  Soup s = box(1.0f, 0.3f, 0.3f);
+  append_moved(s, box(0.3f, 0.3f, 0.8f), 0.35f, 0.0f, -0.25f);
+  return s;
+}
+
+// A closed prism: the polygon (x, z) (counter-clockwise seen from -y... any orientation: clean-up
+// orients) whose x increase from the first point to the last along its top, standing on z = 0,
+// extruded along y by `depth`. The caps are cut into columns between consecutive top points, so the
+// top may be any height profile (grooves) and the mesh stays closed.
+inline Soup profile_prism(const std::vector<std::array<float, 2>>& top, float depth) {
+  Soup s;
+  const auto n = uint32_t(top.size());
+  // Vertices: for y = 0 and y = depth, the top points then their feet on z = 0.
+  for (int side = 0; side < 2; ++side) {
+    for (const auto& q : top) s.positions.insert(s.positions.end(), {q[0], side * depth, q[1]});
+    for (const auto& q : top) s.positions.insert(s.positions.end(), {q[0], side * depth, 0.0f});
+  }
+  auto T = [&](int side, uint32_t i) { return uint32_t(side) * 2 * n + i; };
+  auto B = [&](int side, uint32_t i) { return uint32_t(side) * 2 * n + n + i; };
+  auto quad = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d) { s.triangles.insert(s.triangles.end(), {a, b, c, a, c, d}); };
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    quad(T(0, i), T(0, i + 1), B(0, i + 1), B(0, i));  // cap at y = 0
+    quad(T(1, i), B(1, i), B(1, i + 1), T(1, i + 1));  // cap at y = depth
+    quad(T(0, i), T(1, i), T(1, i + 1), T(0, i + 1));  // top
+    quad(B(0, i), B(0, i + 1), B(1, i + 1), B(1, i));  // bottom
+  }
+  quad(T(0, 0), B(0, 0), B(1, 0), T(1, 0));              // end at the first x
+  quad(T(0, n - 1), T(1, n - 1), B(1, n - 1), B(0, n - 1));  // end at the last
+  return s;
+}
+
+// A 1 x 0.6 x 0.5 m block (x, y, z) with `grooves` sharp V grooves across its top, each `width` m
+// wide at the top and `depth` m deep: concave creases whose walls nearly face each other, yet the
+// solid is thick everywhere.
+inline Soup grooved_block(int grooves = 3, float width = 0.03f, float depth = 0.3f) {
+  std::vector<std::array<float, 2>> top;
+  const float length = 1.0f, height = 0.5f;
+  top.push_back({0.0f, height});
+  for (int g = 0; g < grooves; ++g) {
+    const float mid = length * float(g + 1) / float(grooves + 1);
+    top.push_back({mid - 0.5f * width, height});
+    top.push_back({mid, height - depth});
+    top.push_back({mid + 0.5f * width, height});
+  }
+  top.push_back({length, height});
+  return profile_prism(top, 0.6f);
+}
+
+// The unit cube as 8 shared vertices and 12 triangles, with vertex (1, 1, 1) moved to `to`: moved
+// close to a neighbour it makes long needle faces and sharp dihedral angles, nothing thin (the
+// tetrahedralizer fuzzer's smallest case in issue 26, re-made).
+inline Soup pulled_box(float tx, float ty, float tz) {
+  Soup s;
+  for (int v = 0; v < 8; ++v) {
+    const float x = float(v & 1), y = float((v >> 1) & 1), z = float((v >> 2) & 1);
+    if (v == 7) s.positions.insert(s.positions.end(), {tx, ty, tz});
+    else s.positions.insert(s.positions.end(), {x, y, z});
+  }
+  // Outward faces, two triangles each (x0, x1, y0, y1, z0, z1).
+  s.triangles = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                 2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+  return s;
+}
+
+// A closed solid of revolution about y: the profile (r, y) runs from the axis back to the axis;
+// r = 0 ends become poles (their zero-area triangles dropped by clean-up).
+inline Soup revolve(const std::vector<std::array<double, 2>>& profile, int segments) {
+  Soup s;
+  const double pi = 3.14159265358979323846;
+  const auto m = uint32_t(profile.size());
+  for (int i = 0; i < segments; ++i) {
+    const double phi = 2 * pi * i / segments;
+    for (const auto& q : profile)
+      s.positions.insert(s.positions.end(), {float(q[0] * std::cos(phi)), float(q[1]), float(q[0] * std::sin(phi))});
+  }
+  for (uint32_t i = 0; i < uint32_t(segments); ++i) {
+    const uint32_t j = (i + 1) % uint32_t(segments);
+    for (uint32_t k = 0; k + 1 < m; ++k) {
+      const uint32_t a = i * m + k, b = i * m + k + 1, c = j * m + k + 1, d = j * m + k;
+      s.triangles.insert(s.triangles.end(), {a, b, c, a, c, d});
+    }
+  }
+  return s;
+}
+
+// A closed hemispherical shell (a dome), outer radius r, `thickness` m thick, open side down with a
+// flat annular rim: a curved plate.
+inline Soup dome_shell(double r, double thickness, int segments = 48, int rings = 16) {
+  const double pi = 3.14159265358979323846;
+  std::vector<std::array<double, 2>> profile;
+  for (int j = 0; j <= rings; ++j) {  // outer, pole to rim
+    const double theta = 0.5 * pi * j / rings;
+    profile.push_back({r * std::sin(theta), r * std::cos(theta)});
+  }
+  for (int j = rings; j >= 0; --j) {  // inner, rim to pole
+    const double theta = 0.5 * pi * j / rings;
+    profile.push_back({(r - thickness) * std::sin(theta), (r - thickness) * std::cos(theta)});
+  }
+  return revolve(profile, segments);
+}
+
+// A teapot-like open mesh: a 0.8 m ball with a hole at its top (the rings above 30 degrees from the
+// pole left out), a thin handle (an open torus tube, radius 0.035 m, whose ends sink into the
+// ball) and a thin open spout (a tube of radius 0.04 m). Overlapping, open pieces: one solid.
+inline Soup teapot_like() {
+  const double pi = 3.14159265358979323846;
+  Soup s;
+  {  // the body: a UV sphere of radius 0.4 m without its top cap
+    const int segments = 40, rings = 20, skip = 3;
+    const double r = 0.4;
+    for (int j = skip; j <= rings; ++j)
+      for (int i = 0; i <= segments; ++i) {
+        const double theta = pi * j / rings, phi = 2 * pi * i / segments;
+        s.positions.insert(s.positions.end(), {float(r * std::sin(theta) * std::cos(phi)), float(r * std::cos(theta)),
+                                               float(r * std::sin(theta) * std::sin(phi))});
+      }
+    for (int j = 0; j < rings - skip; ++j)
+      for (int i = 0; i < segments; ++i) {
+        const auto a = uint32_t(j * (segments + 1) + i), b = a + uint32_t(segments + 1);
+        s.triangles.insert(s.triangles.end(), {a, a + 1, b, a + 1, b + 1, b});
+      }
+  }
+  // A tube of radius `tube` along a curve c(u), u in [0, 1], open at both ends.
+  auto sweep = [&](auto curve, double tube, int along, int around) {
+    Soup t;
+    for (int j = 0; j <= along; ++j) {
+      double a[3], b[3];
+      curve(double(j) / along, a);
+      curve(double(j) / along + 1e-3, b);
+      double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+      const double ld = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      for (double& x : d) x /= ld;
+      // A frame: e1 = z x d (the curves lie in the x-y plane), e2 = z.
+      double e1[3] = {-d[1], d[0], 0};
+      const double l1 = std::sqrt(e1[0] * e1[0] + e1[1] * e1[1]);
+      for (double& x : e1) x /= l1;
+      const double e2[3] = {0, 0, 1};
+      for (int i = 0; i <= around; ++i) {
+        const double v = 2 * pi * i / around;
+        for (int k = 0; k < 3; ++k) t.positions.push_back(float(a[k] + tube * (std::cos(v) * e1[k] + std::sin(v) * e2[k])));
+      }
+    }
+    for (int j = 0; j < along; ++j)
+      for (int i = 0; i < around; ++i) {
+        const auto a = uint32_t(j * (around + 1) + i), b = a + uint32_t(around + 1);
+        t.triangles.insert(t.triangles.end(), {a, b, a + 1, a + 1, b, b + 1});
+      }
+    return t;
+  };
+  // Handle: a C-shaped arc on the -x side (radius 0.25 m about x = -0.33 m, from 72 to 288
+  // degrees), its ends 5 cm inside the ball's surface, its middle 0.18 m outside it.
+  append_moved(s, sweep([&](double u, double* o) {
+           const double ang = pi * (0.4 + 1.2 * u);
+           o[0] = -0.33 + 0.25 * std::cos(ang);
+           o[1] = 0.25 * std::sin(ang);
+           o[2] = 0;
+         }, 0.035, 32, 12), 0, 0, 0);
+  // Spout: a straight tube from inside the ball up and out along +x.
+  append_moved(s, sweep([&](double u, double* o) {
+           o[0] = 0.25 + 0.35 * u;
+           o[1] = -0.05 + 0.3 * u;
+           o[2] = 0;
+         }, 0.04, 12, 12), 0, 0, 0);
   return s;
 }
 

@@ -8,29 +8,33 @@ import { MESH_DEFAULTS, MESH_RANGES } from './settings.js';
 export function addMeshFolder(gui, { view, actions }) {
   const model = { ...MESH_DEFAULTS, showTets: false };
   const folder = gui.addFolder('Mesh');
-  const { meshResolution: cells, minQuality: quality } = MESH_RANGES;
+  const { meshResolution: cells, minQuality: quality, maxTets: bound } = MESH_RANGES;
   // "grid cells", not "resolution": the lattice's resolution slider has that name.
   const resolution = folder.add(model, 'meshResolution', cells.min, cells.max, cells.step).name('grid cells');
   resolution.domElement.title = 'resolution: interior grid cells along the longest side of the (1 m) mesh';
   const minQuality = folder.add(model, 'minQuality', quality.min, quality.max, quality.step).name('min quality');
   minQuality.domElement.title = 'tets below this quality are removed (1 = regular tet, 0 = flat)';
   for (const controller of [resolution, minQuality]) controller.onChange(() => actions.remesh());
+  // Applies to the next import (no re-mesh): estimated above it, an import is refused before it runs.
+  const maxTets = folder.add(model, 'maxTets', bound.min, bound.max, bound.step).name('max tets');
+  maxTets.domElement.title = 'refuse an import whose tets are estimated above this, before it runs (0: no limit)';
   const showTets = folder.add(model, 'showTets').name('show tets');
   showTets.onChange((on) => (view.showTets = on));
   folder.add({ downloadTets: () => actions.downloadTets() }, 'downloadTets').name('download tets');
 
   const controllers = new Map();
-  for (const [key, controller] of [['meshResolution', resolution], ['minQuality', minQuality], ['showTets', showTets]]) {
+  for (const [key, controller] of [['meshResolution', resolution], ['minQuality', minQuality], ['maxTets', maxTets], ['showTets', showTets]]) {
     controllers.set(key, { controller, set: (value) => controller.setValue(value) });
   }
   return {
     controllers,
-    options: () => ({ resolution: model.meshResolution, minQuality: model.minQuality }),
+    options: () => ({ resolution: model.meshResolution, minQuality: model.minQuality, maxTets: model.maxTets }),
     // Back to MESH_DEFAULTS without re-meshing (restore defaults builds the default box anyway).
     restore() {
       Object.assign(model, MESH_DEFAULTS);
       resolution.updateDisplay();
       minQuality.updateDisplay();
+      maxTets.updateDisplay();
     },
   };
 }

@@ -77,10 +77,14 @@ export const SAMPLE_SHAPES = Object.freeze(['bunny', 'torus', 'sphere']);
 export const MESH_DEFAULTS = Object.freeze({
   meshResolution: 10, // interior grid cells along the longest side (the mesh is 1 m: 10 cm cells)
   minQuality: 0.02, // tets below this quality are removed; 1 = regular tet, 0 = flat
+  // A bound on an import's tets (sb_tetra_set_max_tets): the import is refused before it runs when
+  // the estimate is above it, with the estimate and the thin parts that drive it. 0: no bound.
+  maxTets: 0,
 });
 export const MESH_RANGES = Object.freeze({
   meshResolution: { min: 1, max: 40, step: 1 },
   minQuality: { min: 0, max: 0.3, step: 0.005 },
+  maxTets: { min: 0, max: 300000, step: 1000 },
 });
 
 export const TET_SHRINK = 0.8; // "show tets": each tet drawn at 80 % of its size about its centroid

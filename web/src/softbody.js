@@ -101,7 +101,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 104; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84, 1 int32 at 96
-const TETRA_STATS_BYTES = 47 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 4 int32
+const TETRA_STATS_BYTES = 50 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 6 int32, 1 float32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -146,21 +146,32 @@ export class Softbody {
   }
 
   // Starts a tetrahedralization of a triangle surface (copied in). Nothing is computed until run().
-  // positions: xyz floats (m); triangles: 3 indices each. Options mirror sb_tetra_create.
+  // positions: xyz floats (m); triangles: 3 indices each. Options mirror sb_tetra_create, plus
+  // maxTets (sb_tetra_set_max_tets: the first run() throws TOO_LARGE, naming the estimate, when the
+  // estimated tets exceed it; 0 or absent for no bound).
   createTetra(positions, triangles, options) {
     const where = 'Softbody.createTetra';
-    const { resolution = 10, minQuality = 0.02, thinSurface = true } = arg.options(where, options);
+    const { resolution = 10, minQuality = 0.02, thinSurface = true, maxTets = 0 } = arg.options(where, options);
     positions = arg.floats(where, 'positions', positions, 3, 'vertex');
     triangles = arg.indices(where, 'triangles', triangles, 3, 'triangle');
     arg.integer(where, 'resolution', resolution);
     arg.number(where, 'minQuality', minQuality);
     arg.boolean(where, 'thinSurface', thinSurface);
+    arg.integer(where, 'maxTets', maxTets, 0);
     const v = this.copyIn(positions, Float32Array);
     let t = 0;
     try {
       t = this.copyIn(triangles, Uint32Array);
-      const handle = this.M._sb_tetra_create(v, positions.length / 3, t, triangles.length / 3, resolution, minQuality, thinSurface ? 1 : 0);
-      return new Tetra(this, this.check(handle));
+      const handle = this.check(this.M._sb_tetra_create(v, positions.length / 3, t, triangles.length / 3, resolution, minQuality, thinSurface ? 1 : 0));
+      if (maxTets > 0) {
+        try {
+          this.check(this.M._sb_tetra_set_max_tets(handle, maxTets));
+        } catch (error) {
+          this.M._sb_tetra_destroy(handle);
+          throw error;
+        }
+      }
+      return new Tetra(this, handle);
     } finally {
       this.M._free(v);
       if (t) this.M._free(t);
@@ -396,6 +407,12 @@ export class Tetra {
     return this.sb.check(this.sb.M._sb_tetra_run(this.handle, work)) === 1;
   }
 
+  // About how many tets the job will give, before it runs (sb_tetra_estimate_tets; the first call
+  // measures the surface's thickness, which the first run() then reuses).
+  estimateTets() {
+    return this.sb.check(this.sb.M._sb_tetra_estimate_tets(this.handle));
+  }
+
   // Runs to the end in one call.
   runAll() {
     while (!this.run(1 << 30));
@@ -439,6 +456,11 @@ export class Tetra {
     out.medialPoints = last[1];
     out.sampleBudget = last[2];
     out.thinSamplesCoarsest = last[3];
+    // Then estimated_tets and max_tets (int32) and thinnest (float32, m).
+    const budget = new Int32Array(this.sb.buffer, tail + 20 + 52 + 24 + 16, 2);
+    out.estimatedTets = budget[0];
+    out.maxTets = budget[1];
+    out.thinnest = new Float32Array(this.sb.buffer, tail + 20 + 52 + 24 + 24, 1)[0];
     return out;
   }
 

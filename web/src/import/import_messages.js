@@ -62,11 +62,22 @@ function noInsideSentence(stats, options) {
   return SENTENCES[ErrorCode.NO_INSIDE_TETS];
 }
 
+// Over the tet budget (createTetra's maxTets), said before anything ran: the estimate, and whether
+// thin parts drive it (sampled by their thickness at any resolution) or the grid cells do.
+function overBudgetSentence(stats) {
+  const what = stats.thinnest > 0
+    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them, or allow more tets`
+    : 'fewer grid cells would give fewer tets, or allow more tets';
+  return `this surface would give about ${count(stats.estimatedTets)} tets, above the limit of ${count(stats.maxTets)}; ${what}.`;
+}
+
 // An Error whose message is meant for the toast. name: the file or sample being imported;
 // options: the { resolution, minQuality } it was tetrahedralized with, when known.
 export function describeImportError(error, name, options = null) {
   if (error instanceof SoftbodyError) {
-    const sentence = error.code === ErrorCode.NO_INSIDE_TETS ? noInsideSentence(error.stats, options) : SENTENCES[error.code];
+    const overBudget = error.code === ErrorCode.TOO_LARGE && error.stats?.maxTets > 0 && error.stats.estimatedTets > error.stats.maxTets;
+    const sentence = error.code === ErrorCode.NO_INSIDE_TETS ? noInsideSentence(error.stats, options)
+      : overBudget ? overBudgetSentence(error.stats) : SENTENCES[error.code];
     if (sentence) return new Error(`Could not import ${name}: ${sentence} (${error.message})`);
     return new Error(`Could not import ${name}: ${error.message}`);
   }

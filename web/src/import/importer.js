@@ -23,7 +23,7 @@ async function readText(file) {
 
 export class Importer {
   // sim: the Simulation; alerts: toasts; progress: ProgressView; readout: for the summary line;
-  // getOptions(): { resolution, minQuality } for the tetrahedralizer; onChange(state): after every
+  // getOptions(): { resolution, minQuality, maxTets } for the tetrahedralizer; onChange(state): after every
   // status change (the panel shows the body's new name, or snaps back after a failure).
   constructor({ sim, alerts, progress, readout, getOptions, onChange = () => {} }) {
     Object.assign(this, { sim, alerts, progress, readout, getOptions, onChange });
@@ -138,9 +138,9 @@ export class Importer {
 
   // input: a normalized surface, or { file: { name, buffer } } (see tetra_client.js).
   async _tetrahedralize(id, name, input) {
-    const { resolution, minQuality } = this.getOptions();
+    const { resolution, minQuality, maxTets = 0 } = this.getOptions();
     this.state.status = 'tetrahedralizing';
-    const job = tetrahedralize(input, { resolution, minQuality, thinSurface: true, skin: true }, {
+    const job = tetrahedralize(input, { resolution, minQuality, maxTets, thinSurface: true, skin: true }, {
       onProgress: (fraction) => {
         this.state.progress = fraction;
         this.progress.set(fraction);

@@ -16,7 +16,7 @@ export const isCancel = (error) => error instanceof TetraCancelled;
 
 // input: a surface { positions, triangles } (copied to the worker), or { file: { name, buffer } }:
 // a mesh file's bytes (the buffer is transferred: read and normalized in the worker, so a big
-// file never blocks the page). options: { resolution, minQuality, thinSurface, skin } (skin,
+// file never blocks the page). options: { resolution, minQuality, maxTets, thinSurface, skin } (skin,
 // default true: bind the surface to the tets in the worker too). Returns { promise, cancel() };
 // the promise resolves to { surface, positions, tets, stats, visual } (surface: normalized, in m;
 // visual: a binding for Body.setVisualBound, or null) or rejects with an ImportError (the file), a
