@@ -52,47 +52,6 @@ bool takes_part(const SoftBody* b) {
   return b && b->position_based() && (b->collision_mask() != 0 || b->self_collision()) && b->surface_triangle_count() > 0;
 }
 
-// Did a vertex moving from x0 to x this substep go into the body of triangle tri (moving from its
-// corners in `before` to those in `now`) through that triangle: in front of its plane at the start,
-// behind it now, and within the face where it crossed (linear motion of both sides in between)?
-// Then *t is when (0..1), w the barycentric weights of where, and *on_face whether that was within
-// the face (else beside its edge, within the tolerance below).
-bool entered_through(const Vec3& x0, const Vec3& x, const float* before, const float* now, const uint32_t* tri, float gap,
-                     float* t, float w[3], bool* on_face) {
-  const Vec3 p0 = load3(now, tri[0]), p1 = load3(now, tri[1]), p2 = load3(now, tri[2]);
-  const Vec3 face = cross(p1 - p0, p2 - p0);
-  const float after = dot(x - p0, face);  // behind the plane now: < 0 (scaled by the face's area)
-  if (!(after < 0.0f)) return false;
-  const Vec3 s0 = load3(before, tri[0]), s1 = load3(before, tri[1]), s2 = load3(before, tri[2]);
-  const Vec3 face0 = cross(s1 - s0, s2 - s0);
-  const float len0 = length(face0), len = length(face);
-  if (len0 == 0.0f || len == 0.0f) return false;
-  const float d0 = dot(x0 - s0, face0) / len0, d1 = after / len;  // m
-  if (!(d0 >= 0.0f)) return false;
-  const float at = d0 / (d0 - d1);
-  const Vec3 xt = x0 + (x - x0) * at;
-  const Vec3 c0 = s0 + (p0 - s0) * at, c1 = s1 + (p1 - s1) * at, c2 = s2 + (p2 - s2) * at;
-  bool in_face;
-  const Vec3 q = closest_on_triangle(xt, c0, c1, c2, w, &in_face);
-  // How far beside the face the crossing may be, m. A vertex that started at least half the gap in
-  // front of the plane was coming at this part of the body, and crossings near the face's edge are
-  // its way in (linear motion of both sides is only an estimate of where it crossed): with 0.05 x gap
-  // there too, 1 MPa balls meeting at 8 m/s lost vertices past the search radius, 22 mm deep. Near,
-  // not far: within a tenth of the face's longest edge (at most a gap), and only when no face was
-  // crossed within itself (solve_vertex); a whole gap beside a bunny's small faces reached faces
-  // pointing elsewhere and threw the page's pile about (1,400 tets inverted). From closer to the
-  // plane the tolerance stays small: a vertex resting on a box beside the next box's aligned side
-  // face crosses that face's plane by rounding, a few millimetres past its edge, and must not be
-  // pushed sideways for it.
-  const float edge = std::sqrt(std::max({length_sq(c1 - c0), length_sq(c2 - c1), length_sq(c0 - c2)}));  // m
-  const float tolerance = d0 >= 0.5f * gap ? std::min(gap, 0.1f * edge) : 0.05f * gap;
-  const float off = length_sq(xt - q);
-  if (!(off <= tolerance * tolerance)) return false;
-  *t = at;
-  *on_face = in_face;
-  return true;
-}
-
 }  // namespace
 
 void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
@@ -404,165 +363,136 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // Each candidate vertex against its nearest candidate triangle, solved at once (Gauss-Seidel, in
   // body and vertex order).
   uint32_t solved = 0;
-  for (uint32_t k = 0; k + 1 < cand_start_.size(); ++k) solved += solve_vertex(k, bodies, count, settings) ? 1 : 0;
-  return solved;
-}
-
-bool BodyContact::solve_vertex(uint32_t k, SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
-  const uint32_t a = cand_body_[k], v = cand_vertex_[k];
-  if (a >= count) return false;
-  SoftBody& A = *bodies[a];
-  if (A.diverged()) return false;  // diverged in this frame's substeps: frozen
-  float* xa = A.positions();
-  const float* pa = A.previous_positions();
-  const float* wa = A.inverse_masses();
-  const Vec3 x = load3(xa, v);
-  // The nearest candidate triangle now, with two exceptions. A vertex that went into another body
-  // in this substep through one of its candidates' faces (entered_through) backs out through the
-  // first it went through, however deep it got: a fast one is nearer the far face of a thin part by
-  // now, and the nearest would push it on through. Within one body (self-collision), a vertex that
-  // went through the plane of one of its own candidates in this substep takes the one it went
-  // through furthest: having just crossed a face near a corner, it is nearer the corner's other face
-  // by now (a hairpin's tip beside its lower arm's end face), and pushing it out through that face
-  // carries it along the body, not back out. (Between bodies, choosing by the substep's start made
-  // piles of small bunnies explode, the triangle nearest then being often not the one pressing on
-  // the vertex now; and a crossing rule that ignored where on the plane the vertex crossed broke
-  // resting stacks, whose aligned side faces are crossed by rounding.)
-  const Vec3 x0 = load3(pa, v);
-  float best = INFINITY;      // m^2, squared distance of the nearest
-  float best_clear = -1.0f;   // m, how far in front of or behind the nearest one's plane it is
-  float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
-  uint32_t best_index = ~0u, crossed_index = ~0u;
-  float entry_time = INFINITY;  // of this substep (0..1): when the vertex went into another body
-  uint32_t entry_index = ~0u;
-  float entry_w[3] = {0.0f, 0.0f, 0.0f};
-  bool entry_on_face = false;  // crossed within its face (else beside an edge, within the tolerance)
-  for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
-    const uint32_t index = cand_tri_[e];
-    const SoftBody& B = *bodies[tri_body_[index]];
-    const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
-    const float* xb = B.positions();
-    const float r = gap_between(A, B, settings) + settings.search_radius;
+  for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
+    const uint32_t a = cand_body_[k], v = cand_vertex_[k];
+    if (a >= count) continue;
+    SoftBody& A = *bodies[a];
+    if (A.diverged()) continue;  // diverged in this frame's substeps: frozen
+    float* xa = A.positions();
+    const float* pa = A.previous_positions();
+    const float* wa = A.inverse_masses();
+    const Vec3 x = load3(xa, v);
+    // The nearest candidate triangle now. Within one body (self-collision), unless the vertex went
+    // through the plane of one of its own candidates in this substep: then the one it went through
+    // furthest. A vertex that has just crossed a face near a corner is nearer the corner's other face
+    // by now (a hairpin's tip beside its lower arm's end face), and pushing it out through that face
+    // carries it along the body, not back out. (Between bodies the nearest is kept: choosing there
+    // by the substep's start made piles of small bunnies explode, the triangle nearest then being
+    // often not the one pressing on the vertex now; and a crossing rule broke resting stacks, whose
+    // aligned side faces are crossed by rounding.)
+    const Vec3 x0 = load3(pa, v);
+    float best = INFINITY;      // m^2, squared distance of the nearest
+    float best_clear = -1.0f;   // m, how far in front of or behind the nearest one's plane it is
+    float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
+    uint32_t best_index = ~0u, crossed_index = ~0u;
+    for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
+      const uint32_t index = cand_tri_[e];
+      const SoftBody& B = *bodies[tri_body_[index]];
+      const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
+      const float* xb = B.positions();
+      const float r = gap_between(A, B, settings) + settings.search_radius;
+      float w[3];
+      bool in_face;
+      const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
+      const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+      const float d2 = length_sq(x - q);
+      if (!(d2 < r * r)) continue;  // (a NaN distance, from a body diverging now, is never taken)
+      const Vec3 face = cross(p1 - p0, p2 - p0);
+      const float facing = dot(x - q, face);  // its sign: which side of the plane
+      // Within its own surface, a vertex behind a triangle's plane but beside it is where the surface
+      // bends (at a convex edge the next face is the one that counts), not a penetration.
+      if (&B == &A && !in_face && facing < 0.0f) continue;
+      // Triangles sharing the nearest edge or corner tie (the same closest point, d2 equal up to
+      // rounding): the tie goes to the one whose plane the vertex is most clearly in front of or
+      // behind. For a face at right angles to the vertex's offset the side is rounding noise, and
+      // taken as "behind" it pushes the vertex through the other body (two boxes meeting corner
+      // to corner were pushed 2 cm into each other when their rounding changed).
+      const float face_len = length(face);
+      const float clear = face_len > 0.0f ? std::fabs(facing) / face_len : 0.0f;
+      const bool tie = d2 <= best * (1.0f + 1e-4f) && d2 >= best * (1.0f - 1e-4f);
+      if (tie ? clear > best_clear : d2 < best) {
+        best = d2;
+        best_clear = clear;
+        best_index = index;
+      }
+      if (facing < 0.0f && &B == &A) {
+        // Behind the plane of its own triangle now: was it in front at the substep's start? By how
+        // much, through it?
+        const float* pb = B.previous_positions();
+        const Vec3 s0 = load3(pb, tri[0]), s1 = load3(pb, tri[1]), s2 = load3(pb, tri[2]);
+        const Vec3 face0 = cross(s1 - s0, s2 - s0);
+        const float len0 = length(face0), len = length(face);
+        if (len0 == 0.0f || len == 0.0f) continue;
+        const float before = dot(x0 - s0, face0) / len0, after = dot(x - p0, face) / len;  // m
+        if (before >= 0.0f && before - after > best_cross) {
+          best_cross = before - after;
+          crossed_index = index;
+        }
+      }
+    }
+    if (crossed_index != ~0u) best_index = crossed_index;
+    if (best_index == ~0u) continue;
+    const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
+    SoftBody& B = *bodies[b];
+    const float gap = gap_between(A, B, settings);
+    float* xb = B.positions();
+    const float* pb = B.previous_positions();
+    const uint32_t* tri = B.surface_triangles() + 3 * t;
+    // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
+    const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
+                         B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
+    const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
     float w[3];
     bool in_face;
-    const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
-    if (&B != &A) {
-      // The first crossing within a face; one beside an edge only if no face was crossed.
-      float t_in, w_in[3];
-      bool on_face;
-      if (entered_through(x0, x, B.previous_positions(), xb, tri, gap_between(A, B, settings), &t_in, w_in, &on_face) &&
-          (on_face && !entry_on_face ? true : on_face == entry_on_face && t_in < entry_time)) {
-        entry_time = t_in;
-        entry_index = index;
-        entry_on_face = on_face;
-        std::copy(w_in, w_in + 3, entry_w);
-      }
-    }
     const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
-    const float d2 = length_sq(x - q);
-    if (!(d2 < r * r)) continue;  // (a NaN distance, from a body diverging now, is never taken)
     const Vec3 face = cross(p1 - p0, p2 - p0);
-    const float facing = dot(x - q, face);  // its sign: which side of the plane
-    // Within its own surface, a vertex behind a triangle's plane but beside it is where the surface
-    // bends (at a convex edge the next face is the one that counts), not a penetration.
-    if (&B == &A && !in_face && facing < 0.0f) continue;
-    // Triangles sharing the nearest edge or corner tie (the same closest point, d2 equal up to
-    // rounding): the tie goes to the one whose plane the vertex is most clearly in front of or
-    // behind. For a face at right angles to the vertex's offset the side is rounding noise, and
-    // taken as "behind" it pushes the vertex through the other body (two boxes meeting corner
-    // to corner were pushed 2 cm into each other when their rounding changed).
     const float face_len = length(face);
-    const float clear = face_len > 0.0f ? std::fabs(facing) / face_len : 0.0f;
-    const bool tie = d2 <= best * (1.0f + 1e-4f) && d2 >= best * (1.0f - 1e-4f);
-    if (tie ? clear > best_clear : d2 < best) {
-      best = d2;
-      best_clear = clear;
-      best_index = index;
-    }
-    if (facing < 0.0f && &B == &A) {
-      // Behind the plane of its own triangle now: was it in front at the substep's start? By how
-      // much, through it?
-      const float* pb = B.previous_positions();
-      const Vec3 s0 = load3(pb, tri[0]), s1 = load3(pb, tri[1]), s2 = load3(pb, tri[2]);
-      const Vec3 face0 = cross(s1 - s0, s2 - s0);
-      const float len0 = length(face0), len = length(face);
-      if (len0 == 0.0f || len == 0.0f) continue;
-      const float before = dot(x0 - s0, face0) / len0, after = dot(x - p0, face) / len;  // m
-      if (before >= 0.0f && before - after > best_cross) {
-        best_cross = before - after;
-        crossed_index = index;
+    if (face_len == 0.0f) continue;
+    Vec3 n = face * (1.0f / face_len);  // outward: surface triangles are wound counter-clockwise from outside
+    const Vec3 away = x - q;
+    float s = dot(away, n);  // signed distance, m: negative inside B
+    if (!in_face) {
+      // Beside the face (nearest an edge or a corner): the true distance along the true direction.
+      const float len = length(away);
+      if (len > 1e-7f) {
+        const float side = s >= 0.0f ? 1.0f : -1.0f;
+        n = away * (side / len);
+        s = side * len;
       }
     }
-  }
-  if (crossed_index != ~0u) best_index = crossed_index;
-  if (entry_index != ~0u) best_index = entry_index;
-  if (best_index == ~0u) return false;
-  const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
-  SoftBody& B = *bodies[b];
-  const float gap = gap_between(A, B, settings);
-  float* xb = B.positions();
-  const float* pb = B.previous_positions();
-  const uint32_t* tri = B.surface_triangles() + 3 * t;
-  // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
-  const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
-                       B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
-  const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
-  float w[3];
-  bool in_face;
-  Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
-  const Vec3 face = cross(p1 - p0, p2 - p0);
-  const float face_len = length(face);
-  if (face_len == 0.0f) return false;
-  Vec3 n = face * (1.0f / face_len);  // outward: surface triangles are wound counter-clockwise from outside
-  if (best_index == entry_index) {
-    // Back out through the face it went in by, at the point where it went through, however deep it
-    // is now (the nearest face of a thin part may be the far one).
-    std::copy(entry_w, entry_w + 3, w);
-    q = p0 * w[0] + p1 * w[1] + p2 * w[2];
-    in_face = true;
-  }
-  const Vec3 away = x - q;
-  float s = dot(away, n);  // signed distance, m: negative inside B
-  if (!in_face) {
-    // Beside the face (nearest an edge or a corner): the true distance along the true direction.
-    const float len = length(away);
-    if (len > 1e-7f) {
-      const float side = s >= 0.0f ? 1.0f : -1.0f;
-      n = away * (side / len);
-      s = side * len;
+    if (!(s < gap)) continue;  // apart (or NaN: the other body is diverging in this substep)
+    const float C = s - gap;  // < 0: how far inside the gap, m
+    const float w_v = wa[v];
+    const float w_sum = w_v + w[0] * w[0] * wt[0] + w[1] * w[1] * wt[1] + w[2] * w[2] * wt[2];
+    if (w_sum == 0.0f) continue;  // both sides immovable (pinned)
+    const float lambda = -C / w_sum;
+    store3(xa, v, x + n * (w_v * lambda));
+    for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) - n * (w[i] * wt[i] * lambda));
+    // Friction: the substep's relative tangential motion of the vertex against the triangle's
+    // point, removed up to mu x the normal correction (static inside the cone, kinetic outside).
+    const float mu = std::sqrt(A.params().friction * B.params().friction);
+    Vec3 rel = load3(xa, v) - x0;
+    for (int i = 0; i < 3; ++i) rel = rel - (load3(xb, tri[i]) - load3(pb, tri[i])) * w[i];
+    const Vec3 tangential = rel - n * dot(rel, n);
+    const float slide = length(tangential);
+    const float limit = mu * (-C);
+    if (slide > 0.0f) {
+      const float k_slide = slide <= limit ? 1.0f : limit / slide;
+      const float mu_lambda = k_slide / w_sum;
+      store3(xa, v, load3(xa, v) - tangential * (w_v * mu_lambda));
+      for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wt[i] * mu_lambda));
     }
+    // Penetration into the other body itself (not into the gap the thickness keeps).
+    const float depth = std::max(0.0f, -s);
+    A.add_contacts(1, depth);
+    if (&B != &A) {
+      B.add_contacts(0, depth);
+      A.mark_pressed_by_body();
+      B.mark_pressed_by_body();
+    }
+    ++solved;
   }
-  if (!(s < gap)) return false;  // apart (or NaN: the other body is diverging in this substep)
-  const float C = s - gap;  // < 0: how far inside the gap, m
-  const float w_v = wa[v];
-  const float w_sum = w_v + w[0] * w[0] * wt[0] + w[1] * w[1] * wt[1] + w[2] * w[2] * wt[2];
-  if (w_sum == 0.0f) return false;  // both sides immovable (pinned)
-  const float lambda = -C / w_sum;
-  store3(xa, v, x + n * (w_v * lambda));
-  for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) - n * (w[i] * wt[i] * lambda));
-  // Friction: the substep's relative tangential motion of the vertex against the triangle's
-  // point, removed up to mu x the normal correction (static inside the cone, kinetic outside).
-  const float mu = std::sqrt(A.params().friction * B.params().friction);
-  Vec3 rel = load3(xa, v) - x0;
-  for (int i = 0; i < 3; ++i) rel = rel - (load3(xb, tri[i]) - load3(pb, tri[i])) * w[i];
-  const Vec3 tangential = rel - n * dot(rel, n);
-  const float slide = length(tangential);
-  const float limit = mu * (-C);
-  if (slide > 0.0f) {
-    const float k_slide = slide <= limit ? 1.0f : limit / slide;
-    const float mu_lambda = k_slide / w_sum;
-    store3(xa, v, load3(xa, v) - tangential * (w_v * mu_lambda));
-    for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wt[i] * mu_lambda));
-  }
-  // Penetration into the other body itself (not into the gap the thickness keeps).
-  const float depth = std::max(0.0f, -s);
-  A.add_contacts(1, depth);
-  if (&B != &A) {
-    B.add_contacts(0, depth);
-    A.mark_pressed_by_body();
-    B.mark_pressed_by_body();
-  }
-  return true;
+  return solved;
 }
 
 }  // namespace sb

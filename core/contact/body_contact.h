@@ -23,13 +23,10 @@
 // spatial hash is built once per frame, not once per substep (Ten Minute Physics, lesson 15), and a
 // fast body's candidates are found because its predicted path is.
 //
-// Which triangle: the nearest candidate now, with two exceptions. A vertex that went into another
-// body in this substep through one of its candidate faces (in front of the face's plane at the
-// substep's start, behind it now, crossing within the face or just beside its edge) backs out
-// through the first face it went through, however deep it is: a swept test, so a fast vertex is not pushed on through a thin
-// part whose far face it is nearer by now, nor lost past the search radius. Within one body, a
-// vertex that went through the plane of one of its own candidates in this substep takes the one it
-// went through furthest (near a corner, the face it just crossed is no longer the nearest).
+// Which triangle: the nearest candidate now. Within one body, a vertex that went through the plane of
+// one of its own candidates in this substep takes the one it went through furthest instead (near a
+// corner, the face it just crossed is no longer the nearest). Between bodies the nearest is kept
+// (see body_contact.cpp for what else was tried and why it was dropped).
 //
 // Self-collision rules (why they are safe on a volumetric body): a triangle within twice the
 // thickness of the vertex in the rest shape is never its candidate (its own neighbourhood on the
@@ -41,10 +38,8 @@
 // edges from passing between each other's vertices (a folded bar's aligned corners did at 0.3x).
 //
 // Limits: a vertex that moves farther than its predicted path plus the search radius within one frame
-// (a hard hit sending it back the way it came) can miss a triangle; a vertex already deeper than the
-// search radius at a substep's start (pushed in by its own body's passes) is not found until it comes
-// back within reach; edges crossing edges with no vertex near a face are stopped only by the
-// thickness (no edge-edge test).
+// (a hard hit sending it back the way it came) can miss a triangle; edges crossing edges with no vertex
+// near a face are stopped only by the thickness.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -79,8 +74,6 @@ class BodyContact {
  private:
   // Drops vertex v's (of body a) candidates cand_tri_[first ..] of other bodies that cannot be the
   // nearest within the reach this frame (body_contact.cpp).
-  // Solves candidate vertex k's contact, if it has one (body_contact.cpp); true if it did.
-  bool solve_vertex(uint32_t k, SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   void prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, size_t first, float dt, const BodyContactSettings& settings);
 
   struct Box {

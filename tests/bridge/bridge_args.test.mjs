@@ -85,6 +85,7 @@ const TABLE = {
     ['resolution', BAD.integer, (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { resolution: v })],
     ['minQuality', BAD.number, (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { minQuality: v })],
     ['thinSurface', BAD.boolean, (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { thinSurface: v })],
+    ['maxTets', [...BAD.integer, -1], (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { maxTets: v })],
   ],
   'World.setGravity': [['y', REQUIRED('number'), (f, v) => f.world.setGravity(0, v, 0)]],
   'World.setSubsteps': [['n', REQUIRED('integer'), (f, v) => f.world.setSubsteps(v)]],
@@ -211,7 +212,7 @@ const TABLE = {
 // Methods that take no arguments, or only the bridge's own plumbing (check, checkPointer, copyIn:
 // return codes and arrays the bridge made itself).
 const NO_ARGUMENTS = new Set(['Softbody.createWorld', 'Softbody.lastError', 'Softbody.check', 'Softbody.checkPointer', 'Softbody.copyIn',
-  'World.contactStats', 'World.destroy', 'Collider.destroy', 'Tetra.runAll', 'Tetra.stats', 'Tetra.result', 'Tetra.destroy',
+  'World.contactStats', 'World.destroy', 'Collider.destroy', 'Tetra.runAll', 'Tetra.estimateTets', 'Tetra.stats', 'Tetra.result', 'Tetra.destroy',
   'Body.visualBinding', 'Body.reset', 'Body.stats', 'Body.destroy']);
 
 // The value the message must show: the first element that is wrong, for an array of the right length.
