@@ -340,7 +340,6 @@ test('fuzz reproducer: a PLY header announcing more elements than the file holds
   // PLYLoader reads as many elements as announced: this 200-byte file kept it busy for minutes.
   const ply = 'ply\nformat ascii 1.0\nelement vertex 44294967296\nproperty float x\nproperty float y\nproperty float z\n' +
     'element face 4\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n';
-  const started = performance.now();
+  // The message is the header check's: the loader never ran (it would still be reading).
   await rejectsImport(parseSurface(bytes(ply), 'big.ply'), ImportErrorKind.UNPARSABLE, /announces 44,294,967,296 vertex elements, more than the file's \d+ bytes/);
-  assert.ok(performance.now() - started < 1000);
 });
