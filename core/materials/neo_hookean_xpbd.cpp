@@ -20,9 +20,12 @@ constexpr double kStepTolerance = 1e-4;
 // The tet's local problem (header): g(F) = 1/2 tr((F - Fy) K (F - Fy)^T) + Psi(F), K = W^-1 / (h^2 V0)
 // (Pa, like Psi: everything per unit rest volume), Psi without its rest constant. Double precision: K can be
 // 1e6 times stiffer in the directions a tet with pinned vertices cannot move (see regularised_inverse).
+// K is per row of F (per spatial axis r): a vertex held by a plane along y has w_y = 0, so row y has
+// its own inertia metric (NeoHookeanPass::plane); otherwise the three are equal (isotropic).
 struct LocalProblem {
   M3 Fy;
-  M3 K;  // symmetric
+  M3 K[3];  // symmetric, per row r
+  bool isotropic = true;
   double mu, lambda, gamma;
 };
 
@@ -53,8 +56,14 @@ double objective(const LocalProblem& lp, const M3 F) {
   for (int j = 0; j < 3; ++j)
     for (int r = 0; r < 3; ++r) d[j][r] = F[j][r] - lp.Fy[j][r];
   double inertia = 0.0;
-  for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k) inertia += lp.K[j][k] * (d[j][0] * d[k][0] + d[j][1] * d[k][1] + d[j][2] * d[k][2]);
+  if (lp.isotropic) {
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) inertia += lp.K[0][j][k] * (d[j][0] * d[k][0] + d[j][1] * d[k][1] + d[j][2] * d[k][2]);
+  } else {
+    for (int r = 0; r < 3; ++r)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) inertia += lp.K[r][j][k] * d[j][r] * d[k][r];
+  }
   cofactor(F, c);
   const double J = F[0][0] * c[0][0] + F[0][1] * c[0][1] + F[0][2] * c[0][2];
   return 0.5 * inertia + 0.5 * lp.mu * dot9(F, F) + 0.5 * lp.lambda * (J - lp.gamma) * (J - lp.gamma);
@@ -99,7 +108,7 @@ void hessian(const LocalProblem& lp, const M3 F, const M3 c, double s, double H[
       for (int r = 0; r < 3; ++r)
         for (int q = 0; q < 3; ++q) {
           double v = lp.lambda * c[j][r] * c[k][q];
-          if (r == q) v += lp.K[j][k] + (j == k ? lp.mu : 0.0);
+          if (r == q) v += lp.K[r][j][k] + (j == k ? lp.mu : 0.0);
           H[3 * j + r][3 * k + q] = v;
         }
   for (int j = 0; j < 3; ++j) {
@@ -129,12 +138,18 @@ void times_sym(const M3 X, const M3 A, M3 out) {
     for (int r = 0; r < 3; ++r) out[j][r] = X[0][r] * A[0][j] + X[1][r] * A[1][j] + X[2][r] * A[2][j];
 }
 
-// The Gauss-Newton step: (A (x) I + lambda c c^T) D = -G with A = K + mu I, by Sherman-Morrison on
-// the rank-one volume term: D = -(G + lambda tau c) A^-1, tau = c : D. About 150 flops.
-void gauss_newton_step(const M3 Ainv, const M3 G, const M3 c, double lambda, M3 D) {
+// The same with a symmetric A_r per row r of X (times_sym when the three are equal, to the bit).
+void times_rows(const M3 X, const M3 A[3], M3 out) {
+  for (int j = 0; j < 3; ++j)
+    for (int r = 0; r < 3; ++r) out[j][r] = X[0][r] * A[r][0][j] + X[1][r] * A[r][1][j] + X[2][r] * A[r][2][j];
+}
+
+// The Gauss-Newton step: (A (x) I + lambda c c^T) D = -G with A = K + mu I (per row), by
+// Sherman-Morrison on the rank-one volume term: D = -(G + lambda tau c) A^-1, tau = c : D. About 150 flops.
+void gauss_newton_step(const M3 Ainv[3], const M3 G, const M3 c, double lambda, M3 D) {
   M3 GA, cA;
-  times_sym(G, Ainv, GA);
-  times_sym(c, Ainv, cA);
+  times_rows(G, Ainv, GA);
+  times_rows(c, Ainv, cA);
   const double tau = -dot9(c, GA) / (1.0 + lambda * dot9(c, cA));
   for (int j = 0; j < 3; ++j)
     for (int r = 0; r < 3; ++r) D[j][r] = -(GA[j][r] + lambda * tau * cA[j][r]);
@@ -144,7 +159,7 @@ void gauss_newton_step(const M3 Ainv, const M3 G, const M3 c, double lambda, M3 
 // Hessian, or Gauss-Newton's (the indefinite s d^2J part dropped: cheap, but it converges only at
 // about |s| |F| / (k_min + mu) per step, k_min the smallest eigenvalue of K, so slowly when a tet's
 // shear stiffness outweighs its inertia). A backtracking line search keeps every step downhill.
-int minimise(const LocalProblem& lp, M3 F, int max_iterations, const M3 Ainv, double k_min) {
+int minimise(const LocalProblem& lp, M3 F, int max_iterations, const M3 Ainv[3], double k_min) {
   int it = 0;
   for (; it < max_iterations; ++it) {
     M3 c, grad, D;
@@ -154,7 +169,7 @@ int minimise(const LocalProblem& lp, M3 F, int max_iterations, const M3 Ainv, do
     for (int j = 0; j < 3; ++j)
       for (int r = 0; r < 3; ++r) {
         double v = lp.mu * F[j][r] + s * c[j][r];
-        for (int k = 0; k < 3; ++k) v += lp.K[j][k] * (F[k][r] - lp.Fy[k][r]);
+        for (int k = 0; k < 3; ++k) v += lp.K[r][j][k] * (F[k][r] - lp.Fy[k][r]);
         grad[j][r] = v;
       }
     const double contraction = std::fabs(s) * std::sqrt(dot9(F, F) / 3.0) / (k_min + lp.mu);
@@ -241,69 +256,149 @@ void inertia_metric(const double w[4], const double b[4][3], M3 W) {
 // W_r share eigenvectors): W_r^-1 where the vertices can move F, 0 where they cannot, so the
 // multipliers keep no part that moves nothing (through W_r^-1 alone it would grow by itself every
 // pass). With every vertex movable W has full rank and W^+ is W_r^-1 (to its 1e-6 regularisation).
-void multiplier_change(const M3 F, const M3 F0, const M3 W, const M3 Winv, bool full_rank, M3 dl) {
-  M3 dF, tmp, Wplus;
+// Per row r with that row's W_r (full_rank[r]: none of its w_i is 0).
+void multiplier_change(const M3 F, const M3 F0, const M3 W[3], const M3 Winv[3], const bool full_rank[3], M3 dl) {
+  M3 dF, tmp, Wplus[3];
   for (int j = 0; j < 3; ++j)
     for (int r = 0; r < 3; ++r) dF[j][r] = F[j][r] - F0[j][r];
-  if (full_rank) {
-    times_sym(dF, Winv, dl);
-    return;
+  for (int r = 0; r < 3; ++r) {
+    if (full_rank[r]) {
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) Wplus[r][j][k] = Winv[r][j][k];
+      continue;
+    }
+    times_sym(Winv[r], W[r], tmp);
+    times_sym(tmp, Winv[r], Wplus[r]);
   }
-  times_sym(Winv, W, tmp);
-  times_sym(tmp, Winv, Wplus);
-  times_sym(dF, Wplus, dl);
+  times_rows(dF, Wplus, dl);
 }
 
-// Each vertex moves by w_i dLambda b_i (rounded to float once).
-void apply_impulse(float* pos, const uint32_t* id, const double w[4], const double b[4][3], const M3 dl) {
+// Each vertex moves by w_i dLambda b_i (rounded to float once), w_i per axis r: w[r][i].
+void apply_impulse(float* pos, const uint32_t* id, const double w[3][4], const double b[4][3], const M3 dl) {
   for (int i = 0; i < 4; ++i) {
-    if (w[i] == 0.0) continue;
     for (int r = 0; r < 3; ++r) {
-      const double dx = w[i] * (dl[0][r] * b[i][0] + dl[1][r] * b[i][1] + dl[2][r] * b[i][2]);
+      if (w[r][i] == 0.0) continue;
+      const double dx = w[r][i] * (dl[0][r] * b[i][0] + dl[1][r] * b[i][1] + dl[2][r] * b[i][2]);
       pos[3 * id[i] + r] = float(double(pos[3 * id[i] + r]) + dx);
     }
   }
 }
 
-// One visit of tet t (header): its local problem from the positions and its multipliers, solved,
-// and the result applied to both.
-void solve_tet(const NeoHookeanPass& p, uint32_t t) {
-  const uint32_t* id = p.tets + 4 * t;
-  const double w[4] = {p.inv_mass[id[0]], p.inv_mass[id[1]], p.inv_mass[id[2]], p.inv_mass[id[3]]};
-  double b[4][3];
-  corner_rows(p.B + 9 * size_t(t), b);
-  M3 W, Winv;
-  inertia_metric(w, b, W);
+// The tet's local problem from the positions (F0) and its multipliers, solved with per-axis inverse
+// masses w[r][i]: dLambda in dl. False when nothing of the tet can move.
+bool solve_local(const NeoHookeanPass& p, uint32_t t, const double w[3][4], const double b[4][3], const M3 F0,
+                 M3 dl) {
+  const bool isotropic = std::equal(w[0], w[0] + 4, w[1]) && std::equal(w[0], w[0] + 4, w[2]);
+  M3 W[3], Winv[3];
+  for (int r = 0; r < 3; ++r) {
+    if (r > 0 && isotropic) {
+      std::copy(&W[0][0][0], &W[0][0][0] + 9, &W[r][0][0]);
+      std::copy(&Winv[0][0][0], &Winv[0][0][0] + 9, &Winv[r][0][0]);
+      continue;
+    }
+    inertia_metric(w[r], b, W[r]);
+    // A row no vertex can move (every w 0 along it): a billion times stiff, so it stays (the rows
+    // that can move still solve).
+    if (!regularised_inverse(W[r], Winv[r])) {
+      if (r == 0 || isotropic) return false;
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) W[r][j][k] = 0.0, Winv[r][j][k] = j == k ? 1e9 * (Winv[0][0][0] + Winv[0][1][1] + Winv[0][2][2]) : 0.0;
+    }
+  }
   const double c = double(p.h2) * p.rest_volume[t];  // s^2 m^3
-  if (!regularised_inverse(W, Winv) || !(c > 0.0)) return;  // every vertex immovable
-  M3 F0, F;
-  deformation_gradient(p.pos, id, b, F0);
+  if (!(c > 0.0)) return false;
   LocalProblem lp;
+  lp.isotropic = isotropic;
   lp.mu = p.material.mu, lp.lambda = p.material.lambda, lp.gamma = p.material.gamma;
-  float* lam = p.lambda ? p.lambda + 9 * size_t(t) : nullptr;
+  const float* lam = p.lambda ? p.lambda + 9 * size_t(t) : nullptr;
+  M3 F;
   for (int j = 0; j < 3; ++j)
     for (int r = 0; r < 3; ++r) {
       double v = F0[j][r];  // Fy = F0 - Lambda W: where F would be without this tet's impulse
-      if (lam) v -= lam[r] * W[0][j] + lam[3 + r] * W[1][j] + lam[6 + r] * W[2][j];
+      if (lam) v -= lam[r] * W[r][0][j] + lam[3 + r] * W[r][1][j] + lam[6 + r] * W[r][2][j];
       lp.Fy[j][r] = v;
       F[j][r] = F0[j][r];  // warm start: the current shape
     }
   const double inv_c = 1.0 / c;
-  M3 A, Ainv;  // A = K + mu I, the Gauss-Newton metric
-  for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k) {
-      lp.K[j][k] = Winv[j][k] * inv_c;
-      A[j][k] = lp.K[j][k] + (j == k ? lp.mu : 0.0);
-    }
-  inverse3(A, Ainv);
-  const double k_min = inv_c / (W[0][0] + W[1][1] + W[2][2]);  // a lower bound of K's eigenvalues
+  M3 Ainv[3];  // A = K + mu I, the Gauss-Newton metric, per row
+  double trace = 0.0;
+  for (int r = 0; r < 3; ++r) {
+    M3 A;
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) {
+        lp.K[r][j][k] = Winv[r][j][k] * inv_c;
+        A[j][k] = lp.K[r][j][k] + (j == k ? lp.mu : 0.0);
+      }
+    inverse3(A, Ainv[r]);
+    trace = std::max(trace, W[r][0][0] + W[r][1][1] + W[r][2][2]);
+  }
+  const double k_min = inv_c / trace;  // a lower bound of K's eigenvalues
   minimise(lp, F, p.newton_iterations, Ainv, k_min);
-  M3 dl;
-  multiplier_change(F, F0, W, Winv, w[0] != 0.0 && w[1] != 0.0 && w[2] != 0.0 && w[3] != 0.0, dl);
+  bool full_rank[3];
+  for (int r = 0; r < 3; ++r) full_rank[r] = w[r][0] != 0.0 && w[r][1] != 0.0 && w[r][2] != 0.0 && w[r][3] != 0.0;
+  multiplier_change(F, F0, W, Winv, full_rank, dl);
+  return true;
+}
+
+// One visit of tet t (header): its local problem from the positions and its multipliers, solved,
+// and the result applied to both. A corner that the solve would push through a plane is held where it
+// is along y and the tet solved again; a corner stuck on the ground is held on all axes unless the
+// solve pulls it up (each corner changes at most twice per visit, so the rounds end).
+void solve_tet(const NeoHookeanPass& p, uint32_t t) {
+  const uint32_t* id = p.tets + 4 * t;
+  double w[3][4], w_free[4];
+  for (int i = 0; i < 4; ++i) w_free[i] = w[0][i] = w[1][i] = w[2][i] = p.inv_mass[id[i]];
+  const bool planes = p.plane != nullptr;
+  if (planes)  // stuck by static friction: immovable, unless the tet lifts it (below)
+    for (int i = 0; i < 4; ++i)
+      if (p.plane[id[i]] == 2) w[0][i] = w[1][i] = w[2][i] = 0.0;
+  double b[4][3];
+  corner_rows(p.B + 9 * size_t(t), b);
+  M3 F0, dl;
+  deformation_gradient(p.pos, id, b, F0);
+  auto impulse = [&](int i, int r) { return dl[0][r] * b[i][0] + dl[1][r] * b[i][1] + dl[2][r] * b[i][2]; };  // kg m
+  bool released[4] = {false, false, false, false};
+  for (int round = 0; round < 6; ++round) {
+    if (!solve_local(p, t, w, b, F0, dl)) return;
+    if (!planes) break;
+    bool changed = false;
+    for (int i = 0; i < 4; ++i) {
+      if (w_free[i] == 0.0) continue;
+      // The ground's push on it so far, with this visit's pull: below zero the ground would pull it.
+      const double ground_push = double(p.plane_push[id[i]]) / w_free[i] + p.plane_impulse[id[i]] - impulse(i, 1);
+      if (p.plane[id[i]] == 2 && w[0][i] == 0.0 && !released[i] && ground_push < 0.0) {
+        w[0][i] = w[1][i] = w[2][i] = w_free[i];  // pulled off the ground: free (once per visit)
+        released[i] = changed = true;
+        continue;
+      }
+      if (w[1][i] == 0.0) continue;
+      const double to = double(p.pos[3 * id[i] + 1]) + w[1][i] * impulse(i, 1);
+      if (to < p.floor_y || to > p.ceiling_y) w[1][i] = 0.0, changed = true;
+    }
+    if (!changed) break;
+  }
   apply_impulse(p.pos, id, w, b, dl);
-  if (lam)
+  if (planes)
+    for (int i = 0; i < 4; ++i) {
+      if (w_free[i] == 0.0) continue;
+      // What the planes held of this tet's push (kg m); then a vertex carried through a plane (by
+      // rounding, or when the rounds ran out) back on it.
+      if (w[0][i] == 0.0) p.plane_tangent[2 * id[i]] -= float(impulse(i, 0));
+      if (w[2][i] == 0.0) p.plane_tangent[2 * id[i] + 1] -= float(impulse(i, 2));
+      if (w[1][i] == 0.0) {
+        p.plane_impulse[id[i]] -= float(impulse(i, 1));
+        continue;
+      }
+      float& y = p.pos[3 * id[i] + 1];
+      const float to = std::min(std::max(y, p.floor_y), p.ceiling_y);
+      p.plane_impulse[id[i]] += float(double(to - y) / w_free[i]);
+      y = to;
+    }
+  if (p.lambda) {
+    float* lam = p.lambda + 9 * size_t(t);
     for (int j = 0; j < 3; ++j)
       for (int r = 0; r < 3; ++r) lam[3 * j + r] = float(lam[3 * j + r] + dl[j][r]);
+  }
 }
 
 }  // namespace
@@ -328,6 +423,13 @@ void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double*
         sum[3 * id[i] + r] += w * (lam[r] * b[i][0] + lam[3 + r] * b[i][1] + lam[6 + r] * b[i][2]);
     }
   }
+  if (p.plane_impulse)
+    for (uint32_t i = 0; i < vertex_count; ++i) {
+      const double w = p.inv_mass[i];
+      sum[3 * size_t(i)] += w * p.plane_tangent[2 * size_t(i)];
+      sum[3 * size_t(i) + 1] += w * p.plane_impulse[i];
+      sum[3 * size_t(i) + 2] += w * p.plane_tangent[2 * size_t(i) + 1];
+    }
   for (size_t k = 0; k < 3 * size_t(vertex_count); ++k) p.pos[k] = float(double(target[k]) + sum[k]);
 }
 

@@ -22,6 +22,7 @@
 // passes are implicit Euler on the same energy VBD, the integrators and the static solver use.
 // The vertices move by dx_i = w_i dLambda b_i: equal and opposite impulses (sum b_i = 0), momentum kept.
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 #include "materials/neo_hookean.h"
@@ -41,6 +42,18 @@ struct NeoHookeanPass {
   // summed over the substep's passes; null for a single pass whose multipliers nobody reads.
   float* lambda = nullptr;
   int newton_iterations = 4;  // at most, per visit: the next pass or substep goes on from where it stopped
+  // Contact inside the passes with the ground (y >= floor_y) and the press plate (y <= ceiling_y), in
+  // the pass's coordinates, when plane is not null. A tet visit that would push a vertex through a
+  // plane re-solves with that vertex immovable along y (its w_y = 0: the tet's other vertices take
+  // the correction), so the planes hold inside the solve instead of undoing part of it afterwards.
+  // plane[i]: 2 for a vertex static friction holds on the ground (immovable on every axis unless a
+  // visit pulls it up), 1 for one the substep put on the ground, 0 otherwise. What the planes
+  // supplied in the passes, kg m: plane_impulse[i] along +y, plane_tangent[2 i] along x and z.
+  const int8_t* plane = nullptr;
+  float floor_y = -INFINITY, ceiling_y = INFINITY;  // m
+  float* plane_impulse = nullptr;
+  float* plane_tangent = nullptr;
+  const float* plane_push = nullptr;  // m per vertex: the substep's clamp onto the ground
 };
 
 // Positions from the multipliers: x_i = target_i + w_i sum over its tets of Lambda_t b_i (+ moved_i,
@@ -50,6 +63,8 @@ struct NeoHookeanPass {
 // a vertex's weight, per rounding), so positions and multipliers drift apart and the passes converge
 // to a state ~1 % off the implicit step's (measured on the 10 MPa cantilever); rebuilding x after each
 // pass keeps them one rounding apart. target: the substep's inertial prediction.
+// With planes, what they supplied is added (w_i times plane_impulse_i along y, plane_tangent_i along x
+// and z): so a held vertex's blocked impulses cancel and a clamp stays.
 void neo_hookean_positions(const NeoHookeanPass& p, const float* target, double* sum, uint32_t vertex_count,
                            const double* moved = nullptr);
 

@@ -288,7 +288,9 @@ class SoftBody {
   static void fused_before(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                  WorkerPool* pool, uint32_t split_min, VertexWork* work);
+                  WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground);
+  void neo_hookean_planes_begin(bool ground, NeoHookeanPass* pass, const float origin[3]);
+  void neo_hookean_planes_end();
   NeoHookeanPass neo_hookean_pass() const;
   void update_stiffness_number();
   void apply_vertex_scales();
@@ -348,6 +350,14 @@ class SoftBody {
   // damping EdgeDashpotPass's x and moved (sized in update_stiffness_number).
   std::vector<double> dashpot_x_, dashpot_moved_;
   std::vector<float> nh_relative_;
+  // Neo-Hookean XPBD: the ground and the press plate inside the passes (NeoHookeanPass::plane), per
+  // vertex: its plane state, what the substep's clamp onto the ground moved it (m), the impulses the
+  // planes supplied in the passes (kg m; y, then x and z), and whether static friction held it on the
+  // ground in the last substep. nh_planes_ says they are in use this substep.
+  std::vector<int8_t> nh_plane_;
+  std::vector<uint8_t> nh_stuck_;
+  std::vector<float> nh_plane_push_, nh_plane_impulse_, nh_plane_tangent_;
+  bool nh_planes_ = false;
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)

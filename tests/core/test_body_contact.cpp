@@ -119,8 +119,10 @@ TEST_CASE("a stack of three soft boxes comes to rest with every contact under 2 
 
 TEST_CASE("rest is rest: a stack of four boxes offset 12 mm per level stays put for 30 s under both materials") {
   // Each box sits 12 mm further out than the one below, so every interface carries a tilting load
-  // that only static friction (body-body and ground, mu = 0.5) resists. Settled for 10 s from a drop
-  // of a millimetre, no centre may then move more than 1 mm in the next 30 s (the issue's bound; the
+  // that only static friction (body-body and ground, mu = 0.5) resists. Settled for 15 s from a drop
+  // of a millimetre (the 1 MPa stack, whose base sticks to the ground inside the passes, still leans
+  // 1.3 mm at the top between 10 s and 25 s, then stops: 0.01 mm from 25 s to 40 s), no centre may
+  // then move more than 1 mm in the next 30 s (the issue's bound; the
   // creep it reported was 0.3-0.5 mm/s, 9-15 mm over that time), and the stack must still stand
   // (each centre a box height, 0.25 m less what the contact squeezes, above the one below).
   for (bool neo : {false, true}) {
@@ -137,7 +139,7 @@ TEST_CASE("rest is rest: a stack of four boxes offset 12 mm per level stays put 
     SoftBody* box[4];
     for (int k = 0; k < 4; ++k)
       box[k] = w.body(w.add_body(make_box(3, 3, 3, 0.25f, 0.25f, 0.25f, 0.012f * k, 0.126f + 0.26f * k, 0.0f), p));
-    for (int f = 0; f < 600; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);
+    for (int f = 0; f < 900; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);
     Vec3 settled[4];
     for (int k = 0; k < 4; ++k) settled[k] = centre_of(*box[k]);
     for (int f = 0; f < 1800; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);

@@ -66,6 +66,29 @@ TEST_CASE("a block pressed to 65 % at nu = 0.49 keeps its volume within 1.5 % un
   }
 }
 
+TEST_CASE("XPBD (Neo-Hookean) holds the ground and the press plate inside its passes: a block pressed to 65 % keeps its volume") {
+  // The block of the test above under XPBD, whose block passes hold vertices on the planes
+  // (neo_hookean_xpbd.h). Converged (4 passes) it loses what VBD and implicit Euler lose, about 1 %
+  // (measured 0.99-1.07 % on both boxes, 10 and 40 substeps alike: within the issue's 1.5 %). One
+  // pass, the page's default, leaves the elastic solve itself short and loses a little more at 10
+  // substeps: measured 1.34 % and 1.50 % (2.1 % and 3.5 % with the planes after the passes); bound 2 %.
+  struct Box {
+    int nx, ny;
+    float size, height;  // m
+  };
+  for (const Box& box : {Box{4, 4, 0.6f, 0.6f}, Box{6, 3, 1.0f, 0.3f}}) {
+    CAPTURE(box.nx);
+    const double converged10 = pressed_volume(Solver::Xpbd, 4, 10, box.nx, box.ny, box.size, box.height);
+    const double converged40 = pressed_volume(Solver::Xpbd, 4, 40, box.nx, box.ny, box.size, box.height);
+    const double one_pass = pressed_volume(Solver::Xpbd, 1, 10, box.nx, box.ny, box.size, box.height);
+    MESSAGE("4 passes: " << converged10 << " (10 substeps), " << converged40 << " (40); 1 pass: " << one_pass);
+    CHECK(converged10 > 0.985);
+    CHECK(converged10 < 1.0);
+    CHECK(std::fabs(converged10 - converged40) < 0.002);
+    CHECK(one_pass > 0.98);
+  }
+}
+
 TEST_CASE("contact inside the solve: a sliding box still stops after v^2 / (2 mu g) under VBD and implicit Euler") {
   // As test_xpbd.cpp's friction case: a flat 1 m box sliding at 3 m/s; friction now comes from the
   // plane's force inside the solve (VBD: its support force after the sweeps, scaled to the impulse
@@ -131,3 +154,4 @@ TEST_CASE("contact inside the solve: a body lifted by a grab leaves the ground; 
     }
   }
 }
+
