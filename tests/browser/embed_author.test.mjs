@@ -255,6 +255,7 @@ test('events: load once per build with what was built, progress up to 1, visibil
     assert.ok(progress.length >= 2, `progress events (${progress.join(', ')})`);
     assert.ok(progress.every((f, i) => i === 0 || f >= progress[i - 1]), `never backwards (${progress.join(', ')})`);
     assert.equal(progress.at(-1), 1);
+    assert.equal(await page.evaluate(() => document.getElementById('s').shadowRoot.querySelector('.progress').hidden), true, 'the ring is gone once done');
     const sLoad = await events(page, 's', 'load');
     assert.equal(sLoad.length, 1);
     assert.equal(sLoad[0].src, '/meshes/cube.obj');

@@ -411,7 +411,7 @@ export class SoftBodyElement extends HTMLElement {
       } finally {
         if (id === this._buildId) setProgress(this._parts, null);
       }
-      if (id === this._buildId) this._progress(1, label);
+      if (id === this._buildId) this._emit('progress', { fraction: 1, label }); // done: the ring is gone
       if (id !== this._buildId) return false;
       // A page may cap what a file can cost its readers (embed.html does); the element alone does not.
       const tets = mesh.tets.length / 4;
