@@ -699,7 +699,10 @@ export class SoftBodyElement extends HTMLElement {
     } else if (name === 'reveal' || name === 'loading') {
       this._syncTabIndex();
       this._syncPlay();
-      if (this.isConnected && this._status === 'idle' && (this._shown || this._values.loading === 'eager')) this._near();
+      if (this.isConnected && this._status === 'idle') {
+        if (this._values.loading === 'eager') this._near();
+        else (unobserve(this), observe(this)); // the observers report again whether it is near now
+      }
     }
     if (name === 'alt') this._describe();
     if (name === 'scene' || name === 'src' || name === 'compare' || name === 'solver') this._describe();
