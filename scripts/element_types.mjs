@@ -21,6 +21,7 @@ function types(a) {
     case 'enum':
       return [`${ENUM_TYPES[a.name] ?? `(${union(a.values)})`}${orNull}`, `${ENUM_TYPES[a.name] ?? `(${union(a.values)})`} | null`];
     case 'url':
+    case 'text':
       return ['string | null', 'string | null'];
     case 'integer':
     case 'number':

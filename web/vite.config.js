@@ -3,6 +3,7 @@
 // index.html unless told about the others. (The browser tests start Vite without this file; the dev
 // server serves every page in web/ anyway.)
 import { fileURLToPath } from 'node:url';
+import { docsPlugin } from './docs_plugin.js';
 import { texPlugin } from './tex_plugin.js';
 
 // Cross-origin isolation: with these headers a page may share memory with workers, so the pages
@@ -19,8 +20,9 @@ export default ({ command }) => ({
   // Relative asset paths: the built site works from any folder (a blog's sub-folder, GitHub
   // Pages), not only from the server's root.
   base: './',
-  // The article's equations: TeX in the HTML, MathML in what the browser gets (tex_plugin.js).
-  plugins: [texPlugin()],
+  // The article's equations: TeX in the HTML, MathML in what the browser gets (tex_plugin.js); the
+  // docs as pages at docs/ (docs_plugin.js).
+  plugins: [texPlugin(), docsPlugin()],
   // The bunny sample's npm package is CommonJS; the dev server serves only ES modules, so it is
   // pre-bundled (converted) at start-up. The browser tests' server does the same (harness.mjs).
   optimizeDeps: { include: ['bunny'] },

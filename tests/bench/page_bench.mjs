@@ -13,7 +13,7 @@
 //   view: main-thread task time over 5 s (Chrome DevTools Protocol Performance.getMetrics,
 //   TaskDuration) as a fraction of one core, and how many animation frames the page requested.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
@@ -22,20 +22,21 @@ import { ISOLATION_HEADERS, launchBrowser, serveStatic } from '../browser/harnes
 
 const gz = (bytes) => gzipSync(bytes, { level: 6 }).length;
 
-// The chunks a build's entry loads: static imports, and (from the entry only) dynamic ones, which
-// is how <soft-body> loads its runtime; dynamic imports deeper down (mesh readers, the bunny) are
-// the "on demand" part.
-function closure(dir, entry) {
+// The chunks a build's entry loads: static imports, and (from the entry only, unless
+// entryDynamic is false) dynamic ones, which is how <soft-body> loads its runtime; dynamic imports
+// deeper down (mesh readers, the bunny) are the "on demand" part. Paths relative to dir.
+export function closure(dir, entry, entryDynamic = true) {
   const seen = new Set();
   const visit = (file, followDynamic) => {
     if (seen.has(file)) return;
     seen.add(file);
     const code = readFileSync(join(dir, file), 'utf8');
+    const near = (path) => posix.normalize(posix.join(posix.dirname(file), path));
     // Minified output quotes with ", ' or ` alike.
-    for (const [, path] of code.matchAll(/(?:from|import)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)) visit(path, false);
-    if (followDynamic) for (const [, path] of code.matchAll(/import\(\s*["'`]\.\/([^"'`]+\.js)["'`]\s*\)/g)) visit(path, false);
+    for (const [, path] of code.matchAll(/(?:from|import)\s*["'`](\.\.?\/[^"'`]+\.js)["'`]/g)) visit(near(path), false);
+    if (followDynamic) for (const [, path] of code.matchAll(/import\(\s*["'`](\.\.?\/[^"'`]+\.js)["'`]\s*\)/g)) visit(near(path), false);
   };
-  visit(entry, true);
+  visit(entry, entryDynamic);
   return seen;
 }
 

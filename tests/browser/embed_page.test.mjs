@@ -163,6 +163,12 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
     const snippet = await page.evaluate(() => document.querySelector('[data-snippet="element"]').value);
     assert.ok(snippet.startsWith(`<script type="module" src="${base}softbody.js"></script>\n<soft-body `), snippet);
     assert.equal(await page.evaluate(async (u) => (await fetch(u)).status, `${base}softbody.js`), 200);
+    // The docs as pages (web/docs_plugin.js), from the demo's link, with the README's image.
+    await page.goto(await page.evaluate(() => document.querySelector('a[href="./docs/index.html"]').href)); // the embed dialog is open
+    await page.waitForFunction(() => document.querySelector('main img')?.complete);
+    assert.ok(await page.evaluate(() => document.querySelector('main img').naturalWidth > 0), 'the docs index and its image are in the build');
+    await page.click('nav a[href="embedding.html"]');
+    assert.equal(await page.evaluate(() => document.querySelector('h1').textContent), 'Embedding figures in an article');
     await page.goto(`${base}article.html?test#fig-spring`);
     await page.waitForFunction(() => document.getElementById('fig-spring')?.frames > 3, null, { timeout: FRAME_TIMEOUT });
     assert.deepEqual(failed, []);

@@ -46,6 +46,8 @@ export const STARTS = Object.freeze(['drop', 'squash']);
 export const MATERIALS = Object.freeze(['simple', 'neo-hookean']);
 export const SQUASH_START = 0.7; // start="squash": pressed to 70 % of the height, as the comparison page does
 export const PLOTS = Object.freeze(['none', 'energy', 'volume', 'both']);
+export const LOADINGS = Object.freeze(['lazy', 'eager']);
+export const REVEALS = Object.freeze(['auto', 'interaction', 'manual']);
 
 // Default resolution per scene, in the scene's own unit (see figure.js SCENE_BUILDERS).
 export const DEFAULT_RESOLUTION = Object.freeze({
@@ -68,7 +70,8 @@ export const DEFAULT_RESOLUTION = Object.freeze({
 //   'body'     sb_body_set_param on every view's body, live (param: the bridge's name)
 //   'world'    a world setting of every view, live
 //   'solver'   the body's solver, live
-//   'element'  only the element's own behaviour (controls, plot, camera, playback, poster, dt)
+//   'element'  only the element's own behaviour (controls, plot, camera, playback, poster, dt,
+//              accessibility, loading and interaction)
 // slider: the range a `controls="..."` slider offers (log: the slider moves log10 of the value and
 // its leftmost position is exactly 0). unit: shown next to the value.
 export const ATTRIBUTES = Object.freeze([
@@ -106,6 +109,12 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'autoplay', kind: 'boolean', default: false, apply: 'element', doc: 'play when first visible (otherwise a play button); prefers-reduced-motion keeps it paused' },
   { name: 'camera', kind: 'camera', default: null, apply: 'element', doc: '"x y z" camera position, or "x y z tx ty tz" with the point it looks at (m)' },
   { name: 'poster', kind: 'url', default: null, apply: 'element', doc: 'an image shown until the first frame' },
+  { name: 'alt', kind: 'text', default: null, apply: 'element', doc: 'what the figure shows, in words: its accessible name (the figure\'s aria-label, with role figure), also shown in the box if the simulation cannot start' },
+  { name: 'loading', kind: 'enum', values: LOADINGS, default: 'lazy', apply: 'element', doc: 'lazy: load when within about a viewport of being seen; eager: load at once' },
+  { name: 'reveal', kind: 'enum', values: REVEALS, default: 'auto', apply: 'element', doc: 'auto: show the simulation once drawn; interaction: nothing is loaded until the reader clicks, taps or presses Enter on the figure, which then plays; manual: until the page calls dismissPoster() (loading="eager" loads in advance for both)' },
+  { name: 'interactive', kind: 'boolean', default: true, apply: 'element', doc: '"false": a figure that only plays: no grabbing, orbiting or zooming, not in the tab order, touches scroll the page' },
+  { name: 'disable-zoom', kind: 'boolean', default: false, apply: 'element', doc: 'the wheel, pinch and + − never zoom (the wheel always scrolls the page)' },
+  { name: 'camera-follow', kind: 'boolean', default: true, apply: 'element', doc: 'the camera glides after a body that leaves the middle of the view and keeps its centre in view ("off" holds it still)' },
 ]);
 
 export const ATTRIBUTE_NAMES = Object.freeze(ATTRIBUTES.map((a) => a.name));
@@ -148,6 +157,7 @@ export function parseAttribute(name, text) {
       if (!info.values.includes(raw)) throw new Error(`${name}="${raw}" is not one of ${info.values.join(', ')}`);
       return raw;
     case 'url':
+    case 'text':
       return raw === '' ? null : raw;
     case 'boolean':
       // HTML style: present means true; "false", "off", "0" and "no" mean false.

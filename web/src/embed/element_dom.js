@@ -32,6 +32,9 @@ canvas.plot[hidden] { display: none; }
   background: linear-gradient(#e6ebf1 0 58%, #dfe4ea 58%);
   display: grid; place-items: center; color: #5d6b7b; transition: opacity 0.3s;
 }
+.placeholder > div { max-width: 90%; text-align: center; }
+.placeholder .alt { margin: 6px 0 0; color: #1d2733; }
+.placeholder .alt[hidden] { display: none; }
 .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; pointer-events: none; transition: opacity 0.3s; }
 .placeholder.gone, .poster.gone { opacity: 0; }
 .labels { position: absolute; inset: 0; pointer-events: none; }
@@ -98,7 +101,7 @@ export function buildShadow(root) {
     <div class="frame" part="frame">
       <div class="views">
         <canvas class="scene" part="canvas" tabindex="-1"></canvas>
-        <div class="placeholder" part="placeholder"><span class="loading-text"></span></div>
+        <div class="placeholder" part="placeholder"><div><span class="loading-text"></span><p class="alt" hidden></p></div></div>
         <img class="poster" part="poster" alt="" hidden />
         <div class="labels"></div>
         <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" hidden>
@@ -120,6 +123,7 @@ export function buildShadow(root) {
     canvas: $('canvas.scene'),
     placeholder: $('.placeholder'),
     loadingText: $('.loading-text'),
+    altText: $('.placeholder .alt'),
     poster: $('.poster'),
     labels: $('.labels'),
     progress: $('.progress'),

@@ -69,6 +69,10 @@ export function wireKeys(element) {
     const v = view();
     if (!v || event.composedPath()[0] !== element || event.altKey || event.ctrlKey || event.metaKey) return;
     const key = event.key;
+    // interactive="false" takes no grab or camera keys (only Space and R), disable-zoom no + −.
+    const still = !element.interactive;
+    if (still && key !== ' ' && key !== 'r' && key !== 'R') return;
+    if (element.disableZoom && (key === '+' || key === '=' || key === '-' || key === '_')) return;
     let handled = true;
     if (held && key.startsWith('Arrow') && !event.shiftKey) move(key);
     else if (key === 'g' || key === 'G') held ? release() : grab();

@@ -5,6 +5,7 @@
 import * as THREE from 'three';
 import { BodyMesh } from '../body_mesh.js';
 import { createCameraRig } from '../camera_rig.js';
+import { CameraFollow } from './camera_follow.js';
 import { FairGrab } from '../compare/fair_grab.js';
 import { ColliderView } from '../scenes/collider_view.js';
 import { Grabber } from '../grabber.js';
@@ -25,8 +26,9 @@ export class FigureView {
     // Phones: until a tap activates the figure a touch belongs to the page, so a swipe that starts
     // on a body scrolls the article instead of throwing the body out of the figure. Registered
     // before the orbit controls and the grabber, whose pointerdown it then keeps from them.
+    // interactive="false": no pointer reaches them at all.
     canvas.addEventListener('pointerdown', (e) => {
-      if (!this.active && e.pointerType === 'touch') e.stopImmediatePropagation();
+      if (!this.interactive || (!this.active && e.pointerType === 'touch')) e.stopImmediatePropagation();
     }, { capture: true });
     this.group = new THREE.Group(); // everything this element shows; visible only while it renders
     this.group.visible = false;
@@ -35,6 +37,8 @@ export class FigureView {
     this.camera = this.rig.camera;
     this.controls = this.rig.controls;
     this.controls.addEventListener('change', () => this.onChange());
+    this.follow = new CameraFollow(this.camera, this.controls);
+    this.following = true; // camera-follow
     this.views = []; // [{ lane, mesh, group }]
     this.rects = []; // CSS px within the canvas, per view: { x, y, width, height }
     this.pixelRatio = 1;
@@ -50,6 +54,8 @@ export class FigureView {
       pick: (event) => this._pick(event),
     });
     this.active = false;
+    this.interactive = true; // interactive="false": the figure only plays
+    this.zoom = true; // disable-zoom: never
     this.setActive(false);
   }
 
@@ -58,8 +64,17 @@ export class FigureView {
   // does neither. Active: the wheel zooms and touches belong to the view.
   setActive(active) {
     this.active = active;
-    this.controls.enableZoom = active; // OrbitControls then leaves the wheel event alone
-    this.canvas.style.touchAction = active ? 'none' : 'manipulation';
+    this.controls.enabled = this.interactive;
+    this.controls.enableZoom = active && this.zoom; // OrbitControls then leaves the wheel event alone
+    this.canvas.style.touchAction = !this.interactive ? 'auto' : active ? 'none' : 'manipulation';
+  }
+
+  // interactive: grabbing and orbiting at all; zoom: the wheel, pinch and keys may zoom.
+  setInteraction({ interactive, zoom }) {
+    this.interactive = interactive;
+    this.zoom = zoom;
+    if (!interactive) this.grabber.cancel();
+    this.setActive(this.active);
   }
 
   // Points the camera: position and target in m (target null: the scene's).
@@ -67,6 +82,13 @@ export class FigureView {
     if (position) this.camera.position.set(...position);
     if (target) this.controls.target.set(...target);
     this.controls.update();
+    this.follow.reset();
+  }
+
+  // Looks at a box ({ center, halfExtents }, m): the whole scenery in view (camera_rig.js).
+  frame(bounds) {
+    this.rig.frame(bounds);
+    this.follow.reset();
   }
 
   // New meshes for the figure's lanes (after a build).
@@ -149,10 +171,27 @@ export class FigureView {
     return { x: box.left + r.x + ((ndc.x + 1) / 2) * r.width, y: box.top + r.y + ((1 - ndc.y) / 2) * r.height };
   }
 
-  // Uploads every body's positions and draws each view into its rectangle. Returns whether the
-  // camera is still moving (damping), so the caller keeps asking for frames.
-  render() {
-    const moving = this.controls.update();
+  // Moves the camera after the body (camera-follow): the centre of the views' bodies that have not
+  // exploded, fitted to the narrowest view. Not while the reader holds a body or turns the camera:
+  // a grab follows the pointer, and a camera moving under it would drag the body further.
+  _follow(dt) {
+    if (!this.following || this.grabber.dragging || this.grabber.orbiting || !this.rects.length) return false;
+    const live = this.views.filter((v) => !v.lane.exploded && v.lane.stats);
+    let center = null;
+    if (live.length) {
+      center = [0, 0, 0];
+      for (const { lane } of live) for (let k = 0; k < 3; k++) center[k] += lane.stats.center[k] / live.length;
+    }
+    this.rig.fit(Math.min(...this.rects.map((r) => r.width / Math.max(1, r.height))));
+    return this.follow.update(center, dt);
+  }
+
+  // Uploads every body's positions and draws each view into its rectangle. dt: s since the last
+  // frame (the camera's follow eases by it). Returns whether the camera is still moving (damping,
+  // following), so the caller keeps asking for frames.
+  render(dt = 0) {
+    let moving = this.controls.update();
+    if (this._follow(dt)) moving = true;
     const ratio = this.pixelRatio;
     const vertex = this.grabber.dragging ? this.grabber.vertex : -1;
     this.grabber.bead.visible = vertex >= 0;

@@ -9,13 +9,16 @@
 // and draws nothing, and resumes where it stopped. All elements share one WebGL context
 // (page_stage.js).
 //
-// API: play(), pause(), reset(), step(n), setParam(name, value); read-only world, bodies, stats,
-// paused, frames, time. Events (bubbling, composed): ready, exploded, error, and a throttled frame
-// event (4 per second) for captions that show live numbers.
+// API: play(), pause(), reset(), step(n), setParam(name, value), dismissPoster(), toBlob(); read-only
+// world, bodies, stats, paused, frames, time. Events (bubbling, composed): load (each build's first
+// frame; ready is the first one's old name), progress, visibility, exploded, error, and a throttled
+// frame event (4 per second) for captions that show live numbers.
 import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, SOLVER_LABELS, attributeInfo, attributeName, formatAttribute, parseAttribute, propertyName } from './attributes.js';
 import { buildControls } from './element_controls.js';
 import { buildShadow, setProgress } from './element_dom.js';
 import { KEY_HELP, wireKeys } from './element_keys.js';
+import { labelViews, samplePlot, setupPlot } from './element_overlays.js';
+import { snapshot } from './element_snapshot.js';
 
 // ?test in the page's URL: cheap rendering (no MSAA, pixel ratio 1, small shadow map), identical
 // physics, as on the demo page. The stage also picks it by itself on a software renderer.
@@ -23,6 +26,7 @@ const LOW_COST = typeof location !== 'undefined' && new URLSearchParams(location
 const FRAME_EVENT_MS = 250; // the frame event's period
 const MESSAGE_MS = 9000; // a message stays this long (or until dismissed)
 const HINT_MS = 1600;
+const MAX_FRAME_S = 0.1; // s: the camera follow's step after a pause is no longer than this
 const NEAR_MARGIN = '100% 0px 100% 0px'; // load when within about one viewport of being visible
 
 let runtime = null;
@@ -97,6 +101,11 @@ export class SoftBodyElement extends HTMLElement {
     this._hintTimer = 0;
     this._disposeTimer = 0;
     this._labels = [];
+    this._revealed = false; // reveal="interaction" or "manual": clicked, or dismissPoster() called
+    this._loadPending = false; // a build whose first frame has not been drawn yet (the load event)
+    this._lastNow = 0;
+    this._internals = this.attachInternals?.() ?? null; // the host's role and name (alt)
+    if (this._internals) this._internals.role = 'figure';
     this._wire();
   }
 
@@ -104,12 +113,32 @@ export class SoftBodyElement extends HTMLElement {
 
   connectedCallback() {
     clearTimeout(this._disposeTimer);
-    if (!this.hasAttribute('tabindex')) this.tabIndex = 0; // focusable: focus activates the view
+    this._syncTabIndex();
     this._describe();
     this._showPoster();
-    if (this._status === 'idle') this._parts.loadingText.textContent = 'soft body';
+    if (this._status === 'idle') this._parts.loadingText.textContent = this._shown ? 'soft body' : this._values.reveal === 'interaction' ? 'click to load the simulation' : 'soft body';
+    this._syncPlay();
     observe(this);
     if (this._status === 'ready') this._stage.add(this);
+    else if (this._values.loading === 'eager') this._near();
+  }
+
+  // Focusable (focus activates the view) when there is something to do with the keys; a tabindex
+  // the page set is the page's.
+  _syncTabIndex() {
+    const wanted = this._values.interactive || (!this._shown && this._values.reveal === 'interaction');
+    if (wanted && !this.hasAttribute('tabindex')) {
+      this.tabIndex = 0;
+      this._ownTabIndex = true;
+    } else if (!wanted && this._ownTabIndex) {
+      this.removeAttribute('tabindex');
+      this._ownTabIndex = false;
+    }
+  }
+
+  // Whether the simulation shows (reveal="auto", or revealed).
+  get _shown() {
+    return this._values.reveal === 'auto' || this._revealed;
   }
 
   disconnectedCallback() {
@@ -174,7 +203,7 @@ export class SoftBodyElement extends HTMLElement {
     this._values[key] = value;
     this._applyElementValue(name, value);
     this._controls.update(name);
-    if (info.apply === 'solver') this._labelViews();
+    if (info.apply === 'solver') labelViews(this);
     this._invalidate();
   }
 
@@ -256,6 +285,29 @@ export class SoftBodyElement extends HTMLElement {
     return this._status === 'ready';
   }
 
+  // reveal="interaction" or "manual": show the simulation now (loading it first if it has not).
+  dismissPoster() {
+    if (this._revealed) return;
+    this._revealed = true;
+    this._syncTabIndex();
+    this._syncPlay();
+    if (this._status === 'idle') {
+      this._parts.loadingText.textContent = 'soft body';
+      this._near();
+    } else this._invalidate();
+  }
+
+  // A still image of what the figure shows now: its views, their labels and the plot, at the
+  // canvas's resolution. type: 'image/png' (default), 'image/jpeg' or 'image/webp'; quality: 0 to 1
+  // for the lossy ones. Draws the current state first, so it works paused or off-screen.
+  async toBlob({ type = 'image/png', quality } = {}) {
+    if (this._status !== 'ready' || !this._figure?.built) throw new Error('toBlob(): the figure has not loaded yet (wait for its load event)');
+    this._view.layout();
+    this._view.render();
+    if (this._plot) this._plot.draw();
+    return snapshot(this._parts, this._labels, { type, quality });
+  }
+
   // The first view's body statistics (bridge Body.stats()) plus time, energy and state, and one
   // entry per view; null before the figure exists.
   get stats() {
@@ -275,8 +327,10 @@ export class SoftBodyElement extends HTMLElement {
 
   async _near() {
     if (this._status !== 'idle' || !this.isConnected) return;
+    if (!this._shown && this._values.loading !== 'eager') return; // loads when revealed
     this._status = 'loading';
     this._parts.loadingText.textContent = 'loading physics…';
+    this._loadStarted = performance.now();
     try {
       // The wasm is fetched and compiled while three.js and the runtime load and the renderer
       // warms up its shaders: the first figure waits for the slower of the two, not their sum.
@@ -295,10 +349,11 @@ export class SoftBodyElement extends HTMLElement {
         onChange: () => this._invalidate(),
       });
       this._keys.attach(this._view);
+      this._applyInteraction();
       this._setActive(this._active ?? false);
       this._resizeObserver = new ResizeObserver(() => {
         this._view?.layout();
-        this._labelViews();
+        labelViews(this);
         this._invalidate();
       });
       this._resizeObserver.observe(this._parts.canvas);
@@ -309,11 +364,13 @@ export class SoftBodyElement extends HTMLElement {
       this._status = 'failed';
       const p = this._parts;
       p.loadingText.textContent = `the simulation could not start: ${String(error?.message ?? error)}`;
+      p.altText.textContent = this._values.alt ?? '';
+      p.altText.hidden = !this._values.alt; // what the reader would have seen, in words
       p.poster.hidden = true;
       p.bar.hidden = true;
       p.play.hidden = true;
       p.placeholder.setAttribute('role', 'alert');
-      this._report(error);
+      this._report(error, null, { fatal: true });
       return;
     }
     this._status = 'ready';
@@ -321,7 +378,8 @@ export class SoftBodyElement extends HTMLElement {
       this._dispose(); // removed while loading: build again if it comes back
       return;
     }
-    const play = this._wantPlay ?? (this._values.autoplay && !reducedMotion());
+    // A figure revealed by a click plays: the click was the reader asking for it.
+    const play = this._wantPlay ?? ((this._values.autoplay && !reducedMotion()) || (this._revealed && this._values.reveal === 'interaction'));
     this._playing = Boolean(play);
     this._everPlayed = this._playing;
     this._syncPlay();
@@ -339,19 +397,21 @@ export class SoftBodyElement extends HTMLElement {
   // one is reported by name and dropped while the rest apply.
   async _build({ initial = false } = {}) {
     const id = ++this._buildId;
+    this._loadStarted ??= performance.now(); // for the load event's ms
     const v = this._values;
     let mesh = null;
     const needsMesh = Boolean(v.src) || SAMPLE_SCENES.includes(v.scene);
     if (needsMesh) {
       const label = v.src ? `meshing ${this._rt.fileNameOf(this._rt.srcUrls(v.src)[0])}` : `meshing ${v.scene}`;
-      setProgress(this._parts, 0, label);
+      this._progress(0, label);
       try {
         mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src }, (f) => {
-          if (id === this._buildId) setProgress(this._parts, f, label);
+          if (id === this._buildId) this._progress(f, label);
         });
       } finally {
         if (id === this._buildId) setProgress(this._parts, null);
       }
+      if (id === this._buildId) this._emit('progress', { fraction: 1, label }); // done: the ring is gone
       if (id !== this._buildId) return false;
       // A page may cap what a file can cost its readers (embed.html does); the element alone does not.
       const tets = mesh.tets.length / 4;
@@ -407,15 +467,22 @@ export class SoftBodyElement extends HTMLElement {
     if (!reported) this._report(firstError);
   }
 
+  // The progress ring and a progress event ({ fraction, label }) while a mesh is made.
+  _progress(fraction, label) {
+    setProgress(this._parts, fraction, label);
+    this._emit('progress', { fraction, label });
+  }
+
   // After a build: meshes, camera, labels, plot series.
   _built() {
     const figure = this._figure;
     this._view.bind(figure.lanes);
+    this._loadPending = true;
     const camera = this._values.camera;
-    if (figure.bounds && !camera) this._view.rig.frame(figure.bounds); // the whole scenery in view
+    if (figure.bounds && !camera) this._view.frame(figure.bounds); // the whole scenery in view
     else this._view.setCamera(camera?.position ?? null, camera?.target ?? figure.target);
-    this._labelViews();
-    this._setupPlot();
+    labelViews(this);
+    setupPlot(this);
     for (const name of this._controls.sliders.keys()) this._controls.update(name);
     this._describe();
     this._invalidate();
@@ -445,12 +512,14 @@ export class SoftBodyElement extends HTMLElement {
 
   // Asked by the page stage before every animation frame.
   wantsFrame() {
-    return this._status === 'ready' && this._visible && Boolean(this._figure?.built) && (this._playing || this._dirty || this._pendingSteps > 0 || this._view.grabber.dragging);
+    return this._status === 'ready' && this._shown && this._visible && Boolean(this._figure?.built) && (this._playing || this._dirty || this._pendingSteps > 0 || this._view.grabber.dragging);
   }
 
   // One frame: grab input, a step of every view (unless paused), drawing, plot, events.
   frame(now) {
     this._dirty = false;
+    const dt = this._lastNow ? Math.min(MAX_FRAME_S, Math.max(0, (now - this._lastNow) / 1000)) : 0;
+    this._lastNow = now;
     const figure = this._figure;
     const stepping = this._playing || this._pendingSteps > 0;
     if (stepping) {
@@ -460,17 +529,18 @@ export class SoftBodyElement extends HTMLElement {
         const exploded = figure.advance(this._values.dt);
         for (const lane of exploded) {
           const view = figure.lanes.indexOf(lane);
-          this._emit('exploded', { view, solver: lane.solver, time: lane.explodedAt, reason: lane.exploded });
+          // diverged: the C solver found a non-finite state and froze the body (else the energy bound).
+          this._emit('exploded', { view, solver: lane.solver, time: lane.explodedAt, reason: lane.exploded, diverged: !lane.stats.finite || /non-finite/.test(lane.exploded) });
         }
-        if (exploded.length) this._labelViews();
-        this._samplePlot();
+        if (exploded.length) labelViews(this);
+        samplePlot(this);
       } catch (error) {
         this._report(error);
         this.pause(); // a C error that repeats every frame would only repeat its message
       }
     }
     try {
-      if (this._view.render()) this._dirty = true; // the camera is still gliding
+      if (this._view.render(this._values.cameraFollow ? dt : 0)) this._dirty = true; // the camera is still gliding
     } catch (error) {
       this._report(error);
     }
@@ -484,6 +554,13 @@ export class SoftBodyElement extends HTMLElement {
       this._parts.placeholder.classList.add('gone');
       this._parts.poster.classList.add('gone');
       this._emit('ready', { frames: this._frames });
+    }
+    if (this._loadPending) {
+      this._loadPending = false;
+      const v = this._values;
+      const body = figure.lanes[0].body;
+      this._emit('load', { scene: v.src ? null : v.scene, src: v.src, views: figure.lanes.length, vertices: body.vertexCount, tets: body.tetCount, ms: performance.now() - this._loadStarted });
+      this._loadStarted = null;
     }
     if (now - this._lastFrameEvent >= FRAME_EVENT_MS) {
       this._lastFrameEvent = now;
@@ -501,20 +578,26 @@ export class SoftBodyElement extends HTMLElement {
   }
 
   _setVisible(visible) {
+    if (visible !== this._visible) this._emit('visibility', { visible });
     this._visible = visible;
+    this._lastNow = 0; // no camera catch-up for the time it was away
     if (visible) this._invalidate();
   }
 
   _restarted() {
     this._plot?.clear();
-    this._labelViews();
+    labelViews(this);
   }
 
   // ---- pieces of the shadow DOM ---------------------------------------------------------------
 
   _wire() {
     const p = this._parts;
-    p.play.addEventListener('click', () => this.play());
+    p.play.addEventListener('click', (e) => {
+      e.stopPropagation(); // the host's click would reveal too
+      this.dismissPoster();
+      this.play();
+    });
     p.messageClose.addEventListener('click', () => (p.message.hidden = true));
     this._keys = wireKeys(this);
     // Activation, as maps embedded in articles do it: until the first click, tap or focus the wheel
@@ -525,15 +608,23 @@ export class SoftBodyElement extends HTMLElement {
     });
     // A touch on an inactive figure scrolls the page (figure_view.js): say how to take hold instead.
     this.addEventListener('pointerdown', (e) => {
-      if (e.pointerType === 'touch' && !this._active) this._flashHint('tap to grab or turn · swipes scroll the page');
+      if (e.pointerType === 'touch' && !this._active && this._values.interactive && this._status === 'ready') this._flashHint('tap to grab or turn · swipes scroll the page');
     }, { capture: true });
-    this.addEventListener('click', () => this._setActive(true));
+    this.addEventListener('click', () => {
+      if (!this._shown && this._values.reveal === 'interaction') this._revealByReader();
+      else this._setActive(true);
+    });
+    this.addEventListener('keydown', (e) => {
+      if (this._shown || this._values.reveal !== 'interaction' || (e.key !== 'Enter' && e.key !== ' ')) return;
+      e.preventDefault();
+      this._revealByReader();
+    });
     this.addEventListener('focusin', () => this._setActive(true));
     this.addEventListener('focusout', (e) => {
       if (!this.contains(e.relatedTarget) && !this.shadowRoot.contains(e.relatedTarget)) this._setActive(false);
     });
     p.canvas.addEventListener('wheel', () => {
-      if (!this._active) this._flashHint('click to zoom · scrolling moves the page');
+      if (!this._active && this._values.interactive && !this._values.disableZoom) this._flashHint('click to zoom · scrolling moves the page');
     }, { passive: true });
     // A grab never scrolls: pointerdown (which starts the grab) comes before touchstart, so the
     // touch can still be claimed here even though touch-action allows vertical panning.
@@ -545,6 +636,19 @@ export class SoftBodyElement extends HTMLElement {
     this._onOutside = (e) => {
       if (!e.composedPath().includes(this)) this._setActive(false);
     };
+  }
+
+  _revealByReader() {
+    this.dismissPoster();
+    this.play();
+  }
+
+  // interactive and disable-zoom onto the view; the canvas's name says what the reader can do.
+  _applyInteraction() {
+    this._view?.setInteraction({ interactive: this._values.interactive, zoom: !this._values.disableZoom });
+    if (this._view) this._view.following = this._values.cameraFollow;
+    this._syncTabIndex();
+    this._describe();
   }
 
   _setActive(active) {
@@ -585,19 +689,39 @@ export class SoftBodyElement extends HTMLElement {
       this._controls = buildControls(this._parts.bar, value, this._controlHandlers());
       this._syncPlay();
     } else if (name === 'plot') {
-      this._setupPlot();
+      setupPlot(this);
     } else if (name === 'camera' && this._view && this._figure) {
       this._view.setCamera(value?.position ?? [2.9, 2.1, 3.6], value?.target ?? this._figure.target);
     } else if (name === 'poster') {
       this._showPoster();
+    } else if (name === 'interactive' || name === 'disable-zoom' || name === 'camera-follow') {
+      this._applyInteraction();
+    } else if (name === 'reveal' || name === 'loading') {
+      this._syncTabIndex();
+      this._syncPlay();
+      if (this.isConnected && this._status === 'idle') {
+        if (this._values.loading === 'eager') this._near();
+        else (unobserve(this), observe(this)); // the observers report again whether it is near now
+      }
     }
+    if (name === 'alt') this._describe();
     if (name === 'scene' || name === 'src' || name === 'compare' || name === 'solver') this._describe();
   }
 
   _syncPlay() {
     this._controls.sync(!this._playing);
+    const play = this._parts.play;
+    if (!this._shown) {
+      // reveal="interaction": the button loads and plays; "manual": the page decides.
+      play.hidden = this._values.reveal !== 'interaction' || this._status === 'failed';
+      play.setAttribute('aria-label', 'load and play the simulation');
+      this._parts.bar.hidden = true;
+      return;
+    }
+    this._parts.bar.hidden = this._values.controls === 'none' || this._status === 'failed';
+    play.setAttribute('aria-label', 'play');
     const showBig = !this._playing && this._status === 'ready' && (!this._everPlayed || this._values.controls === 'none');
-    this._parts.play.hidden = !showBig;
+    play.hidden = !showBig;
   }
 
   _showPoster() {
@@ -607,78 +731,23 @@ export class SoftBodyElement extends HTMLElement {
     if (url && poster.getAttribute('src') !== url) poster.src = url;
   }
 
-  _setupPlot() {
-    const kind = this._values.plot;
-    const canvas = this._parts.plot;
-    canvas.hidden = kind === 'none';
-    if (kind === 'none' || !this._rt || !this._figure?.built) {
-      this._plot = null;
-      return;
-    }
-    const panels = kind === 'both' ? ['energy', 'volume'] : [kind];
-    if (!this._plot || this._plot.canvas !== canvas || this._plot.panels.join() !== panels.join()) {
-      this._plot = new this._rt.Plot(canvas, { panels });
-    }
-    this._plot.setSeries(this._figure.lanes.map((lane, i) => ({ label: SOLVER_LABELS[lane.solver], color: this._rt.VIEW_COLORS[i] })));
-    canvas.setAttribute('aria-label', `${panels.join(' and ')} against simulated time, one line per view`);
-    this._plotDrawn = false;
-  }
-
-  _samplePlot() {
-    const plot = this._plot;
-    if (!plot) return;
-    const figure = this._figure;
-    plot.beginSample(figure.time);
-    figure.lanes.forEach((lane, i) => {
-      const live = !lane.exploded || (lane.explodedAt === figure.time && lane.stats.finite);
-      plot.sample(i, live ? lane.energy : NaN, live ? lane.stats.volumeRatio : NaN, Boolean(lane.exploded));
-    });
-  }
-
-  // One label per view: its solver (when several are compared) and EXPLODED once it has.
-  _labelViews() {
-    const lanes = this._figure?.lanes ?? [];
-    const rects = this._view?.rects ?? [];
-    const container = this._parts.labels;
-    while (this._labels.length > lanes.length) this._labels.pop().remove();
-    while (this._labels.length < lanes.length) {
-      const label = document.createElement('div');
-      label.className = 'label';
-      const name = document.createElement('span');
-      const exploded = document.createElement('span');
-      exploded.className = 'exploded';
-      label.append(name, exploded);
-      container.append(label);
-      this._labels.push(label);
-    }
-    lanes.forEach((lane, i) => {
-      const label = this._labels[i];
-      const [name, exploded] = label.children;
-      const several = lanes.length > 1;
-      name.textContent = several ? SOLVER_LABELS[lane.solver] : '';
-      name.hidden = !several;
-      exploded.hidden = !lane.exploded;
-      exploded.textContent = lane.exploded ? `EXPLODED at ${lane.explodedAt.toFixed(2)} s` : '';
-      label.hidden = !several && !lane.exploded;
-      label.style.setProperty('--view-color', this._rt?.VIEW_COLORS[i] ?? '#ff5a3c');
-      const r = rects[i];
-      if (r) Object.assign(label.style, { left: `${r.x}px`, top: `${r.y}px` });
-    });
-  }
-
-  // What a screen reader hears for the canvas.
+  // What a screen reader hears: the host is a figure named by alt (or by what it simulates), the
+  // canvas an image saying the same and what the reader can do with it.
   _describe() {
     const v = this._values;
     const what = v.src ? this._rt?.fileNameOf(this._rt.srcUrls(v.src)[0]) ?? 'a mesh' : v.scene;
     const how = v.compare ? `side by side under ${v.compare.map((s) => SOLVER_LABELS[s]).join(', ')}` : `under ${SOLVER_LABELS[v.solver]}`;
+    const name = v.alt ?? `soft-body simulation: a ${what} ${how}`;
+    if (this._internals) this._internals.ariaLabel = name;
+    const use = v.interactive ? ` Drag the body to grab and throw it; drag elsewhere to orbit. ${KEY_HELP}` : '';
     const canvas = this._parts.canvas;
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `soft-body simulation: a ${what} ${how}. Drag the body to grab and throw it; drag elsewhere to orbit. ${KEY_HELP}`);
+    canvas.setAttribute('aria-label', `${name}.${use}`);
   }
 
   // Shows a message inside the element (the C API's text when it comes from there), logs it once
   // to the console, and fires an error event.
-  _report(error, attribute = null) {
+  _report(error, attribute = null, { fatal = false } = {}) {
     const message = String(error?.message ?? error);
     const p = this._parts;
     p.messageText.textContent = message;
@@ -689,7 +758,7 @@ export class SoftBodyElement extends HTMLElement {
       this._warned.add(message);
       console.warn(`<soft-body>: ${message}`);
     }
-    this._emit('error', { message, code: error?.code ?? null, codeName: error?.codeName ?? null, attribute });
+    this._emit('error', { message, code: error?.code ?? null, codeName: error?.codeName ?? null, attribute, fatal });
   }
 
   // Puts an attribute back to text (null: removed) without treating it as a change.

@@ -9,9 +9,9 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
 /** Attributes that controls="..." can show as sliders. */
 export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
@@ -120,13 +120,31 @@ export interface SoftBodyAttributes {
   /** poster: an image shown until the first frame */
   get poster(): string | null;
   set poster(value: string | null);
+  /** alt: what the figure shows, in words: its accessible name (the figure's aria-label, with role figure), also shown in the box if the simulation cannot start */
+  get alt(): string | null;
+  set alt(value: string | null);
+  /** loading: lazy: load when within about a viewport of being seen; eager: load at once */
+  get loading(): ('lazy' | 'eager');
+  set loading(value: ('lazy' | 'eager') | null);
+  /** reveal: auto: show the simulation once drawn; interaction: nothing is loaded until the reader clicks, taps or presses Enter on the figure, which then plays; manual: until the page calls dismissPoster() (loading="eager" loads in advance for both) */
+  get reveal(): ('auto' | 'interaction' | 'manual');
+  set reveal(value: ('auto' | 'interaction' | 'manual') | null);
+  /** interactive: "false": a figure that only plays: no grabbing, orbiting or zooming, not in the tab order, touches scroll the page */
+  get interactive(): boolean;
+  set interactive(value: boolean | null);
+  /** disable-zoom: the wheel, pinch and + − never zoom (the wheel always scrolls the page) */
+  get disableZoom(): boolean;
+  set disableZoom(value: boolean | null);
+  /** camera-follow: the camera glides after a body that leaves the middle of the view and keeps its centre in view ("off" holds it still) */
+  get cameraFollow(): boolean;
+  set cameraFollow(value: boolean | null);
 }
 // ---- end of the generated part ----
 
 /** One row of the attribute table (docs "Embed it"). */
 export interface AttributeInfo {
   name: string;
-  kind: 'enum' | 'url' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';
+  kind: 'enum' | 'url' | 'text' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';
   default: unknown;
   apply: 'rebuild' | 'restart' | 'body' | 'world' | 'solver' | 'element';
   param?: string;
@@ -159,9 +177,19 @@ export interface FigureStats extends ViewStats {
 }
 
 export interface SoftBodyEventMap {
+  /** The first frame of each build (the first load, and after scene, src, resolution, compare change). */
+  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number }>;
+  /** The figure's very first frame (the same moment as the first load). */
   ready: CustomEvent<{ frames: number }>;
-  exploded: CustomEvent<{ view: number; solver: SolverName; time: number; reason: string }>;
-  error: CustomEvent<{ message: string; code: number | null; codeName: string | null; attribute: string | null }>;
+  /** Meshing a sample scene or src: fraction 0 to 1 (1 once done). */
+  progress: CustomEvent<{ fraction: number; label: string }>;
+  /** The figure came into view or left it (it neither steps nor draws while out of view). */
+  visibility: CustomEvent<{ visible: boolean }>;
+  /** A view froze; diverged: the solver's state went non-finite (else its energy passed the bound). */
+  exploded: CustomEvent<{ view: number; solver: SolverName; time: number; reason: string; diverged: boolean }>;
+  /** A refused value or a failure; fatal: the figure could not start at all. */
+  error: CustomEvent<{ message: string; code: number | null; codeName: string | null; attribute: string | null; fatal: boolean }>;
+  /** Four times a second while it runs, with the stats. */
   frame: CustomEvent<FigureStats>;
 }
 
@@ -180,6 +208,10 @@ export declare class SoftBodyElement extends HTMLElement {
   step(n?: number): void;
   /** Same as setting the attribute (kebab-case or camelCase); false when refused. */
   setParam(name: SoftBodyAttributeName | SoftBodyPropertyName, value: unknown): boolean;
+  /** reveal="interaction" or "manual": show the simulation now, loading it first if needed. */
+  dismissPoster(): void;
+  /** A still image of the figure now (views, labels, plot); rejects before the figure has loaded. */
+  toBlob(options?: { type?: 'image/png' | 'image/jpeg' | 'image/webp'; quality?: number }): Promise<Blob>;
 
   readonly world: World | null;
   readonly bodies: Body[];
