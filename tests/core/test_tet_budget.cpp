@@ -131,6 +131,9 @@ TEST_CASE("thin means thin: overlapping spheres and crossing boxes mesh like a p
     // of a single sphere's test.
     const double expected = exact_union * m.stats.cleanup.volume / exact_sum;
     CHECK(m.stats.volume == doctest::Approx(expected).epsilon(0.02));
+    // The solid's volume counts the overlaps once (the page's lost-volume warning compares with it).
+    CHECK(m.stats.surface_volume == doctest::Approx(expected).epsilon(0.02));
+    CHECK(m.stats.cleanup.volume > 1.05 * expected);  // the spheres' sum: 10 % more
   }
   // Two boxes crossing in a plus sign: flat creases, exact union volume 0.135 m^3.
   const Soup cross = box_cross();
@@ -140,6 +143,7 @@ TEST_CASE("thin means thin: overlapping spheres and crossing boxes mesh like a p
     check_body(m);
     CHECK(m.stats.tets <= int64_t(1.5 * double(plain_tets(cross, resolution, false))));
     CHECK(m.stats.volume == doctest::Approx(0.135).epsilon(0.005));
+    CHECK(m.stats.surface_volume == doctest::Approx(0.135).epsilon(0.005));
   }
 }
 
