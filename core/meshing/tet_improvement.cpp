@@ -8,6 +8,7 @@
 
 #include "math/predicates.h"
 #include "meshing/tetrahedralizer.h"
+#include "shapes/tet_mesh.h"
 
 namespace sb {
 
@@ -211,17 +212,27 @@ size_t compact_alive(std::vector<uint32_t>& tets, std::vector<double>& quality, 
 
 std::vector<int64_t> face_links(const std::vector<uint32_t>& tets) {
   const size_t n = tets.size() / 4;
-  std::vector<std::pair<std::array<uint32_t, 3>, int64_t>> faces;
-  faces.reserve(4 * n);
-  for (size_t t = 0; t < n; ++t)
-    for (int s = 0; s < 4; ++s) faces.push_back({face_key(&tets[4 * t], s), int64_t(4 * t) + s});
-  std::sort(faces.begin(), faces.end());
   std::vector<int64_t> link(4 * n, -1);
-  for (size_t i = 1; i < faces.size(); ++i)
-    if (faces[i].first == faces[i - 1].first) {
-      link[size_t(faces[i].second)] = faces[i - 1].second;
-      link[size_t(faces[i - 1].second)] = faces[i].second;
+  if (n == 0) return link;
+  // Faces bucketed by their smallest vertex (4 bytes per face, where sorting (key, face) pairs took
+  // 24 and was the peak of a large job's memory); a face's twin shares its bucket, and a bucket
+  // holds a few dozen faces, sorted by their other two vertices.
+  std::vector<uint32_t> start;
+  const std::vector<uint32_t> bucket = faces_by_smallest_vertex(tets.data(), int64_t(n), start);
+  std::vector<std::pair<uint64_t, uint32_t>> local;  // (the other two vertices, face)
+  for (size_t v = 0; v + 1 < start.size(); ++v) {
+    local.clear();
+    for (uint32_t i = start[v]; i < start[v + 1]; ++i) {
+      const auto f = face_key(&tets[4 * size_t(bucket[i] / 4)], int(bucket[i] % 4));
+      local.push_back({uint64_t(f[1]) << 32 | f[2], bucket[i]});
     }
+    std::sort(local.begin(), local.end());
+    for (size_t i = 1; i < local.size(); ++i)
+      if (local[i].first == local[i - 1].first) {
+        link[local[i].second] = local[i - 1].second;
+        link[local[i - 1].second] = local[i].second;
+      }
+  }
   return link;
 }
 

@@ -139,8 +139,11 @@ void Tetrahedralizer::finish() {
   stats_.surface_volume = stats_.cleanup.volume - overlap_volume_ * cell_ * cell_ * cell_;
   std::vector<uint32_t> inside;
   const auto total = int64_t(candidates_.size() / 4);
+  inside.reserve(4 * size_t(std::count(inside_.begin(), inside_.end(), uint8_t(1))));
   for (int64_t t = 0; t < total; ++t)
     if (inside_[size_t(t)]) inside.insert(inside.end(), &candidates_[4 * size_t(t)], &candidates_[4 * size_t(t)] + 4);
+  candidates_ = {};
+  inside_ = {};
   // Surface samples stay put; grid points may move.
   std::vector<uint8_t> fixed(points_.size() / 3, 0);
   std::fill(fixed.begin(), fixed.begin() + stats_.surface_points, kFixedPoint);
@@ -177,6 +180,7 @@ void Tetrahedralizer::finish() {
     kept.insert(kept.end(), tet, tet + 4);
     quality.push_back(q);
   }
+  inside = {};
 
   // Connected parts: tets that share a face belong together. Fragments (parts below 1 % of the
   // largest one: single tets or small clusters hanging on by an edge or a vertex) would flop about
@@ -242,11 +246,8 @@ void Tetrahedralizer::finish() {
     std::fill(std::begin(stats_.quality_histogram), std::end(stats_.quality_histogram), int64_t(0));
   }
   // The scaffolding is no longer needed.
-  delaunay_.reset();
   rays_.reset();
   query_.reset();
-  candidates_ = {};
-  inside_ = {};
 }
 
 // Local thickness: from the centroid of each face (up to 4096, spread over the surface), the
@@ -325,6 +326,7 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
         if (delaunay_->done()) {
           stats_.uninserted_points = int64_t(delaunay_->rejected().size());
           candidates_ = delaunay_->tets();
+          delaunay_.reset();  // its links and prepared spheres: 81 bytes per tet, no longer needed
           stats_.delaunay_tets = int64_t(candidates_.size() / 4);
           inside_.assign(candidates_.size() / 4, 0);
           stage_ = Stage::Classify;
