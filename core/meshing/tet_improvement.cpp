@@ -265,11 +265,16 @@ void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets
     auto classify = [&](size_t t) {
       if (!alive[t] || !(quality[t] < target)) return kKeep;
       const uint32_t* v = &tets[4 * t];
-      if (uses[v[0]] < 2 || uses[v[1]] < 2 || uses[v[2]] < 2 || uses[v[3]] < 2) return kKeep;
       bool exposed = false;
       for (int s = 0; s < 4; ++s) exposed |= link[4 * t + size_t(s)] < 0;
       if (!exposed) return kKeep;
       const bool flat = is_flat(positions, v);
+      // A vertex's last tet stays unless it is below kMinQuality and flat, or shallow in the last
+      // resort (the depth tests below): then the vertex is a sample a few mm from the others (a box
+      // corner pulled 7.6 mm past its neighbour, whose needle faces meet at a few degrees), its one
+      // tet a sliver or needle that nothing can mend, and the corner goes with it (in the budget).
+      const bool last_of_vertex = uses[v[0]] < 2 || uses[v[1]] < 2 || uses[v[2]] < 2 || uses[v[3]] < 2;
+      if (last_of_vertex && !(quality[t] < kMinQuality && (flat || last_resort) && !spans_sides(fixed, v))) return kKeep;
       // Only a flat tet of surface samples is peeled freely; any other exposed tet only when it is
       // below kMinQuality (what the improvement aims to leave) and shallow (below). A tet joining the
       // two sides of a part sampled through its thickness is flat only because the part is thin:
