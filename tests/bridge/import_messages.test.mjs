@@ -8,6 +8,7 @@ import { ImportError, ImportErrorKind } from '../../web/src/import/import_error.
 import {
   describeImportError,
   importWarnings,
+  heavyBodyWarning,
   lostVolumeWarning,
   meshSummary,
   qualityBars,
@@ -218,12 +219,28 @@ test('over a tet budget (maxTets) the import says so before it runs: the estimat
     describeImportError(error, 'plate.obj', options).message,
     /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 6,000; parts about 5 mm thick are sampled by their thickness: thicken them, or allow more tets\. \(SB_ERR_TOO_LARGE: /,
   );
+  // With the page's step time per tet measured (here 2 us), the estimate's cost per frame too.
+  const priced = describeImportError(error, 'plate.obj', { ...options, msPerTet: 0.002 }).message;
+  const ms = Number(/about ([\d.]+) ms of physics per frame here/.exec(priced)?.[1]);
+  assert.ok(Math.abs(ms - 0.002 * error.stats.estimatedTets) <= 0.05 * ms, priced);
   // Without the bound it meshes, near the estimate (within -42 % / +38 % on the core's test shapes).
   const { stats } = importing(box(1, 1, 0.005), { resolution: 10, minQuality: 0.02 });
   assert.ok(stats.tets > 0.6 * error.stats.estimatedTets && stats.tets < 1.7 * error.stats.estimatedTets, `${stats.tets} tets, ${error.stats.estimatedTets} estimated`);
   // A bound that is not a count is refused by the bridge.
   assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: -1 }), /maxTets/);
   assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: 1.5 }), /maxTets/);
+});
+
+test('a body heavier than a 60 Hz frame at the measured step time per tet is named, with what drives its count', () => {
+  const stats = { ...CLOSED, volume: 1, tets: 25000, thinnest: 0.005 };
+  assert.equal(heavyBodyWarning(stats, 'plate.obj', { msPerTet: 0.0005 }), null, '12.5 ms fits a frame');
+  assert.equal(heavyBodyWarning(stats, 'plate.obj', {}), null, 'nothing measured: nothing said');
+  assert.equal(
+    heavyBodyWarning(stats, 'plate.obj', { msPerTet: 0.002 }),
+    'plate.obj: 25,000 tets take about 50 ms of physics per frame here, more than a 60 Hz frame; parts about 5 mm thick are sampled by their thickness at any grid: thickened in a modeller to a grid cell or more, they would cost what a solid does.',
+  );
+  assert.match(heavyBodyWarning({ ...stats, thinnest: 0 }, 'ball.obj', { msPerTet: 0.002 }), /; fewer grid cells give fewer tets\.$/);
+  assert.equal(importWarnings(stats, 'plate.obj', { msPerTet: 0.002 }).length, 1);
 });
 
 test('Tetra.estimateTets() before running, and the stats keep it', () => {
