@@ -150,7 +150,8 @@ void Tetrahedralizer::finish() {
   for (const auto& [id, side] : lattice_sides_) fixed[size_t(id)] = side;  // a tet joining the two is no film
   const auto improve_start = Clock::now();
   const ImprovementStats improved = improve_tets(points_, inside, fixed, std::max(kImproveQuality, options_.min_quality),
-                                                 [&](const double* x, double r) { return query_->any_within(x, r); });
+                                                 [&](const double* x, double r) { return query_->any_within(x, r); },
+                                                 [&](const double* x) { return query_->winding_number(x, 1.5); });
   stats_.peeled = improved.peeled;
   stats_.vertices_moved = improved.vertices_moved;
   stats_.improve_evaluations = improved.evaluations;
