@@ -13,7 +13,7 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(sizeof(sb_tetra_stats) == 50 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 51 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -282,6 +282,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->estimated_tets = int32_t(std::min<int64_t>(s.estimated_tets, INT32_MAX));
   out->max_tets = int32_t(std::min<int64_t>(job->options().max_tets, INT32_MAX));
   out->thinnest = float(s.thinnest);
+  out->cell_size = float(job->cell_size());
   return SB_OK;
 }
 

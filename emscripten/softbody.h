@@ -257,6 +257,8 @@ typedef struct sb_tetra_stats {
   float thinnest;            /* m: the thinnest part the sampling measured (a face's distance through
                                 the solid to its opposite side), if under a grid cell (such parts are
                                 sampled by their thickness at any resolution); else 0 */
+  float cell_size;           /* m: the interior grid's spacing (the longest side over the resolution):
+                                parts at least this thick are sampled as a solid is, not by their thickness */
 } sb_tetra_stats;
 
 /* Errors */

@@ -214,10 +214,11 @@ test('over a tet budget (maxTets) the import says so before it runs: the estimat
   assert.equal(error.stats.maxTets, 6000);
   assert.equal(error.stats.surfacePoints, 0, 'nothing sampled');
   assert.ok(Math.abs(error.stats.thinnest - 0.005) < 1e-4, `thinnest ${error.stats.thinnest} m`);
+  assert.ok(Math.abs(error.stats.cellSize - 0.1) < 1e-6, `cell ${error.stats.cellSize} m`); // 1 m over 10 cells
   assert.match(error.message, /would give about \d+ tets at resolution 10, above max_tets = 6000/);
   assert.match(
     describeImportError(error, 'plate.obj', options).message,
-    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 6,000; parts about 5 mm thick are sampled by their thickness: thicken them, or allow more tets\. \(SB_ERR_TOO_LARGE: /,
+    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 6,000; parts about 5 mm thick are sampled by their thickness: thicken them to about 100 mm \(a grid cell\), or allow more tets\. \(SB_ERR_TOO_LARGE: /,
   );
   // With the page's step time per tet measured (here 2 us), the estimate's cost per frame too.
   const priced = describeImportError(error, 'plate.obj', { ...options, msPerTet: 0.002 }).message;
@@ -232,12 +233,12 @@ test('over a tet budget (maxTets) the import says so before it runs: the estimat
 });
 
 test('a body heavier than a 60 Hz frame at the measured step time per tet is named, with what drives its count', () => {
-  const stats = { ...CLOSED, volume: 1, tets: 25000, thinnest: 0.005 };
+  const stats = { ...CLOSED, volume: 1, tets: 25000, thinnest: 0.005, cellSize: 0.1 };
   assert.equal(heavyBodyWarning(stats, 'plate.obj', { msPerTet: 0.0005 }), null, '12.5 ms fits a frame');
   assert.equal(heavyBodyWarning(stats, 'plate.obj', {}), null, 'nothing measured: nothing said');
   assert.equal(
     heavyBodyWarning(stats, 'plate.obj', { msPerTet: 0.002 }),
-    'plate.obj: 25,000 tets take about 50 ms of physics per frame here, more than a 60 Hz frame; parts about 5 mm thick are sampled by their thickness at any grid: thickened in a modeller to a grid cell or more, they would cost what a solid does.',
+    'plate.obj: 25,000 tets take about 50 ms of physics per frame here, more than a 60 Hz frame; parts about 5 mm thick are sampled by their thickness at any grid: thickened in a modeller to about 100 mm (a grid cell), they would cost what a solid does.',
   );
   assert.match(heavyBodyWarning({ ...stats, thinnest: 0 }, 'ball.obj', { msPerTet: 0.002 }), /; fewer grid cells give fewer tets\.$/);
   assert.equal(importWarnings(stats, 'plate.obj', { msPerTet: 0.002 }).length, 1);

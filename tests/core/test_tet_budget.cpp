@@ -309,6 +309,7 @@ TEST_CASE("C API: sb_tetra_estimate_tets and sb_tetra_set_max_tets") {
   CHECK(stats.estimated_tets == estimate);
   CHECK(stats.max_tets == 6000);
   CHECK(stats.thinnest == doctest::Approx(0.005).epsilon(0.01));
+  CHECK(stats.cell_size == doctest::Approx(0.1).epsilon(1e-6));  // the 1 m plate over 10 cells
   CHECK(sb_tetra_set_max_tets(job, 0) == SB_ERR_NOT_READY);  // too late: the job has run
   CHECK(sb_tetra_destroy(job) == SB_OK);
   // Within the bound, the job runs as without one.

@@ -62,6 +62,10 @@ function noInsideSentence(stats, options) {
   return SENTENCES[ErrorCode.NO_INSIDE_TETS];
 }
 
+// Thin parts at least a grid cell thick are sampled as a solid is: " to about 100 mm (a grid cell)",
+// or "" when the stats do not say the cell.
+const thickEnough = (stats) => (stats.cellSize > 0 ? ` to about ${mm(stats.cellSize)} (a grid cell)` : '');
+
 // Physics time per frame a body of `tets` would add at `msPerTet` (the page's step time per tet,
 // measured on the running scene: options.msPerTet), as " (about 14 ms of physics per frame here)",
 // or "" while nothing was measured.
@@ -75,7 +79,7 @@ function frameCost(tets, msPerTet) {
 // resolution) or the grid cells do.
 function overBudgetSentence(stats, options) {
   const what = stats.thinnest > 0
-    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them, or allow more tets`
+    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them${thickEnough(stats)}, or allow more tets`
     : 'fewer grid cells would give fewer tets, or allow more tets';
   return `this surface would give about ${count(stats.estimatedTets)} tets${frameCost(stats.estimatedTets, options?.msPerTet)}, above the limit of ${count(stats.maxTets)}; ${what}.`;
 }
@@ -89,7 +93,7 @@ export function heavyBodyWarning(stats, name, options = null) {
   const ms = stats.tets * (options?.msPerTet ?? 0);
   if (!(ms > FRAME_MS)) return null;
   const why = stats.thinnest > 0
-    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness at any grid: thickened in a modeller to a grid cell or more, they would cost what a solid does`
+    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness at any grid: thickened in a modeller${thickEnough(stats)}, they would cost what a solid does`
     : 'fewer grid cells give fewer tets';
   return `${name}: ${counted(stats.tets, 'tet')} take about ${Number(ms.toPrecision(2))} ms of physics per frame here, more than a 60 Hz frame; ${why}.`;
 }
