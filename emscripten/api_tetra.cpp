@@ -13,7 +13,7 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(sizeof(sb_tetra_stats) == 50 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 51 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -60,9 +60,9 @@ int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
     // sampled as coarsely as still keeps their two sides apart (thin_samples_coarsest).
     const bool reachable = std::min(s.thin_samples_needed, s.thin_samples_coarsest) <= SB_TETRA_MAX_SURFACE_SAMPLES;
     char kept[120] = "kept no tet";
-    if (s.discarded_tets > 0 && s.cleanup.volume > 0)
+    if (s.discarded_tets > 0 && s.surface_volume > 0)
       std::snprintf(kept, sizeof kept, "their %lld tets held only %.2g %% of its volume (not kept)",
-                    (long long)s.discarded_tets, 100.0 * s.discarded_volume / s.cleanup.volume);
+                    (long long)s.discarded_tets, 100.0 * s.discarded_volume / s.surface_volume);
     return fail(SB_ERR_NO_INSIDE_TETS,
                 "the surface's thinnest parts are about %.3g mm thick: tets through them need surface points about "
                 "%.3g mm apart, about %lld of them, beyond this job's budget of %lld, so they were sampled coarser "
@@ -258,7 +258,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->min_quality = float(s.min_quality);
   out->mean_quality = float(s.mean_quality);
   out->volume = float(s.volume);
-  out->surface_volume = float(s.cleanup.volume);
+  out->surface_volume = float(s.surface_volume);
   out->milliseconds = float(s.milliseconds);
   out->fragment_tets = int32_t(s.fragment_tets_removed);
   out->cavities = int32_t(s.cleanup.cavities);
@@ -282,6 +282,7 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->estimated_tets = int32_t(std::min<int64_t>(s.estimated_tets, INT32_MAX));
   out->max_tets = int32_t(std::min<int64_t>(job->options().max_tets, INT32_MAX));
   out->thinnest = float(s.thinnest);
+  out->cell_size = float(job->cell_size());
   return SB_OK;
 }
 

@@ -216,7 +216,8 @@ typedef struct sb_tetra_stats {
   float min_quality;         /* of the result, 1 = regular tet (see sb_tetra_create) */
   float mean_quality;
   float volume;              /* m^3, sum of the result's tets */
-  float surface_volume;      /* m^3, enclosed by the cleaned surface */
+  float surface_volume;      /* m^3 of the solid the cleaned surface encloses (winding number over 1/2:
+                                space inside overlapping pieces counted once) */
   float milliseconds;        /* wall time spent in sb_tetra_create and sb_tetra_run */
   int32_t fragment_tets;     /* tets removed with parts below 1 % of the largest part (loose bits that
                                 hang on by an edge or a vertex) */
@@ -256,6 +257,8 @@ typedef struct sb_tetra_stats {
   float thinnest;            /* m: the thinnest part the sampling measured (a face's distance through
                                 the solid to its opposite side), if under a grid cell (such parts are
                                 sampled by their thickness at any resolution); else 0 */
+  float cell_size;           /* m: the interior grid's spacing (the longest side over the resolution):
+                                parts at least this thick are sampled as a solid is, not by their thickness */
 } sb_tetra_stats;
 
 /* Errors */

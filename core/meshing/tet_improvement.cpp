@@ -8,6 +8,7 @@
 
 #include "math/predicates.h"
 #include "meshing/tetrahedralizer.h"
+#include "shapes/tet_mesh.h"
 
 namespace sb {
 
@@ -31,6 +32,7 @@ double volume6_of(const std::vector<double>& p, const uint32_t* t) {
 constexpr double kFlatness = 0.25;           // see is_flat
 constexpr double kPeelDepthPerEdge = 0.1;    // a film's exposed faces lie this close to the surface (see peel_tets)
 constexpr double kWedgeDepthPerEdge = 0.5;   // and a poor tet's that is not flat, to be peeled
+constexpr double kImplicitDepthPerEdge = 0.25;  // a boundary face farther from the surface is not on it (see peel_tets)
 constexpr double kMinQuality = 0.1;          // the least quality the improvement aims to leave
 constexpr double kMaxWedgeFraction = 0.005;  // of the mesh's volume, for wedges (see peel_tets)
 constexpr double kMaxPeelFraction = 0.02;    // of the mesh's volume, for all peeling
@@ -211,17 +213,27 @@ size_t compact_alive(std::vector<uint32_t>& tets, std::vector<double>& quality, 
 
 std::vector<int64_t> face_links(const std::vector<uint32_t>& tets) {
   const size_t n = tets.size() / 4;
-  std::vector<std::pair<std::array<uint32_t, 3>, int64_t>> faces;
-  faces.reserve(4 * n);
-  for (size_t t = 0; t < n; ++t)
-    for (int s = 0; s < 4; ++s) faces.push_back({face_key(&tets[4 * t], s), int64_t(4 * t) + s});
-  std::sort(faces.begin(), faces.end());
   std::vector<int64_t> link(4 * n, -1);
-  for (size_t i = 1; i < faces.size(); ++i)
-    if (faces[i].first == faces[i - 1].first) {
-      link[size_t(faces[i].second)] = faces[i - 1].second;
-      link[size_t(faces[i - 1].second)] = faces[i].second;
+  if (n == 0) return link;
+  // Faces bucketed by their smallest vertex (4 bytes per face, where sorting (key, face) pairs took
+  // 24 and was the peak of a large job's memory); a face's twin shares its bucket, and a bucket
+  // holds a few dozen faces, sorted by their other two vertices.
+  std::vector<uint32_t> start;
+  const std::vector<uint32_t> bucket = faces_by_smallest_vertex(tets.data(), int64_t(n), start);
+  std::vector<std::pair<uint64_t, uint32_t>> local;  // (the other two vertices, face)
+  for (size_t v = 0; v + 1 < start.size(); ++v) {
+    local.clear();
+    for (uint32_t i = start[v]; i < start[v + 1]; ++i) {
+      const auto f = face_key(&tets[4 * size_t(bucket[i] / 4)], int(bucket[i] % 4));
+      local.push_back({uint64_t(f[1]) << 32 | f[2], bucket[i]});
     }
+    std::sort(local.begin(), local.end());
+    for (size_t i = 1; i < local.size(); ++i)
+      if (local[i].first == local[i - 1].first) {
+        link[local[i].second] = local[i - 1].second;
+        link[local[i - 1].second] = local[i].second;
+      }
+  }
   return link;
 }
 
@@ -240,7 +252,8 @@ struct PeelBudget {
 // coarse input's own faces can make films with real volume: the two diagonals of a bent quad).
 void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets, std::vector<double>& quality,
                const std::vector<uint8_t>& fixed, double target,
-               const std::function<bool(const double*, double)>& near_surface, bool last_resort, PeelBudget& budget,
+               const std::function<bool(const double*, double)>& near_surface,
+               const std::function<double(const double*)>& winding, bool last_resort, PeelBudget& budget,
                ImprovementStats& stats) {
   size_t n = tets.size() / 4;
   {
@@ -250,15 +263,50 @@ void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets
     // a corner of the mesh (a point dropped would leave the surface there uncovered).
     std::vector<int32_t> uses(positions.size() / 3, 0);
     for (uint32_t v : tets) ++uses[v];
-    enum Peel { kKeep, kFilm, kWedge };
+    enum Peel { kKeep, kFilm, kWedge, kImplicit };
+    // Whether a boundary face of tet t has its centroid farther than kImplicitDepthPerEdge of its
+    // shortest edge from the input surface (a face between surface samples lies within its chord's
+    // sag of it) where the winding number is near 1/2 (not a face that peeling exposed inside).
+    auto implicit_boundary = [&](size_t t) {
+      const uint32_t* v = &tets[4 * t];
+      for (int s = 0; s < 4; ++s) {
+        if (link[4 * t + size_t(s)] >= 0) continue;
+        double centroid[3] = {0, 0, 0}, shortest2 = HUGE_VAL;
+        for (int i = 0; i < 4; ++i) {
+          if (i == s) continue;
+          for (int c = 0; c < 3; ++c) centroid[c] += positions[3 * size_t(v[i]) + size_t(c)] / 3.0;
+          for (int j = i + 1; j < 4; ++j) {
+            if (j == s) continue;
+            double d2 = 0;
+            for (int k = 0; k < 3; ++k) {
+              const double d = positions[3 * size_t(v[i]) + size_t(k)] - positions[3 * size_t(v[j]) + size_t(k)];
+              d2 += d * d;
+            }
+            shortest2 = std::min(shortest2, d2);
+          }
+        }
+        if (!near_surface(centroid, kImplicitDepthPerEdge * std::sqrt(shortest2)) && std::fabs(winding(centroid) - 0.5) < 0.25)
+          return true;
+      }
+      return false;
+    };
     auto classify = [&](size_t t) {
       if (!alive[t] || !(quality[t] < target)) return kKeep;
       const uint32_t* v = &tets[4 * t];
-      if (uses[v[0]] < 2 || uses[v[1]] < 2 || uses[v[2]] < 2 || uses[v[3]] < 2) return kKeep;
       bool exposed = false;
       for (int s = 0; s < 4; ++s) exposed |= link[4 * t + size_t(s)] < 0;
       if (!exposed) return kKeep;
       const bool flat = is_flat(positions, v);
+      // A vertex's last tet stays unless it is below kMinQuality and flat, or shallow in the last
+      // resort (the depth tests below): then the vertex is a sample a few mm from the others (a box
+      // corner pulled 7.6 mm past its neighbour, whose needle faces meet at a few degrees), its one
+      // tet a sliver or needle that nothing can mend, and the corner goes with it (in the budget).
+      const bool last_of_vertex = uses[v[0]] < 2 || uses[v[1]] < 2 || uses[v[2]] < 2 || uses[v[3]] < 2;
+      if (last_of_vertex && !(quality[t] < kMinQuality && (flat || last_resort) && !spans_sides(fixed, v))) return kKeep;
+      // In the last resort, a poor tet with a boundary face away from the input surface lies on the
+      // boundary the winding number draws across an open surface's opening (an open bowl's lid,
+      // where no sample is): peeling it only moves that boundary, whose place is a guess anyway.
+      if (last_resort && winding && quality[t] < kMinQuality && implicit_boundary(t)) return kImplicit;
       // Only a flat tet of surface samples is peeled freely; any other exposed tet only when it is
       // below kMinQuality (what the improvement aims to leave) and shallow (below). A tet joining the
       // two sides of a part sampled through its thickness is flat only because the part is thin:
@@ -303,9 +351,9 @@ void peel_tets(const std::vector<double>& positions, std::vector<uint32_t>& tets
       const Peel kind = classify(t);
       if (kind == kKeep) continue;
       if (kind == kWedge && budget.wedges < volume) continue;
-      if (budget.all < volume) continue;
+      if (kind != kImplicit && budget.all < volume) continue;
       if (kind == kWedge) budget.wedges -= volume;
-      budget.all -= volume;
+      if (kind != kImplicit) budget.all -= volume;
       alive[t] = 0;
       for (int k = 0; k < 4; ++k) --uses[tets[4 * t + size_t(k)]];
       ++stats.peeled;
@@ -348,7 +396,8 @@ bool in_circumsphere(const double* a, const double* b, const double* c, const do
 
 ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
                               std::vector<uint8_t>& fixed, double target,
-                              const std::function<bool(const double*, double)>& near_surface) {
+                              const std::function<bool(const double*, double)>& near_surface,
+                              const std::function<double(const double*)>& winding) {
   ImprovementStats stats;
   size_t n = tets.size() / 4;
   const int64_t work_given = kEvaluationsPerTet * int64_t(n) + kEvaluationsBase;
@@ -650,7 +699,7 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
     n = compact_alive(tets, quality, alive);
   };
   flip_and_refine(false);
-  peel_tets(positions, tets, quality, fixed, target, near_surface, false, budget, stats);
+  peel_tets(positions, tets, quality, fixed, target, near_surface, winding, false, budget, stats);
   n = tets.size() / 4;
   flip_and_refine(true);
 
@@ -688,7 +737,7 @@ ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32
   // 4. Last resort: exposed tets still below kMinQuality, within what is left of the budget.
   quality.resize(n);
   for (size_t t = 0; t < n; ++t) quality[t] = quality_of(positions, &tets[4 * t]);
-  peel_tets(positions, tets, quality, fixed, target, near_surface, true, budget, stats);
+  peel_tets(positions, tets, quality, fixed, target, near_surface, winding, true, budget, stats);
   n = tets.size() / 4;
 
   stats.evaluations = work_given - work.left;

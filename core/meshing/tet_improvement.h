@@ -43,10 +43,13 @@ constexpr uint8_t kFixedPoint = 1, kSideA = 2, kSideB = 3;
 // positions: xyz doubles, modified by smoothing and grown by refinement (fixed grows with it);
 // tets: 4 ids each, positively oriented, rewritten; fixed[v] != 0 for vertices that must not move
 // (surface samples; kSideA / kSideB as above). Tets below `target` quality (tet_quality) are worked on.
-// near_surface(x, r): whether the input surface passes within r of x (tells films from wedges).
+// near_surface(x, r): whether the input surface passes within r of x (tells films from wedges);
+// winding(x): the input surface's winding number at x, when given (tells the boundary an open
+// surface's opening leaves from faces that peeling exposed inside).
 ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
                               std::vector<uint8_t>& fixed, double target,
-                              const std::function<bool(const double*, double)>& near_surface);
+                              const std::function<bool(const double*, double)>& near_surface,
+                              const std::function<double(const double*)>& winding = nullptr);
 
 // Whether p lies inside the sphere through a, b, c, d (a positively oriented tet), in plain floating
 // point (the refinement's cavities are proposals checked afterwards; exact predicates are slow on

@@ -54,6 +54,9 @@ struct TetraStats {
   int64_t vertices = 0, tets = 0, parts = 0;
   double min_quality = 0, mean_quality = 0;
   double volume = 0;          // m^3 of the output tets
+  // m^3 the surface's solid holds (where its winding number is over 1/2): cleanup.volume less what
+  // overlapping pieces count more than once there (measured on the Delaunay tets, step 4).
+  double surface_volume = 0;
   double milliseconds = 0;    // wall time in the constructor and run()
   // Wall time per stage, ms: clean-up (constructor), sampling (surface and grid points), Delaunay
   // insertion, the inside test (winding number per tet), improvement (tet_improvement.h), and the
@@ -162,6 +165,7 @@ class Tetrahedralizer {
   std::vector<int32_t> candidates_;  // Delaunay tets, 4 ids each
   std::vector<uint8_t> inside_;      // per candidate tet
   int64_t classify_next_ = 0;
+  double overlap_volume_ = 0;        // grid units^3 counted more than once by overlapping pieces
   std::vector<float> out_positions_;
   std::vector<uint32_t> out_tets_;
 };

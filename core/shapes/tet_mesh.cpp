@@ -64,22 +64,39 @@ MeshCheck check_tet_mesh(const float* positions, int64_t vertex_count, const uin
 
 std::vector<uint32_t> unique_edges(const uint32_t* tets, int64_t tet_count) {
   static const int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  std::vector<uint64_t> keys;
-  keys.reserve(size_t(6 * tet_count));
+  // Each edge's larger vertex in the bucket of its smaller one (4 bytes per tet edge, where sorting
+  // 64-bit pairs took 8), then each bucket sorted and deduplicated: the edges in (a, b) order.
+  uint32_t top = 0;
+  for (int64_t i = 0; i < 4 * tet_count; ++i) top = std::max(top, tets[i]);
+  std::vector<uint32_t> start(tet_count > 0 ? size_t(top) + 2 : 1, 0);
   for (int64_t t = 0; t < tet_count; ++t)
-    for (const auto& pr : kPairs) {
-      uint64_t a = tets[4 * t + pr[0]], b = tets[4 * t + pr[1]];
-      if (a > b) std::swap(a, b);
-      keys.push_back(a << 32 | b);
-    }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  std::vector<uint32_t> edges;
-  edges.reserve(2 * keys.size());
-  for (uint64_t k : keys) {
-    edges.push_back(uint32_t(k >> 32));
-    edges.push_back(uint32_t(k & 0xffffffffu));
+    for (const auto& pr : kPairs) ++start[size_t(std::min(tets[4 * t + pr[0]], tets[4 * t + pr[1]])) + 1];
+  for (size_t v = 1; v < start.size(); ++v) start[v] += start[v - 1];
+  std::vector<uint32_t> other(start.back());
+  {
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (int64_t t = 0; t < tet_count; ++t)
+      for (const auto& pr : kPairs) {
+        const uint32_t a = tets[4 * t + pr[0]], b = tets[4 * t + pr[1]];
+        other[next[std::min(a, b)]++] = std::max(a, b);
+      }
   }
+  // Sorted and deduplicated bucket by bucket, moved down over the duplicates (start becomes the new
+  // bucket bounds).
+  uint32_t kept = 0, begin = start[0];
+  for (size_t v = 0; v + 1 < start.size(); ++v) {
+    const uint32_t end = start[v + 1];
+    std::sort(other.begin() + begin, other.begin() + end);
+    const auto last = std::unique(other.begin() + begin, other.begin() + end);
+    start[v] = kept;
+    for (auto it = other.begin() + begin; it != last; ++it) other[kept++] = *it;
+    begin = end;
+  }
+  start.back() = kept;
+  std::vector<uint32_t> edges;
+  edges.reserve(2 * size_t(kept));
+  for (size_t v = 0; v + 1 < start.size(); ++v)
+    for (uint32_t i = start[v]; i < start[v + 1]; ++i) edges.insert(edges.end(), {uint32_t(v), other[i]});
   return edges;
 }
 
@@ -97,30 +114,57 @@ double enclosed_volume(const float* p, const uint32_t* tris, uint32_t triangle_c
   return v;
 }
 
+std::vector<uint32_t> faces_by_smallest_vertex(const uint32_t* tets, int64_t tet_count, std::vector<uint32_t>& start) {
+  auto smallest = [&](uint32_t face) {
+    const uint32_t* t = tets + 4 * size_t(face / 4);
+    uint32_t m = UINT32_MAX;
+    for (uint32_t k = 0; k < 4; ++k)
+      if (k != face % 4) m = std::min(m, t[k]);
+    return m;
+  };
+  uint32_t top = 0;
+  for (int64_t i = 0; i < 4 * tet_count; ++i) top = std::max(top, tets[i]);
+  start.assign(tet_count > 0 ? size_t(top) + 2 : 1, 0);
+  const auto faces = uint32_t(4 * tet_count);
+  for (uint32_t f = 0; f < faces; ++f) ++start[size_t(smallest(f)) + 1];
+  for (size_t v = 1; v < start.size(); ++v) start[v] += start[v - 1];
+  std::vector<uint32_t> bucket(faces);
+  std::vector<uint32_t> next(start.begin(), start.end() - 1);
+  for (uint32_t f = 0; f < faces; ++f) bucket[next[smallest(f)]++] = f;
+  return bucket;
+}
+
 std::vector<uint32_t> boundary_triangles(const uint32_t* tets, int64_t tet_count) {
   // For a positively oriented tet (a,b,c,d) these faces have outward normals.
   static const int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
-  struct Face {
-    std::array<uint32_t, 3> key;  // sorted vertex ids: equal for the two sides of an inner face
-    std::array<uint32_t, 3> wound;
-  };
-  std::vector<Face> faces;
-  faces.reserve(size_t(4 * tet_count));
-  for (int64_t t = 0; t < tet_count; ++t)
-    for (const auto& f : kFaces) {
-      Face face;
-      face.wound = {tets[4 * t + f[0]], tets[4 * t + f[1]], tets[4 * t + f[2]]};
-      face.key = face.wound;
-      std::sort(face.key.begin(), face.key.end());
-      faces.push_back(face);
-    }
-  std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) { return a.key < b.key; });
+  // Faces bucketed by their smallest vertex, 4 bytes each (sorting every face's key and winding took
+  // 24 and was the peak of a large body's creation); within a bucket (a few dozen faces) the two
+  // sides of an inner face have the same other two vertices. Buckets in vertex order, sorted
+  // within: the faces come out in the order of their sorted vertex ids.
+  std::vector<uint32_t> start;
+  const std::vector<uint32_t> bucket = faces_by_smallest_vertex(tets, tet_count, start);
   std::vector<uint32_t> tris;
-  for (size_t i = 0; i < faces.size();) {
-    size_t j = i + 1;
-    while (j < faces.size() && faces[j].key == faces[i].key) ++j;
-    if (j - i == 1) tris.insert(tris.end(), faces[i].wound.begin(), faces[i].wound.end());
-    i = j;
+  std::vector<std::pair<uint64_t, uint32_t>> local;  // (the other two vertices, face)
+  for (size_t v = 0; v + 1 < start.size(); ++v) {
+    local.clear();
+    for (uint32_t i = start[v]; i < start[v + 1]; ++i) {
+      const uint32_t* t = tets + 4 * size_t(bucket[i] / 4);
+      const int* f = kFaces[bucket[i] % 4];
+      std::array<uint32_t, 3> key = {t[f[0]], t[f[1]], t[f[2]]};
+      std::sort(key.begin(), key.end());
+      local.push_back({uint64_t(key[1]) << 32 | key[2], bucket[i]});
+    }
+    std::sort(local.begin(), local.end());
+    for (size_t i = 0; i < local.size();) {
+      size_t j = i + 1;
+      while (j < local.size() && local[j].first == local[i].first) ++j;
+      if (j - i == 1) {
+        const uint32_t* t = tets + 4 * size_t(local[i].second / 4);
+        const int* f = kFaces[local[i].second % 4];
+        tris.insert(tris.end(), {t[f[0]], t[f[1]], t[f[2]]});
+      }
+      i = j;
+    }
   }
   return tris;
 }

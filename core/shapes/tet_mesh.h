@@ -62,5 +62,9 @@ double enclosed_volume(const float* positions, const uint32_t* triangles, uint32
 
 // Faces used by exactly one tet, wound counter-clockwise seen from outside (outward normals).
 std::vector<uint32_t> boundary_triangles(const uint32_t* tets, int64_t tet_count);
+// The faces of tets (face 4 t + s: the one opposite vertex slot s of tet t) grouped by their
+// smallest vertex id: bucket v is [start[v], start[v + 1]) of the result, faces ascending within it.
+// 4 bytes per face (at most SB_MAX_TETS tets, so 4 t + s fits).
+std::vector<uint32_t> faces_by_smallest_vertex(const uint32_t* tets, int64_t tet_count, std::vector<uint32_t>& start);
 
 }  // namespace sb

@@ -77,7 +77,6 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
     tet_energy_volume_[t] = float(volume6 / 6.0);
     rest_volume_ += tet_rest6_[t] / 6.0;
   }
-  tet_lambda_.assign(9 * size_t(tet_count), 0.0f);
   volume_lambda_.assign(tet_count, 0.0f);
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
 
@@ -161,6 +160,8 @@ void SoftBody::update_stiffness_number() {
     nh_plane_impulse_.assign(vertex_count(), 0.0f);
     nh_plane_tangent_.assign(2 * size_t(vertex_count()), 0.0f);
   }
+  // Its multipliers, 9 per tet (36 bytes: a quarter of a large body's memory), only when it is used.
+  if (neo_hookean() && tet_lambda_.size() < 9 * size_t(tet_count())) tet_lambda_.assign(9 * size_t(tet_count()), 0.0f);
   if (params_.material == Material::NeoHookean && params_.spring_damping > 0.0f && tet_count() > 0 &&
       dashpot_moved_.size() != pos_.size()) {
     dashpot_moved_.assign(pos_.size(), 0.0);

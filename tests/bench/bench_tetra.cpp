@@ -3,7 +3,8 @@
 // kinds of mesh at resolution 10 (tests/core/surfaces.h: three overlapping spheres, a grooved
 // block, a box with a vertex pulled 7.6 mm from a neighbour, an open teapot-like mesh with a thin
 // handle, a 1 m x 1 m x 5 mm plate, a dome shell 50 mm thick), each with the time of each stage,
-// the estimate made before running, the output's vertices and tets, min quality and volume error. Built natively and
+// the estimate made before running, the output's vertices and tets, min quality and volume error (against the
+// solid's volume, overlaps counted once); and the physics per frame of two of them as bodies (step-*). Built natively and
 // as wasm; tests/bench/tetra_bench.mjs runs both, interleaved, and reports medians.
 // Usage: softbody_bench_tetra [rounds] [case prefix] (after one untimed warm-up round; with a prefix,
 // only the cases whose name starts with it, e.g. "delaunay")
@@ -18,6 +19,7 @@
 
 #include "meshing/delaunay.h"
 #include "meshing/tetrahedralizer.h"
+#include "solver/world.h"
 #include "surfaces.h"
 
 namespace {
@@ -53,7 +55,37 @@ void pipeline(const char* name, const float* xyz, int64_t vertices, const uint32
                 "\"finish\":%.3f},\"minQuality\":%.4f,\"volumeError\":%.5f}\n",
                 name, ms, (long long)s.vertices, (long long)s.tets, (long long)estimate, (long long)s.parts, s.cleanup_ms,
                 s.sampling_ms, s.delaunay_ms, s.inside_ms, s.improve_ms, s.finish_ms, s.min_quality,
-                s.volume / s.cleanup.volume - 1);
+                s.volume / s.surface_volume - 1);
+}
+
+// What a body costs per frame: the surface meshed at `resolution`, dropped at the page's defaults
+// (the simple model under XPBD, 10 substeps, one pass, edge compliance 1e-4 m/N, damping 1/s) and
+// stepped for 60 frames (1 s: falling, then landing on the ground); ms per frame and us per tet.
+// The page prices an import's tets at the step time per tet it measures itself (import_messages.js);
+// this is the same cost on a known scene.
+void step_cost(const char* name, const testing_surfaces::Soup& soup, int resolution, bool report) {
+  sb::TetraOptions o;
+  o.resolution = resolution;
+  sb::Tetrahedralizer t(soup.positions.data(), soup.vertex_count(), soup.triangles.data(), soup.triangle_count(), o);
+  while (t.run(1 << 30) == sb::TetraStatus::Working) {
+  }
+  sb::TetMesh mesh;
+  mesh.positions = t.positions();
+  mesh.tets = t.tets();
+  for (size_t i = 1; i < mesh.positions.size(); i += 3) mesh.positions[i] += 1.0f;  // 1 m up
+  sb::World w;
+  sb::BodyParams p;
+  p.edge_compliance = 1e-4f;  // m/N
+  p.damping = 1.0f;           // 1/s
+  w.add_body(mesh, p);
+  const int frames = 60;
+  const auto start = Clock::now();
+  for (int f = 0; f < frames; ++f) w.step(1.0f / 60.0f, nullptr);
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count() / frames;
+  const auto tets = int64_t(mesh.tets.size() / 4);
+  if (report)
+    std::printf("{\"case\":\"%s\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld,\"usPerTet\":%.4f}\n", name, ms,
+                (long long)(mesh.positions.size() / 3), (long long)tets, 1000.0 * ms / double(tets));
 }
 
 }  // namespace
@@ -91,6 +123,9 @@ int main(int argc, char** argv) {
     for (const auto& [name, soup] : meshes)
       if (wanted(name))
         pipeline(name, soup.positions.data(), soup.vertex_count(), soup.triangles.data(), soup.triangle_count(), 10, report);
+    // A frame of physics per tet, on a solid and on a thin plate sampled by its thickness.
+    if (wanted("step-union-10")) step_cost("step-union-10", sphere_union(), 10, report);
+    if (wanted("step-plate5mm-10")) step_cost("step-plate5mm-10", box(1, 1, 0.005f), 10, report);
     std::fflush(stdout);
   }
   return 0;

@@ -5,7 +5,8 @@
 // Each round is one process per build (warmed up by one untimed pass); its JSON lines give one
 // sample per case. Reported: the
 // median over rounds, Delaunay insertion as points per second, the pipelines (the bunny, issue 26's
-// meshes) in ms and per stage, with the tets estimated before running.
+// meshes) in ms and per stage, with the tets estimated before running, and the physics per frame of
+// bodies made from two of them (step-*: ms per frame and us per tet at the page's defaults).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,7 @@ export function runTetraPart({ rounds, log }) {
       const ms = median(list.map((s) => s.ms));
       const row = { part: 'tetra', case: name, build, msMedian: ms, msMin: Math.min(...list.map((s) => s.ms)), msMax: Math.max(...list.map((s) => s.ms)), points: list[0].points, tets: list[0].tets, rounds: list.length };
       if (name.startsWith('delaunay')) row.pointsPerSecond = list[0].points / (ms / 1000);
+      if (list[0].usPerTet !== undefined) row.usPerTetMedian = (1000 * ms) / list[0].tets;
       if (list[0].stages) {
         // Each stage's median over rounds (ms), so the stages of one row need not add up exactly.
         row.stagesMedian = Object.fromEntries(Object.keys(list[0].stages).map((k) => [k, median(list.map((s) => s.stages[k]))]));
@@ -70,6 +72,7 @@ export function tetraReport({ results }) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmtRow = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   lines.push(fmtRow(head), ...rows.map(fmtRow));
+  for (const r of results.filter((r) => r.usPerTetMedian !== undefined)) lines.push(`${r.case} ${r.build}: ${r.msMedian.toFixed(2)} ms of physics per frame, ${r.usPerTetMedian.toFixed(3)} us per tet`);
   lines.push('', 'Pipelines: median ms per stage (clean-up, sampling, Delaunay, inside test, improvement, finish)');
   for (const r of results.filter((r) => r.stagesMedian))
     lines.push(`${r.case} ${r.build}: ${Object.entries(r.stagesMedian).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; min quality ${r.minQuality.toFixed(3)}, volume ${(100 * r.volumeError).toFixed(2)} %${r.estimatedTets !== undefined ? `, ${r.tets} tets (estimated ${r.estimatedTets}), ${r.parts} part(s)` : ''}`);

@@ -8,6 +8,7 @@ import { ImportError, ImportErrorKind } from '../../web/src/import/import_error.
 import {
   describeImportError,
   importWarnings,
+  heavyBodyWarning,
   lostVolumeWarning,
   meshSummary,
   qualityBars,
@@ -143,6 +144,25 @@ test('a 1 m plate 0.1 mm thick is beyond the sample budget: the message says so 
   );
 });
 
+test('crossing boxes (a soup whose pieces overlap): the tets hold the union, and no lost-volume warning', () => {
+  // Two 0.6 x 0.15 x 0.15 m bars crossing at their middles: union 2 x 0.0135 - 0.15^3 = 0.023625 m^3,
+  // while the faces' divergence volume counts the shared cube twice (0.027 m^3, the union 88 % of it).
+  const a = box(0.6, 0.15, 0.15), b = box(0.15, 0.6, 0.15);
+  const shifted = b.positions.map((v, i) => (i % 3 === 0 ? v + 0.225 : i % 3 === 1 ? v - 0.225 : v));
+  const surface = {
+    positions: Float32Array.from([...a.positions, ...shifted]),
+    triangles: Uint32Array.from([...a.triangles, ...Array.from(b.triangles, (v) => v + 8)]),
+  };
+  const options = { resolution: 10, minQuality: 0.02 };
+  const { stats, error } = importing(surface, options);
+  assert.ok(stats, String(error));
+  // Within 1 %: the tets follow flat faces exactly; the overlap is measured on tets whose faces lie
+  // on the crossing's planes, so only float rounding separates it from the exact value.
+  assert.ok(Math.abs(stats.surfaceVolume - 0.023625) < 0.01 * 0.023625, `surface volume ${stats.surfaceVolume} m^3`);
+  assert.ok(Math.abs(stats.volume - 0.023625) < 0.01 * 0.023625, `tets ${stats.volume} m^3`);
+  assert.deepEqual(importWarnings(stats, 'cross.obj', options), []);
+});
+
 test('a hollow ball: the cavity is counted and named', async () => {
   const { SphereGeometry } = await import('three');
   const shell = (radius, inward) => {
@@ -194,17 +214,34 @@ test('over a tet budget (maxTets) the import says so before it runs: the estimat
   assert.equal(error.stats.maxTets, 6000);
   assert.equal(error.stats.surfacePoints, 0, 'nothing sampled');
   assert.ok(Math.abs(error.stats.thinnest - 0.005) < 1e-4, `thinnest ${error.stats.thinnest} m`);
+  assert.ok(Math.abs(error.stats.cellSize - 0.1) < 1e-6, `cell ${error.stats.cellSize} m`); // 1 m over 10 cells
   assert.match(error.message, /would give about \d+ tets at resolution 10, above max_tets = 6000/);
   assert.match(
     describeImportError(error, 'plate.obj', options).message,
-    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 6,000; parts about 5 mm thick are sampled by their thickness: thicken them, or allow more tets\. \(SB_ERR_TOO_LARGE: /,
+    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 6,000; parts about 5 mm thick are sampled by their thickness: thicken them to about 100 mm \(a grid cell\), or allow more tets\. \(SB_ERR_TOO_LARGE: /,
   );
+  // With the page's step time per tet measured (here 2 us), the estimate's cost per frame too.
+  const priced = describeImportError(error, 'plate.obj', { ...options, msPerTet: 0.002 }).message;
+  const ms = Number(/about ([\d.]+) ms of physics per frame here/.exec(priced)?.[1]);
+  assert.ok(Math.abs(ms - 0.002 * error.stats.estimatedTets) <= 0.05 * ms, priced);
   // Without the bound it meshes, near the estimate (within -42 % / +38 % on the core's test shapes).
   const { stats } = importing(box(1, 1, 0.005), { resolution: 10, minQuality: 0.02 });
   assert.ok(stats.tets > 0.6 * error.stats.estimatedTets && stats.tets < 1.7 * error.stats.estimatedTets, `${stats.tets} tets, ${error.stats.estimatedTets} estimated`);
   // A bound that is not a count is refused by the bridge.
   assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: -1 }), /maxTets/);
   assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: 1.5 }), /maxTets/);
+});
+
+test('a body heavier than a 60 Hz frame at the measured step time per tet is named, with what drives its count', () => {
+  const stats = { ...CLOSED, volume: 1, tets: 25000, thinnest: 0.005, cellSize: 0.1 };
+  assert.equal(heavyBodyWarning(stats, 'plate.obj', { msPerTet: 0.0005 }), null, '12.5 ms fits a frame');
+  assert.equal(heavyBodyWarning(stats, 'plate.obj', {}), null, 'nothing measured: nothing said');
+  assert.equal(
+    heavyBodyWarning(stats, 'plate.obj', { msPerTet: 0.002 }),
+    'plate.obj: 25,000 tets take about 50 ms of physics per frame here, more than a 60 Hz frame; parts about 5 mm thick are sampled by their thickness at any grid: thickened in a modeller to about 100 mm (a grid cell), they would cost what a solid does.',
+  );
+  assert.match(heavyBodyWarning({ ...stats, thinnest: 0 }, 'ball.obj', { msPerTet: 0.002 }), /; fewer grid cells give fewer tets\.$/);
+  assert.equal(importWarnings(stats, 'plate.obj', { msPerTet: 0.002 }).length, 1);
 });
 
 test('Tetra.estimateTets() before running, and the stats keep it', () => {

@@ -39,6 +39,9 @@ export class Simulation {
     this.paused = false;
     this._stepRequested = false;
     this.stepMs = 0; // wall time of the last world.step, ms
+    // Step time per tet of the bodies in the world, ms, averaged over about 20 steps (null before
+    // any step with tets): what the import messages price a new body's tets at.
+    this.msPerTet = null;
     this._contactMs = 0; // contact's wall time summed over the steps since contactSummary() last read it, ms
     this._contactSteps = 0;
     this.world = softbody.createWorld();
@@ -284,6 +287,8 @@ export class Simulation {
       this._contactSteps += 1;
     }
     this.threads.stepped(this.stepMs);
+    const tets = this._threadTets; // kept current by _fitThreads whenever bodies come or go
+    if (tets > 0) this.msPerTet = this.msPerTet === null ? this.stepMs / tets : 0.95 * this.msPerTet + 0.05 * (this.stepMs / tets);
   }
 
   // Reset keeps the parameters (documented); this goes back to DEFAULTS: a new default body, built

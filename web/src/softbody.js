@@ -101,7 +101,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 104; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84, 1 int32 at 96
-const TETRA_STATS_BYTES = 50 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 6 int32, 1 float32
+const TETRA_STATS_BYTES = 51 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 6 int32, 2 float32
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -460,7 +460,8 @@ export class Tetra {
     const budget = new Int32Array(this.sb.buffer, tail + 20 + 52 + 24 + 16, 2);
     out.estimatedTets = budget[0];
     out.maxTets = budget[1];
-    out.thinnest = new Float32Array(this.sb.buffer, tail + 20 + 52 + 24 + 24, 1)[0];
+    // Then thinnest and cell_size (float32, m).
+    [out.thinnest, out.cellSize] = new Float32Array(this.sb.buffer, tail + 20 + 52 + 24 + 24, 2);
     return out;
   }
 

@@ -62,13 +62,40 @@ function noInsideSentence(stats, options) {
   return SENTENCES[ErrorCode.NO_INSIDE_TETS];
 }
 
-// Over the tet budget (createTetra's maxTets), said before anything ran: the estimate, and whether
-// thin parts drive it (sampled by their thickness at any resolution) or the grid cells do.
-function overBudgetSentence(stats) {
+// Thin parts at least a grid cell thick are sampled as a solid is: " to about 100 mm (a grid cell)",
+// or "" when the stats do not say the cell.
+const thickEnough = (stats) => (stats.cellSize > 0 ? ` to about ${mm(stats.cellSize)} (a grid cell)` : '');
+
+// Physics time per frame a body of `tets` would add at `msPerTet` (the page's step time per tet,
+// measured on the running scene: options.msPerTet), as " (about 14 ms of physics per frame here)",
+// or "" while nothing was measured.
+function frameCost(tets, msPerTet) {
+  if (!(msPerTet > 0) || !(tets > 0)) return '';
+  return ` (about ${Number((tets * msPerTet).toPrecision(2))} ms of physics per frame here)`;
+}
+
+// Over the tet budget (createTetra's maxTets), said before anything ran: the estimate, what it
+// would cost per frame, and whether thin parts drive it (sampled by their thickness at any
+// resolution) or the grid cells do.
+function overBudgetSentence(stats, options) {
   const what = stats.thinnest > 0
-    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them, or allow more tets`
+    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them${thickEnough(stats)}, or allow more tets`
     : 'fewer grid cells would give fewer tets, or allow more tets';
-  return `this surface would give about ${count(stats.estimatedTets)} tets, above the limit of ${count(stats.maxTets)}; ${what}.`;
+  return `this surface would give about ${count(stats.estimatedTets)} tets${frameCost(stats.estimatedTets, options?.msPerTet)}, above the limit of ${count(stats.maxTets)}; ${what}.`;
+}
+
+// A 60 Hz frame, ms: a body whose physics alone takes longer cannot run in real time.
+const FRAME_MS = 1000 / 60;
+
+// Null unless the finished body's tets, at the page's measured step time per tet (options.msPerTet),
+// take more than a frame; then how long, and what drives the count.
+export function heavyBodyWarning(stats, name, options = null) {
+  const ms = stats.tets * (options?.msPerTet ?? 0);
+  if (!(ms > FRAME_MS)) return null;
+  const why = stats.thinnest > 0
+    ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness at any grid: thickened in a modeller${thickEnough(stats)}, they would cost what a solid does`
+    : 'fewer grid cells give fewer tets';
+  return `${name}: ${counted(stats.tets, 'tet')} take about ${Number(ms.toPrecision(2))} ms of physics per frame here, more than a 60 Hz frame; ${why}.`;
 }
 
 // An Error whose message is meant for the toast. name: the file or sample being imported;
@@ -77,7 +104,7 @@ export function describeImportError(error, name, options = null) {
   if (error instanceof SoftbodyError) {
     const overBudget = error.code === ErrorCode.TOO_LARGE && error.stats?.maxTets > 0 && error.stats.estimatedTets > error.stats.maxTets;
     const sentence = error.code === ErrorCode.NO_INSIDE_TETS ? noInsideSentence(error.stats, options)
-      : overBudget ? overBudgetSentence(error.stats) : SENTENCES[error.code];
+      : overBudget ? overBudgetSentence(error.stats, options) : SENTENCES[error.code];
     if (sentence) return new Error(`Could not import ${name}: ${sentence} (${error.message})`);
     return new Error(`Could not import ${name}: ${error.message}`);
   }
@@ -114,7 +141,7 @@ export function cavityNote(stats, name) {
 
 // Every warning for a finished import, in the order a reader needs them.
 export function importWarnings(stats, name, options = null) {
-  return [openSurfaceWarning(stats, name), lostVolumeWarning(stats, name, options), cavityNote(stats, name)].filter(Boolean);
+  return [openSurfaceWarning(stats, name), lostVolumeWarning(stats, name, options), cavityNote(stats, name), heavyBodyWarning(stats, name, options)].filter(Boolean);
 }
 
 // The quality histogram as ten bars, quality 0 to 1 left to right, the tallest bin full height;

@@ -130,7 +130,7 @@ export class Importer {
         this._settle({ status: 'cancelled' });
         return;
       }
-      const shown = describeImportError(error, this.state.name, this.getOptions());
+      const shown = describeImportError(error, this.state.name, { ...this.getOptions(), msPerTet: this.sim.msPerTet });
       this.alerts.error(shown);
       this._settle({ status: 'failed', error: shown.message });
     }
@@ -162,7 +162,7 @@ export class Importer {
     const { surface, visual } = result;
     const outside = this.sim.adopt({ kind: 'surface', name, positions: result.positions, tets: result.tets, surface, visual });
     this._settle({ status: 'done', progress: 1, stats: result.stats, outside, summary: meshSummary(result.stats) });
-    for (const warning of importWarnings(result.stats, name, { resolution, minQuality })) this.alerts.warn(warning);
+    for (const warning of importWarnings(result.stats, name, { resolution, minQuality, msPerTet: this.sim.msPerTet })) this.alerts.warn(warning);
   }
 
   _adoptTets(id, name, mesh) {

@@ -141,6 +141,7 @@ export interface TetraStats {
   minQuality: number;
   meanQuality: number;
   volume: number;
+  /** m^3 of the solid the surface encloses (winding number over 1/2): space inside overlapping pieces counted once. */
   surfaceVolume: number;
   milliseconds: number;
   fragmentTets: number;
@@ -176,6 +177,8 @@ export interface TetraStats {
   maxTets: number;
   /** m: the thinnest part the sampling measured (distance through the solid to its opposite side), if under a grid cell (such parts are sampled by their thickness); else 0. */
   thinnest: number;
+  /** m: the interior grid's spacing (the longest side over the resolution); parts at least this thick are sampled as a solid is. */
+  cellSize: number;
 }
 
 export interface LoadOptions {
