@@ -69,6 +69,8 @@ enum class Solver : int32_t {
 constexpr int32_t kSolverCount = 10;
 // VBD's Chebyshev acceleration: the estimated spectral radius of one sweep (0 = no acceleration).
 constexpr float kVbdChebyshevRho = 0.9f;
+// VBD sweeps below this count run as symmetric forward-backward pairs (soft_body.cpp vbd_solve).
+constexpr int32_t kVbdForwardSweeps = 8;
 inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::Pbd && s != Solver::Vbd; }
 // Solvers that integrate the energy with k = 1/compliance, so the simple model needs compliances > 0.
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
@@ -281,6 +283,8 @@ class SoftBody {
   void solve_grab(float h, float grab_t);
   void post_solve(float h, bool ground, float rest_threshold);
   void apply_pressure(float h);
+  double mechanical_energy(const float gravity[3]) const;  // kinetic + gravity + elastic, J
+  void vbd_limit_energy(const float gravity[3]);
   void position_based_substep(float h, const StepSettings& s, int sub);
   struct VertexWork;
   void predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor);
@@ -319,6 +323,7 @@ class SoftBody {
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   InvertedTetRepair inverted_repair_;    // XPBD, simple model: tangles put back (inverted_tets.h)
   bool pressed_by_other_ = false;  // another body or a collider touched this one in the last substep
+  double vbd_energy_start_ = 0.0;  // J, mechanical_energy at the VBD substep's start
   uint32_t substeps_free_ = 0;     // substeps since another body or a collider last touched this one
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
   // The XPBD passes' origin (pass_origin): the vertex nearest the rest shape's middle, the offset

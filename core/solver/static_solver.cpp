@@ -61,7 +61,8 @@ bool every_loaded_part_held(const ForceModel& m, const std::vector<uint8_t>& hel
 
 }  // namespace
 
-StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSettings& settings) {
+// Newton from x_out at the model's full load (the solver described in static_solver.h).
+static StaticReport newton_static(const ForceModel& m, float* x_out, const StaticSettings& settings) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point started = Clock::now();
   StaticReport report;
@@ -194,6 +195,51 @@ StaticReport solve_static(const ForceModel& m, float* x_out, const StaticSetting
   for (size_t j = 0; j < n3; ++j) x_out[j] = float(X[j] + u[j]);
   report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return report;
+}
+
+StaticReport solve_static(const ForceModel& m, float* x, const StaticSettings& settings) {
+  const size_t n3 = 3 * size_t(m.particle_count);
+  const std::vector<float> start(x, x + n3);
+  StaticReport full = newton_static(m, x, settings);
+  if (full.status != StaticStatus::NotConverged) return full;
+  // Load stepping: from the start shape, gravity raised in fractions, each solved from the last
+  // fraction's answer (to 1e-3 of its load, the final one to the tolerance asked); a fraction that
+  // fails is halved. Far from rest the full-load Newton step can leave the basin a smaller load
+  // step stays in.
+  std::vector<float> at(start), trial(n3);
+  StaticReport total = full, last;
+  double done = 0.0, step = 0.25;  // fractions of the load
+  while (done < 1.0 && step >= 1.0 / 1024.0) {
+    const double next = std::min(1.0, done + step);
+    ForceModel part = m;
+    for (int k = 0; k < 3; ++k) part.gravity[k] = float(double(m.gravity[k]) * next);
+    StaticSettings s = settings;
+    if (next < 1.0) s.tolerance = std::max(settings.tolerance, 1e-3);
+    trial = at;
+    last = newton_static(part, trial.data(), s);
+    total.newton_iterations += last.newton_iterations;
+    total.cg_iterations += last.cg_iterations;
+    total.seconds += last.seconds;
+    ++total.load_steps;
+    if (last.status == StaticStatus::Converged) {
+      at.swap(trial);
+      done = next;
+      step = std::min(0.5, 2.0 * step);
+    } else {
+      step *= 0.5;
+    }
+  }
+  if (!(done >= 1.0)) {  // no better than the full-load attempt: hand that back
+    total.status = full.status;
+    total.relative_residual = full.relative_residual;
+    total.energy = full.energy;
+    return total;
+  }
+  std::copy(at.begin(), at.end(), x);
+  total.status = StaticStatus::Converged;
+  total.relative_residual = last.relative_residual;
+  total.energy = last.energy;
+  return total;
 }
 
 }  // namespace sb

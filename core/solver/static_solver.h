@@ -12,6 +12,9 @@
 //      gradient).
 //   3. Backtracking line search on Phi (Armijo, halving from the full step), so an indefinite H far
 //      from rest or a large load cannot throw the body further from equilibrium.
+// When Newton at the full load does not converge (a slender beam far from rest: a 2 m x 5 cm
+// cantilever at 10 kPa, test_static_convergence.cpp), the load is applied in steps from the start shape, each solved
+// from the last (a quarter of it first, doubled after a success, halved after a failure).
 // Not in the step loop: it allocates its own double buffers. Contacts (ground, colliders, bodies),
 // gas pressure and damping play no part.
 #pragma once
@@ -42,6 +45,7 @@ struct StaticReport {
   double relative_residual = 0.0;  // |unbalanced force| / |load| at exit
   double energy = 0.0;             // Phi at exit relative to the start, J
   double seconds = 0.0;            // wall time, s (for the docs' cost table; never asserted)
+  int load_steps = 0;              // load fractions solved after the full-load Newton failed (0: it converged)
 };
 
 // Moves x (3 floats per particle, m) to the static equilibrium of m under m.gravity. Particles with

@@ -148,13 +148,14 @@ void vertex_force(const VbdModel& m, const VertexAdjacency& adj, const float* x,
 
 }  // namespace
 
-float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x) {
+float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool backward) {
   // The residual: how much force is left unbalanced over how much acts (each term's magnitude),
   // summed over vertices, when each vertex is reached. A step length would not do: stiff vertices
   // take tiny steps while the body as a whole is far from solved (measured: 4e-4 of an edge for a
   // beam left 9x too soft).
   double unbalanced = 0.0, acting = 0.0;
-  for (uint32_t i = 0; i < m.vertex_count; ++i) {
+  for (uint32_t k = 0; k < m.vertex_count; ++k) {
+    const uint32_t i = backward ? m.vertex_count - 1 - k : k;
     if (m.inv_mass[i] == 0.0f) continue;
     const Vec3 xi = load3(x, i);
     double f[3], forces = 0.0;
@@ -293,6 +294,33 @@ void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adj, const floa
   if (scale < 1.0)
     for (uint32_t i = 0; i < m.vertex_count; ++i)
       if (m.support[i] > 0.0f) m.support[i] = float(m.support[i] * scale);
+}
+
+double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint32_t n, double excess, float* v) {
+  if (!(excess > 0.0)) return 0.0;
+  double total = 0.0, p[3] = {0, 0, 0};  // kg, kg m/s
+  for (uint32_t i = 0; i < n; ++i) {
+    if (inv_mass[i] == 0.0f) continue;
+    total += mass[i];
+    for (int k = 0; k < 3; ++k) p[k] += double(mass[i]) * v[3 * i + k];
+  }
+  if (!(total > 0.0)) return 0.0;
+  const double c[3] = {p[0] / total, p[1] / total, p[2] / total};  // m/s
+  double relative = 0.0;  // J
+  for (uint32_t i = 0; i < n; ++i) {
+    if (inv_mass[i] == 0.0f) continue;
+    for (int k = 0; k < 3; ++k) {
+      const double u = double(v[3 * i + k]) - c[k];
+      relative += 0.5 * double(mass[i]) * u * u;
+    }
+  }
+  if (!(relative > 0.0)) return 0.0;
+  const double taken = std::min(excess, relative), s = std::sqrt((relative - taken) / relative);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (inv_mass[i] == 0.0f) continue;
+    for (int k = 0; k < 3; ++k) v[3 * i + k] = float(c[k] + s * (double(v[3 * i + k]) - c[k]));
+  }
+  return taken;
 }
 
 }  // namespace sb

@@ -72,12 +72,13 @@ struct VbdModel {
   float* support = nullptr;                 // 1 per vertex, N; may be null when both planes are absent
 };
 
-// One Gauss-Seidel sweep over the vertices in index order. Returns the relative force imbalance met:
+// One Gauss-Seidel sweep over the vertices in index order, or in reverse (backward): a forward
+// sweep followed by a backward one is symmetric Gauss-Seidel (SoftBody::vbd_solve). Returns the relative force imbalance met:
 // sum over vertices of |net force| / sum of the magnitudes of the forces acting (inertia included),
 // taken when each vertex is reached (supported ones left out), with each vertex's weight m max(|g|,
 // 1 m/s^2) added to what acts, so a body falling freely and undeformed reads 0, not rounding over
 // rounding; 0 = solved.
-float vbd_sweep(const VbdModel& m, const VertexAdjacency& adjacency, float* x);
+float vbd_sweep(const VbdModel& m, const VertexAdjacency& adjacency, float* x, bool backward = false);
 
 // Takes out of the sweeps' result x the net force and torque their elastic and damping terms left.
 // Converged, m_i (x_i - y_i) / h^2 = f_i(x) are internal forces, which sum to zero and have no net
@@ -104,5 +105,13 @@ void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adjacency, cons
 // after XPBD's passes (xpbd_constraints.h solve_ground). The plate is frictionless: friction applies
 // to upward support only. Returns the vertices in contact and raises *deepest (m) to the largest push.
 uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest);
+
+// Takes `excess` J of kinetic energy out of the motion relative to the centre of mass (velocities
+// v, m/s; held vertices, inv_mass 0, untouched), by scaling it: linear momentum is kept. All of it
+// at most. The bound a step of VBD keeps (SoftBody::vbd_limit_energy): unconverged sweeps under-
+// correct the velocity, so a stiff body compressed on landing stores more elastic energy than it
+// brought (a rubber teapot-like mesh at 1 sweep: 10 kJ from 1.1 kJ), and an inexact step gives no
+// bound of its own. Returns the energy taken, J.
+double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint32_t vertex_count, double excess, float* v);
 
 }  // namespace sb

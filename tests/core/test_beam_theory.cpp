@@ -245,23 +245,29 @@ TEST_CASE("Converged statics: each dynamic solver's settled cantilever approache
   // side, float state), so its settled state is the equilibrium to ~1e-4 of the sag, but its
   // damping 10/s leaves a little motion at 2.5 s: within 1 % asked (measured 88.97 mm against 89.19,
   // 0.24 %). VBD minimises the same step with `iterations` sweeps: its error must fall as they grow
-  // and be within 1 % at 48, after 90 frames (VBD's Chebyshev-accelerated sweeps settle sooner than
+  // and be within 2 % at 48, after 90 frames (VBD's Chebyshev-accelerated sweeps settle sooner than
   // implicit Euler's over-damped steps; measured 244 %, 23 %, 0.53 % at 4, 16, 48; before the damping
   // acted ahead of gravity's increment, 240 %, 21 %, 0.35 %: a 1.6 % stiffer fixed point hid part of
-  // the sweeps' softness).
+  // the sweeps' softness). Below 8 sweeps they run as forward-backward pairs, and no step may gain
+  // energy (soft_body.cpp vbd_solve, vbd_limit_energy): 4 sweeps settle within 5 % (measured 2.7 %;
+  // 509 % without the energy limit: most of the few sweeps' softness was energy they made). From 8
+  // on, forward sweeps: 20 % at 16, 1.3 % at 48 (0.5 % without the limit, which then also takes
+  // energy out of the motion still ringing at 90 frames). The forward sweeps' error falls as they grow.
   BodyParams p = neo_hookean_params(1e7f);
   const double reference = static_sag_checked_by_implicit_euler(p, 20, 150);
-  double last_error = INFINITY;
-  for (int sweeps : {4, 16, 48}) {
+  double error[3];
+  const int counts[3] = {4, 16, 48};
+  for (int k = 0; k < 3; ++k) {
+    const int sweeps = counts[k];
     CAPTURE(sweeps);
     p.iterations = sweeps;
     const double vbd = tip_sag(*testing_cantilever::settled(p, 20, Solver::Vbd, 90));
-    const double error = std::fabs(vbd / reference - 1.0);
-    MESSAGE("VBD " << sweeps << " sweeps: " << vbd * 1000 << " mm, " << error * 100 << " % off");
-    CHECK(error < last_error);
-    last_error = error;
+    error[k] = std::fabs(vbd / reference - 1.0);
+    MESSAGE("VBD " << sweeps << " sweeps: " << vbd * 1000 << " mm, " << error[k] * 100 << " % off");
   }
-  CHECK(last_error < 0.01);
+  CHECK(error[0] < 0.05);
+  CHECK(error[2] < error[1]);
+  CHECK(error[2] < 0.02);
 }
 
 TEST_CASE("Converged statics, simple model: implicit Euler, XPBD and VBD approach the static answer as their iterations grow") {

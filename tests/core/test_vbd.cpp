@@ -63,12 +63,13 @@ TEST_CASE("VBD with the Neo-Hookean material: a stiff beam stays whole, as under
   const double reference = cantilever_sag(p, 20, Solver::ImplicitEuler, 150);
   const auto one_sweep = settled(p, 20, Solver::Vbd, 150);
   CHECK(one_sweep->stats().volume_ratio == doctest::Approx(1).epsilon(0.005));
-  // One sweep per substep leaves the beam several times too soft, and the residual says so: the
-  // unbalanced force is > 1e-2 of what acts (measured 2.4e-2 at 830 mm against 89 mm).
+  // One sweep per substep (a forward-backward pair, soft_body.cpp vbd_solve) leaves the beam too
+  // soft, and the residual says so: the unbalanced force is > 1e-2 of what acts (measured 4.2e-2 at
+  // 154 mm against 89 mm; a forward sweep alone left 830 mm).
   const double soft = testing_cantilever::tip_sag(*one_sweep);
   const double soft_residual = one_sweep->stats().residual;
   MESSAGE("VBD 1 sweep: tip " << soft * 1000 << " mm, residual " << soft_residual);
-  CHECK(soft > 3 * reference);
+  CHECK(soft > 1.3 * reference);
   CHECK(soft_residual > 1e-2);
   const double xpbd_volume = settled(p, 20, Solver::Xpbd, 45)->stats().volume_ratio;
   MESSAGE("XPBD Neo-Hookean, 1 pass: volume ratio " << xpbd_volume);

@@ -93,12 +93,13 @@ export const PRESETS = Object.freeze([
     story:
       'A 1 m beam of E = 10 MPa clamped at one end; the red line is beam theory\'s sag, the green one ' +
       'the static equilibrium of this very mesh (a Newton solve). Implicit Euler solves each step ' +
-      'exactly and settles on the green line; VBD with one sweep per substep is nine times too soft, ' +
-      'with 8 sweeps 1.8 times, with 32 on the green line. The gap between the lines is the mesh\'s, ' +
+      'exactly and settles on the green line; VBD with one sweep per substep is far from solved and keeps ' +
+      'sagging (three times too soft after 10 s), with 8 sweeps 1.8 times too soft, with 32 on the green line. The gap between the lines is the mesh\'s, ' +
       'not a solver\'s: linear tets are too stiff in bending ("locking"), 61 % of beam theory at this ' +
       'resolution, 96 % at eight times the cells.',
     // Measured (scripts/compare_presets.mjs, last second of 10, 20 x 2 x 2 cells): tip sag implicit
-    // Euler 89.2 mm, VBD x1 830 mm, x8 159 mm, x32 91.2 mm; Euler-Bernoulli 147.1 mm. Physics
+    // Euler 89.2 mm, VBD x1 467.5 mm (101 mm at 1.5 s, still sagging at 10 s), x8 160 mm, x32 92.2 mm;
+    // Euler-Bernoulli 147.1 mm. Physics
     // 18 / 0.6 / 4.8 / 19 ms per frame in node. (XPBD runs it too, one block constraint per tet
     // (docs, "Materials in pascals": 616, 239 and 102 mm at 1, 4 and 16 passes, the volume kept);
     // PBD cannot, and the page says so if a view is switched to it.)

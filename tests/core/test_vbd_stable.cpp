@@ -1,0 +1,142 @@
+// Issue 28: VBD never blows up. One sweep (the fewest the C API allows) under each of the page's
+// Neo-Hookean presets, on the page's shapes and on imported-like meshes (the tetrahedralizer's
+// teapot-like open mesh and union of spheres, and a box whose vertices are jittered into slivers as
+// a TetGen file may have them): drops onto the ground, a grab pulled hard and thrown, a press.
+// Energy (kinetic + gravity + elastic) may only come from what drives the body: the grab while
+// held, the squash; between those it must not grow.
+#include <doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "meshing/tetrahedralizer.h"
+#include "shapes/shapes.h"
+#include "shapes/tet_mesh.h"
+#include "solver/soft_body.h"
+#include "surfaces.h"
+
+using namespace sb;
+using namespace testing_surfaces;
+
+namespace {
+
+// As the page places an import (placement.js): longest side 1 m, centred in x and z, bottom 0.5 m up.
+void place(TetMesh& m) {
+  float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+  for (size_t i = 0; i < m.positions.size(); ++i)
+    lo[i % 3] = std::min(lo[i % 3], m.positions[i]), hi[i % 3] = std::max(hi[i % 3], m.positions[i]);
+  const float k = 1.0f / std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+  const float shift[3] = {-0.5f * (lo[0] + hi[0]) * k, 0.5f - lo[1] * k, -0.5f * (lo[2] + hi[2]) * k};
+  for (size_t i = 0; i < m.positions.size(); ++i) m.positions[i] = m.positions[i] * k + shift[i % 3];
+}
+
+TetMesh tetrahedralized(const Soup& s, int resolution) {
+  TetraOptions o;
+  o.resolution = resolution;
+  Tetrahedralizer t(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), o);
+  REQUIRE(t.problem() == SurfaceProblem::None);
+  TetraStatus status;
+  while ((status = t.run(1 << 20)) == TetraStatus::Working) {
+  }
+  REQUIRE(status == TetraStatus::Done);
+  TetMesh m;
+  m.positions = t.positions();
+  m.tets = t.tets();
+  place(m);
+  return m;
+}
+
+// A lattice box whose vertices moved up to 0.45 of a cell at random: slivers and needles (tets
+// turned over by the jitter are flipped back), the kind of mesh an imported TetGen file may carry.
+TetMesh jittered_box(int cells) {
+  TetMesh m = make_box(cells, cells, cells, 1, 1, 1, 0, 1, 0);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-0.45f / float(cells), 0.45f / float(cells));
+  for (float& x : m.positions) x += u(rng);
+  for (size_t t = 0; t < m.tets.size(); t += 4)
+    if (tet_volume6(m.positions.data(), &m.tets[t]) <= 0) std::swap(m.tets[t], m.tets[t + 1]);
+  place(m);
+  return m;
+}
+
+double energy(const SoftBody& b, const StepSettings& s) {
+  const BodyStats st = b.stats(s.gravity);
+  return st.kinetic_energy + st.potential_energy + st.elastic_energy;
+}
+
+struct Preset {
+  const char* name;
+  float youngs_modulus, poisson_ratio;  // Pa, -
+};
+
+}  // namespace
+
+TEST_CASE("VBD at 1 sweep: every preset on page shapes and imported-like meshes drops, is grabbed and pressed without gaining energy") {
+  struct Shape {
+    const char* name;
+    TetMesh mesh;
+  };
+  const std::vector<Shape> shapes = {{"box", make_box(4, 4, 4, 1, 1, 1, 0, 1, 0)},
+                                     {"ball", make_ball(0.5f, 4, 0, 1, 0)},
+                                     {"teapot-like", tetrahedralized(teapot_like(), 4)},
+                                     {"sphere union", tetrahedralized(sphere_union(), 4)},
+                                     {"jittered box", jittered_box(4)}};
+  // settings.js MATERIAL_PRESETS
+  for (const Preset& preset : {Preset{"gelatin", 1e4f, 0.49f}, Preset{"silicone", 1e5f, 0.45f}, Preset{"rubber", 2e6f, 0.49f}})
+    for (const Shape& shape : shapes) {
+      const std::string name = std::string(preset.name) + " " + shape.name;
+      CAPTURE(name);
+      BodyParams p;  // the page's defaults (settings.js DEFAULTS) with the preset
+      p.material = Material::NeoHookean;
+      p.youngs_modulus = preset.youngs_modulus;
+      p.poisson_ratio = preset.poisson_ratio;
+      p.iterations = 1;
+      p.damping = 1.0f;
+      p.grab_radius = 0.15f;
+      SoftBody b(shape.mesh, p);
+      REQUIRE(b.set_solver(Solver::Vbd));
+      const StepSettings s;  // 10 substeps, ground, g = 9.81 m/s^2
+      uint32_t top = 0;
+      for (uint32_t i = 0; i < b.vertex_count(); ++i)
+        if (b.positions()[3 * i + 1] > b.positions()[3 * top + 1]) top = i;
+      // Nothing drives the body in the drop, after the throw, or under the rising plate (which the body
+      // pushes up, doing work on it), so the energy may not rise above what it had when each began.
+      // Allowed: 1 % of it, as the energy read from the frame's velocities, (x - x_prev) / h of its
+      // last substep, and its positions is not the step's own measure (a body resting under
+      // gravity reads ~ m g^2 h^2 / 2 of kinetic energy it does not have).
+      double reference = energy(b, s), worst = 0.0;  // J; largest excess over the reference / reference
+      bool finite = true;
+      for (int f = 0; f < 115 && finite; ++f) {
+        float target[3] = {b.positions()[3 * top], b.positions()[3 * top + 1], b.positions()[3 * top + 2]};
+        if (f == 35) b.grab_begin(top, target);  // landed (0.5 m fall: 0.32 s), still jiggling
+        if (f > 35 && f <= 55) {                 // pulled 1.2 m up and 0.6 m aside in 1/3 s: ~4 m/s
+          target[0] = 0.03f * float(f - 35);
+          target[1] += 0.06f;
+          b.grab_move(target);
+        }
+        if (f == 60) {
+          const float thrown[3] = {2.0f, 1.0f, 0.0f};  // m/s
+          b.grab_end(thrown);
+        }
+        if (f == 85) REQUIRE(b.press(0.5f, 0.3f));
+        finite = b.step(1.0f / 60, s);
+        const double e = energy(b, s);
+        if (f == 60 || f == 85) reference = e;  // driven until here (the throw's speed, the squash)
+        const bool driven = f >= 35 && f < 60;
+        if (!driven) worst = std::max(worst, (e - reference) / std::max(std::fabs(reference), 1.0));
+      }
+      CHECK(finite);
+      CHECK(b.stats().finite);
+      // Rubber (2 MPa) at one sweep is far from solved when it lands (residual 0.1-0.3): the sweep
+      // lifts the vertices the ground holds before the body above them has slowed, and the elastic
+      // energy that stores can exceed the kinetic energy brought, which is all vbd_limit_energy can
+      // take it from (measured up to +42 % on these coarse meshes, then dissipated; docs/limitations.md).
+      // So rubber is held to a bound that catches a runaway, not to physics: on main, forward sweeps
+      // without the limit, the same runs gained 66 % to 1,300 times and kept growing.
+      CHECK(worst < (preset.youngs_modulus > 1e6f ? 0.6 : 0.01));
+      MESSAGE(name << ": largest energy gain " << worst * 100 << " % of the phase's start");
+    }
+}
