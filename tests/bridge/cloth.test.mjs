@@ -1,5 +1,5 @@
 // Cloth through the bridge (World.addCloth*, Body.normals): the triangles and normals are live views
-// of wasm memory (zero-copy, like positions), a flag pinned at two corners falls and swings with them,
+// of wasm memory (zero-copy, like positions), a horizontal sheet held at two corners swings down with them,
 // and a bad mesh is refused with the C API's code and message, making no body.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ const sb = await load();
 
 test('a cloth rectangle: zero-copy triangles and normals that follow the step', () => {
   const world = sb.createWorld();
-  const flag = world.addClothRectangle({ cells: [8, 6], size: [1, 0.6], center: [0, 1.5, 0], vertical: true });
+  const flag = world.addClothRectangle({ cells: [8, 6], size: [1, 0.6], center: [0, 1.5, 0], vertical: false });
   assert.equal(flag.isCloth, true);
   assert.equal(flag.tetCount, 0);
   // The generator's lattice: rows of 9 and 10 vertices, two triangles per base and one more per offset row.
@@ -20,24 +20,23 @@ test('a cloth rectangle: zero-copy triangles and normals that follow the step', 
   const normals = flag.normals;
   assert.equal(normals.length, 3 * flag.vertexCount);
   assert.equal(normals.buffer, flag.positions.buffer);
-  for (let i = 0; i < flag.vertexCount; i++) assert.ok(Math.abs(normals[3 * i + 2] - 1) < 1e-6, 'a vertical sheet faces +z');
-  // Pin the top corners (the highest row's ends), then let it fall for half a second.
-  const top = Math.max(...Array.from({ length: flag.vertexCount }, (_, i) => flag.positions[3 * i + 1]));
+  for (let i = 0; i < flag.vertexCount; i++) assert.ok(Math.abs(normals[3 * i + 1] - 1) < 1e-6, 'a horizontal sheet faces +y');
+  // Pin the corners of its far edge (z = -0.3: rows run along -z), then let it swing for half a second.
   const corners = [];
   for (let i = 0; i < flag.vertexCount; i++) {
-    const [x, y] = [flag.positions[3 * i], flag.positions[3 * i + 1]];
-    if (Math.abs(y - top) < 1e-6 && Math.abs(Math.abs(x) - 0.5) < 1e-6) corners.push(i);
+    const [x, z] = [flag.positions[3 * i], flag.positions[3 * i + 2]];
+    if (Math.abs(z + 0.3) < 1e-6 && Math.abs(Math.abs(x) - 0.5) < 1e-6) corners.push(i);
   }
   assert.equal(corners.length, 2);
   for (const i of corners) flag.pin(i);
   const y0 = flag.stats().center[1];
   for (let f = 0; f < 30; f++) world.step(1 / 60);
-  assert.ok(flag.stats().center[1] < y0 - 0.01, 'the free part falls');
+  assert.ok(flag.stats().center[1] < y0 - 0.1, 'the free part swings down');
   assert.ok(flag.stats().finite);
-  // The same view object sees the new normals: the sheet swung out of its plane somewhere.
+  // The same view object sees the new normals: the sheet turned.
   assert.equal(flag.normals, normals);
   let tilted = 0;
-  for (let i = 0; i < flag.vertexCount; i++) if (normals[3 * i + 2] < 0.999) tilted++;
+  for (let i = 0; i < flag.vertexCount; i++) if (normals[3 * i + 1] < 0.9) tilted++;
   assert.ok(tilted > 0);
   for (let i = 0; i < flag.vertexCount; i++) {
     const n = Math.hypot(normals[3 * i], normals[3 * i + 1], normals[3 * i + 2]);
