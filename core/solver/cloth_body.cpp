@@ -9,6 +9,9 @@ namespace sb {
 
 namespace {
 
+// The most colliders a cloth body grows copies of without allocating (a world holds fewer: 511 slots).
+constexpr uint32_t kMaxColliders = 512;
+
 // The springs and surface of a cloth mesh, for the tet-mesh constructor to build particles, edges and
 // the solve order from; the cloth model is added after.
 TetMesh cloth_springs(const ClothMesh& c) {
@@ -44,9 +47,32 @@ SoftBody::SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t gro
   }
   cloth_edge_weight_ = cloth_edge_weights(rest_pos_.data(), surface_.data(), surface_triangle_count(), edge_ids_.data(), edge_count());
   collision_mask_ = 0;
+  padded_colliders_.reserve(kMaxColliders);  // filled per substep without allocating
   normals_.assign(pos_.size(), 0.0f);
   apply_vertex_scales();  // the masses from the areas, the edges' stretch weights
   shape_changed();
+}
+
+// Half the thickness on every side of a shape: spheres and capsules by their radius, boxes by their
+// half extents (square edges: within t/2 of the rounded offset surface), planes moved along their
+// normal. Mesh colliders keep their own shell (not grown: their pseudonormal contact has no offset).
+static void grow(Collider& c, float d) {
+  switch (c.kind) {
+    case ShapeKind::kSphere: c.size[0] += d; break;
+    case ShapeKind::kCapsule: c.size[0] += d; break;
+    case ShapeKind::kBox: for (float& s : c.size) s += d; break;
+    case ShapeKind::kPlane:
+      for (Pose* p : {&c.pose, &c.previous}) p->position = to_world(*p, Vec3{0.0f, d, 0.0f});
+      break;
+    case ShapeKind::kMesh: break;
+  }
+}
+
+const Collider* SoftBody::contact_colliders(const StepSettings& s) {
+  if (!is_cloth() || !(params_.thickness > 0.0f) || s.collider_count == 0 || s.collider_count > kMaxColliders) return s.colliders;
+  padded_colliders_.assign(s.colliders, s.colliders + s.collider_count);  // within the reserved capacity
+  for (Collider& c : padded_colliders_) grow(c, 0.5f * params_.thickness);
+  return padded_colliders_.data();
 }
 
 void SoftBody::shape_changed() {

@@ -594,8 +594,9 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float grab_t = float(sub + 1) / float(s.substeps);
   // Each frame's collider candidates, from the positions and velocities at its start.
+  const Collider* colliders = contact_colliders(s);  // cloth: grown by half its thickness
   if (sub == 0 && s.collider_count > 0)
-    collider_candidates_.begin_frame(pos_.data(), vel_.data(), inv_mass_.data(), vertex_count(), s.colliders,
+    collider_candidates_.begin_frame(pos_.data(), vel_.data(), inv_mass_.data(), vertex_count(), colliders,
                                      s.collider_count, h * float(s.substeps), s.substeps);
   if (params_.pressure > 0.0f) apply_pressure(h);
   // The per-vertex passes run inside the XPBD job (on its threads) when nothing else touches the
@@ -666,11 +667,11 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     record.restitution = contact_restitution_.data();
     uint32_t touching = 0;
     for (uint32_t c = 0; c < s.collider_count; ++c) {
-      touching += collider_candidates_.solve(c, pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c],
+      touching += collider_candidates_.solve(c, pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), colliders[c],
                                              t0, t1, h, &record);
       // Spheres and capsules thinner than the particle spacing, between a triangle's vertices.
       solve_collider_faces(pos_.data(), prev_.data(), inv_mass_.data(), surface_.data(), surface_triangle_count(),
-                           s.colliders[c], t0, t1, &record.max_depth);
+                           colliders[c], t0, t1, &record.max_depth);
     }
     add_contacts(touching, record.max_depth);
   }

@@ -294,6 +294,9 @@ class SoftBody {
   void compute_masses();
   void shape_changed();  // the visual skin and the cloth normals follow the positions
   float ground_y() const { return is_cloth() ? 0.5f * params_.thickness : 0.0f; }  // m, where particles rest
+  // The colliders this body's particles meet: the world's, or for cloth copies grown by half its
+  // thickness (cloth_body.cpp; padded_colliders_, sized at creation).
+  const Collider* contact_colliders(const StepSettings& s);
   void plan_solve_order(const std::vector<uint32_t>& edges, const std::vector<uint32_t>& tets, uint32_t group_min_vertices);
   void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
@@ -383,6 +386,7 @@ class SoftBody {
   ClothModel cloth_;            // empty unless a cloth body
   std::vector<float> cloth_edge_weight_;  // cloth: sum_t A_t / l^2 per edge (stretch multiplier)
   std::vector<float> normals_;  // cloth: xyz per vertex, unit
+  std::vector<Collider> padded_colliders_;  // cloth: the world's colliders grown by half the thickness
   // The solve order's units and phases (xpbd_partition.h; their `order` is dropped once applied).
   PassPlan edge_plan_, tet_plan_;
   std::vector<uint32_t> vertex_bounds_;  // the vertex groups: their first vertices, then the count
