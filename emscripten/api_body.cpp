@@ -82,6 +82,9 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"Poisson's ratio", 0.0f, 0.499f, &sb::BodyParams::poisson_ratio},
     {"plastic yield strain", 0.0f, 10.0f, &sb::BodyParams::plastic_yield},
     {"plastic creep rate (1/s)", 0.0f, 1000.0f, &sb::BodyParams::plastic_creep},
+    {"areal density (kg/m^2)", 1e-4f, 1e3f, &sb::BodyParams::areal_density},
+    {"bending stiffness (N m)", 0.0f, 1e3f, &sb::BodyParams::bending_stiffness},
+    {"thickness (m)", 0.0f, 0.1f, &sb::BodyParams::thickness},
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);
@@ -329,6 +332,9 @@ int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   if (!b) return sb_last_error_code();
   if (solver < 0 || solver >= sb::kSolverCount)
     return fail(SB_ERR_UNKNOWN_SOLVER, "solver %d is not an sb_solver (0..%d)", solver, sb::kSolverCount - 1);
+  if (b->is_cloth() && solver != SB_SOLVER_XPBD)
+    return fail(SB_ERR_NOT_CLOTH, "body %d is cloth, which runs under XPBD only so far (its bending is an XPBD "
+                "constraint; VBD, PBD and the force-based integrators do not have it yet); it keeps XPBD", body);
   if (b->params().material == sb::Material::NeoHookean && !material_solver_ok(sb::Solver(solver)))
     return fail(SB_ERR_MATERIAL_SOLVER, "PBD cannot run the Neo-Hookean material (it has no compliance, so no "
                 "material): set SB_PARAM_MATERIAL to SB_MATERIAL_SIMPLE first, or use XPBD or VBD");
@@ -379,6 +385,9 @@ int32_t sb_body_solve_static(sb_world world, sb_body body, float tolerance) {
   sb::World* w = nullptr;
   sb::SoftBody* b = find_body(world, body, &w);
   if (!b || !check_range(tolerance, 1e-10f, 1e-2f, "static tolerance (unbalanced force / weight)")) return sb_last_error_code();
+  if (b->is_cloth())
+    return fail(SB_ERR_NOT_CLOTH, "body %d is cloth: the static solver has no bending energy yet; step it with "
+                "damping instead", body);
   if (b->diverged()) return fail(SB_ERR_DIVERGED, "body %d is frozen after a divergence; sb_body_reset it first", body);
   const sb::BodyParams& p = b->params();
   if (p.pressure > 0.0f)

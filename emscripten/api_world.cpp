@@ -37,6 +37,9 @@ const char* sb_error_name(int32_t code) {
     case SB_ERR_NOT_READY: return "SB_ERR_NOT_READY";
     case SB_ERR_INVALID_COLLIDER: return "SB_ERR_INVALID_COLLIDER";
     case SB_ERR_MATERIAL_SOLVER: return "SB_ERR_MATERIAL_SOLVER";
+    case SB_ERR_DEGENERATE_TRIANGLE: return "SB_ERR_DEGENERATE_TRIANGLE";
+    case SB_ERR_NON_MANIFOLD: return "SB_ERR_NON_MANIFOLD";
+    case SB_ERR_NOT_CLOTH: return "SB_ERR_NOT_CLOTH";
     default: return "SB_ERR_UNKNOWN_CODE";
   }
 }

@@ -50,8 +50,14 @@ typedef enum sb_error {
   SB_ERR_INVALID_TETRA = -21,      /* 0, unknown or destroyed tetrahedralization handle */
   SB_ERR_NOT_READY = -22,          /* tetrahedralization results asked for before sb_tetra_run finished */
   SB_ERR_INVALID_COLLIDER = -23,   /* 0, unknown or destroyed collider handle */
-  SB_ERR_MATERIAL_SOLVER = -24     /* the Neo-Hookean material under PBD, or under XPBD beyond its stiffness
+  SB_ERR_MATERIAL_SOLVER = -24,    /* the Neo-Hookean material under PBD, or under XPBD beyond its stiffness
                                       number (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS: more substeps, or VBD) */
+  SB_ERR_DEGENERATE_TRIANGLE = -25, /* a cloth triangle repeats a vertex, has (near) zero area or an edge
+                                       below SB_MIN_TRIANGLE_EDGE */
+  SB_ERR_NON_MANIFOLD = -26,       /* a cloth edge is shared by more than two triangles, or two triangles
+                                      run along their shared edge the same way (inconsistent winding) */
+  SB_ERR_NOT_CLOTH = -27           /* a cloth-only call on a body that is not cloth, or a solver cloth
+                                      does not run under yet (cloth runs under XPBD only) */
 } sb_error;
 
 /* XPBD with SB_MATERIAL_NEO_HOOKEAN: the largest stiffness number per substep (sb_body_stats) it is
@@ -65,6 +71,8 @@ typedef enum sb_error {
 #define SB_MAX_BODIES_PER_WORLD 4096
 #define SB_MAX_VERTICES 1048576 /* per body */
 #define SB_MAX_TETS 4194304     /* per body */
+#define SB_MAX_CLOTH_TRIANGLES 4194304 /* per cloth body */
+#define SB_MIN_TRIANGLE_EDGE 1.0e-5f   /* m: a cloth triangle's longest edge (SB_ERR_DEGENERATE_TRIANGLE below) */
 #define SB_MIN_SUBSTEPS 1
 #define SB_MAX_SUBSTEPS 200
 #define SB_MIN_DT 1.0e-6f         /* s, per sb_world_step call: keeps (dt / substeps)^2 a normal float,
@@ -123,7 +131,14 @@ typedef enum sb_param {
   SB_PARAM_PLASTIC_CREEP = 16,    /* 0,     [0, 1000]  1/s     how fast the rest shape follows the excess
                                                                 strain (0 = elastic; >= 1/dt takes it all each
                                                                 frame); bodies with tets only, rest volume kept */
-  SB_PARAM_COUNT = 17
+  /* Cloth bodies only (sb_body_create_cloth*); for them SB_PARAM_EDGE_COMPLIANCE is the sheet's
+   * in-plane compliance 1/Y (m/N, default 1e-4: Y = 1e4 N/m), spread over the edges by triangle area
+   * so the sheet's stiffness does not depend on the mesh, and SB_PARAM_DENSITY is unused. */
+  SB_PARAM_AREAL_DENSITY = 17,    /* 0.2,   [1e-4, 1e3] kg/m^2 vertex mass = this x a third of its triangles' area */
+  SB_PARAM_BENDING_STIFFNESS = 18, /* 1e-5, [0, 1e3]   N m     D of the bending energy 1/2 D kappa^2 per m^2
+                                      (plate: E t^3 / (12 (1 - nu^2)); cotton ~1e-5, card ~1e-2) */
+  SB_PARAM_THICKNESS = 19,        /* 0.002, [0, 0.1]   m       the sheet keeps half of it from the ground */
+  SB_PARAM_COUNT = 20
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per
@@ -374,6 +389,28 @@ sb_body sb_body_create_jelly(sb_world world, int32_t cells, float size, float ce
 /* a pressure ball: surface springs only (cells as for the ball), inflated by SB_PARAM_PRESSURE. */
 sb_body sb_body_create_pressure_ball(sb_world world, float radius, int32_t cells, float center_x, float center_y,
                                      float center_z);
+/* Cloth: a sheet of triangles (counter-clockwise seen from its front), simulated under XPBD with a
+ * stretch spring per edge and isometric bending per interior edge (docs/physics.md "Cloth"); mass from
+ * SB_PARAM_AREAL_DENSITY. The mesh must be manifold and consistently wound (open or closed), every
+ * vertex on a triangle, no zero-area triangle. Cloth touches the ground (at half SB_PARAM_THICKNESS)
+ * and colliders; not other bodies nor itself yet (collision mask 0). vertex_count in [3,
+ * SB_MAX_VERTICES], triangle_count in [1, SB_MAX_CLOTH_TRIANGLES]. */
+sb_body sb_body_create_cloth(sb_world world, const float* xyz, int32_t vertex_count, const uint32_t* triangles,
+                             int32_t triangle_count);
+/* A size_u x size_v rectangle of near-equilateral triangles: cells_u in [1, 1024] triangle bases along
+ * u (x), cells_v in [1, 1024] rows along v; sizes in [1e-3, 1000] m. vertical 1: in the xy plane facing
+ * +z (v along y); 0: in the xz plane facing +y (v along -z). */
+sb_body sb_body_create_cloth_rectangle(sb_world world, int32_t cells_u, int32_t cells_v, float size_u, float size_v,
+                                       float center_x, float center_y, float center_z, int32_t vertical);
+/* A disc of `rings` in [1, 512] rings of near-equilateral triangles, radius in [1e-3, 1000] m, facing
+ * +y (vertical 0) or +z (vertical 1). */
+sb_body sb_body_create_cloth_disc(sb_world world, float radius, int32_t rings, float center_x, float center_y,
+                                  float center_z, int32_t vertical);
+int32_t sb_body_is_cloth(sb_world world, sb_body body); /* 1 or 0; negative sb_error for a bad handle */
+/* Cloth: unit vertex normals (area-weighted over the triangles), 3 per vertex, updated by every step,
+ * reset and squash; the pointer lives as long as the body (zero-copy like positions). NULL with
+ * SB_ERR_NOT_CLOTH for other bodies. */
+const float* sb_body_normals(sb_world world, sb_body body);
 int32_t sb_body_destroy(sb_world world, sb_body body);
 int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears divergence and grabs */
 

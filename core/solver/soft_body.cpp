@@ -130,7 +130,8 @@ void SoftBody::plan_solve_order(const std::vector<uint32_t>& edges, const std::v
 }
 
 void SoftBody::compute_masses() {
-  for (size_t i = 0; i < mass_.size(); ++i) mass_[i] = params_.density * point_volume_[i];
+  for (size_t i = 0; i < mass_.size(); ++i)
+    mass_[i] = is_cloth() ? params_.areal_density * cloth_.vertex_area[i] : params_.density * point_volume_[i];
   for (size_t t = 0; t < tet_rest6_.size(); ++t) {
     const float quarter = params_.density * tet_rest6_[t] / 6.0f / 4.0f;  // kg
     for (int k = 0; k < 4; ++k) mass_[tet_ids_[4 * t + k]] += quarter;
@@ -190,7 +191,7 @@ static bool has_force_form(const BodyParams& p, uint32_t tets) {
 
 bool SoftBody::set_params(const BodyParams& params) {
   if (needs_force_form(solver_) && !has_force_form(params, tet_count())) return false;
-  const bool remass = params.density != params_.density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
+  const bool remass = params.density != params_.density || params.areal_density != params_.areal_density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
   if (remass) compute_masses();
@@ -202,6 +203,7 @@ bool SoftBody::set_params(const BodyParams& params) {
 }
 
 bool SoftBody::set_solver(Solver solver) {
+  if (is_cloth() && solver != Solver::Xpbd) return false;  // bending is an XPBD constraint only so far
   if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
   if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
     adjacency_ = vertex_adjacency(tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count(), vertex_count());
@@ -272,13 +274,16 @@ void SoftBody::set_vertex_scales_each(const uint32_t* vertices, uint32_t count, 
 void SoftBody::apply_vertex_scales() {
   compute_masses();
   const bool uniform = std::all_of(vertex_stiffness_scale_.begin(), vertex_stiffness_scale_.end(), [](float v) { return v == 1.0f; });
-  if (uniform) {
+  if (uniform && cloth_edge_weight_.empty()) {
     edge_stiffness_scale_.clear();
     tet_stiffness_scale_.clear();
   } else {
+    // Cloth: each edge's stretch weight (cloth_constraints.h) times its vertex groups' mean.
     const float* vs = vertex_stiffness_scale_.data();
     edge_stiffness_scale_.resize(edge_count());
-    for (uint32_t e = 0; e < edge_count(); ++e) edge_stiffness_scale_[e] = 0.5f * (vs[edge_ids_[2 * e]] + vs[edge_ids_[2 * e + 1]]);
+    for (uint32_t e = 0; e < edge_count(); ++e)
+      edge_stiffness_scale_[e] = 0.5f * (vs[edge_ids_[2 * e]] + vs[edge_ids_[2 * e + 1]]) *
+                                 (cloth_edge_weight_.empty() ? 1.0f : cloth_edge_weight_[e]);
     tet_stiffness_scale_.resize(tet_count());
     for (uint32_t t = 0; t < tet_count(); ++t) {
       const uint32_t* id = &tet_ids_[4 * t];
@@ -314,7 +319,7 @@ StaticReport SoftBody::settle_static(const float gravity[3], const StaticSetting
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   prev_ = pos_;
   last_good_pos_ = pos_;
-  if (!visual_.empty()) visual_.update(pos_.data());
+  shape_changed();
   return report;
 }
 
@@ -342,7 +347,7 @@ void SoftBody::reset() {
   grab_offset_.clear();
   compute_masses();
   plate_ = Plate{};
-  if (!visual_.empty()) visual_.update(pos_.data());
+  shape_changed();
 }
 
 bool SoftBody::squash(float factor) {
@@ -375,7 +380,7 @@ bool SoftBody::squash(float factor) {
   last_good_pos_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
   plate_ = Plate{};
-  if (!visual_.empty()) visual_.update(pos_.data());
+  shape_changed();
   return true;
 }
 
@@ -529,6 +534,7 @@ void SoftBody::update_velocities(uint32_t begin, uint32_t end, float h, bool gro
   const float* x = pos_.data();
   const float* p = prev_.data();
   float* v = vel_.data();
+  const float floor_y = ground_y();
   for (uint32_t i = begin; i < end; ++i) {
     if (inv_mass_[i] == 0.0f) {
       v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0.0f;
@@ -543,7 +549,7 @@ void SoftBody::update_velocities(uint32_t begin, uint32_t end, float h, bool gro
       const float predicted = p[3 * i + k] + v[3 * i + k] * h;
       v[3 * i + k] += (x[3 * i + k] - predicted) * inv_h;
     }
-    if (ground && x[3 * i + 1] <= 0.0f) {
+    if (ground && x[3 * i + 1] <= floor_y) {
       // In contact (the ground projection put it at exactly 0). Restitution as in seed 000 and
       // Mueller et al. 2020 (sec. 3.6): reflect the approach speed, but rest below 2|g|h so gravity
       // alone does not make resting particles jitter.
@@ -579,7 +585,7 @@ void SoftBody::fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t en
   if (w.ground) {
     uint32_t touching = 0;
     b.unit_depth_[unit] = solve_ground(b.pos_.data() + 3 * size_t(begin), b.prev_.data() + 3 * size_t(begin),
-                                       b.inv_mass_.data() + begin, end - begin, b.params_.friction, &touching);
+                                       b.inv_mass_.data() + begin, end - begin, b.params_.friction, &touching, b.ground_y());
     b.unit_touching_[unit] = touching;
   }
   std::fill(b.contact_restitution_.begin() + begin, b.contact_restitution_.begin() + end, -1.0f);
@@ -596,8 +602,9 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float grab_t = float(sub + 1) / float(s.substeps);
   // Each frame's collider candidates, from the positions and velocities at its start.
+  const Collider* colliders = contact_colliders(s);  // cloth: grown by half its thickness
   if (sub == 0 && s.collider_count > 0)
-    collider_candidates_.begin_frame(pos_.data(), vel_.data(), inv_mass_.data(), vertex_count(), s.colliders,
+    collider_candidates_.begin_frame(pos_.data(), vel_.data(), inv_mass_.data(), vertex_count(), colliders,
                                      s.collider_count, h * float(s.substeps), s.substeps);
   if (params_.pressure > 0.0f) apply_pressure(h);
   // The per-vertex passes run inside the XPBD job (on its threads) when nothing else touches the
@@ -653,7 +660,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   solve_grab(h, grab_t);
   if (s.ground) {
     uint32_t touching = 0;
-    const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching);
+    const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching, ground_y());
     add_contacts(touching, depth);
   }
   if (plate_.active) solve_plate(pos_.data(), inv_mass_.data(), vertex_count(), plate_.height);
@@ -669,11 +676,11 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     record.restitution = contact_restitution_.data();
     uint32_t touching = 0;
     for (uint32_t c = 0; c < s.collider_count; ++c) {
-      touching += collider_candidates_.solve(c, pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), s.colliders[c],
+      touching += collider_candidates_.solve(c, pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), colliders[c],
                                              t0, t1, h, &record);
       // Spheres and capsules thinner than the particle spacing, between a triangle's vertices.
       solve_collider_faces(pos_.data(), prev_.data(), inv_mass_.data(), surface_.data(), surface_triangle_count(),
-                           s.colliders[c], t0, t1, &record.max_depth);
+                           colliders[c], t0, t1, &record.max_depth);
     }
     add_contacts(touching, record.max_depth);
   }
@@ -777,6 +784,19 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.split_min = split_min;
   job.edge_plan = &edge_plan_;
   job.tet_plan = &tet_plan_;
+  // Cloth bending (cloth_constraints.h): alpha~ = (A0 + A1) / (D h^2) per hinge. PBD has no bending.
+  if (is_cloth() && !pbd && params_.bending_stiffness > 0.0f && cloth_.hinge_count() > 0) {
+    BendPass& bends = job.bends;
+    bends.xw = packed_.data();
+    bends.ids = cloth_.hinge_ids.data();
+    bends.k = cloth_.hinge_k.data();
+    bends.area = cloth_.hinge_area.data();
+    bends.rest = cloth_.hinge_rest.empty() ? nullptr : cloth_.hinge_rest.data();
+    bends.alpha_per_area = last_inv_h2_ / params_.bending_stiffness;
+    if (keep) std::fill(cloth_.hinge_lambda.begin(), cloth_.hinge_lambda.end(), 0.0f);
+    bends.lambda = keep ? cloth_.hinge_lambda.data() : nullptr;
+    job.bend_plan = &cloth_.bend_plan;
+  }
   job.vertex_bounds = copy_bounds_.data();
   job.vertex_ranges = uint32_t(copy_bounds_.size()) - 1;
   job.copies_per_group = vertex_bounds_.size() > 2;
@@ -1147,7 +1167,7 @@ void SoftBody::hold_frozen_shape() {
   if (probe == 0.0f) return;
   std::copy(last_good_pos_.begin(), last_good_pos_.end(), pos_.begin());
   prev_ = pos_;
-  if (!visual_.empty()) visual_.update(pos_.data());
+  shape_changed();
 }
 
 bool SoftBody::step(float dt, const StepSettings& s) {
@@ -1182,7 +1202,7 @@ void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
 void SoftBody::resolve_ground(const StepSettings& s) {
   if (diverged_ || is_force_based(solver_) || !s.ground) return;
   uint32_t touching = 0;
-  const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching);
+  const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching, ground_y());
   add_contacts(0, depth);
 }
 
@@ -1215,7 +1235,7 @@ bool SoftBody::frame_end() {
     // between steps through the shared buffer never become the shape we fall back to; and only
     // with no tet inverted, so a body frozen while tangled shows a shape it really had whole.
     if (count_inverted_tets() == 0) std::copy(pos_.begin(), pos_.end(), last_good_pos_.begin());
-    if (!visual_.empty()) visual_.update(pos_.data());
+    shape_changed();
     // Plastic flow once per frame, on a verified state: the rest shapes the next frame solves against.
     if (params_.plastic_creep > 0.0f && !plastic_.empty()) {
       // Under XPBD a Neo-Hookean body's flow stays within its stiffness limit at this substep.
@@ -1238,7 +1258,7 @@ bool SoftBody::frame_end() {
   std::copy(last_good_pos_.begin(), last_good_pos_.end(), pos_.begin());
   prev_ = pos_;
   std::fill(vel_.begin(), vel_.end(), 0.0f);
-  if (!visual_.empty()) visual_.update(pos_.data());
+  shape_changed();
   return false;
 }
 
@@ -1302,6 +1322,7 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
         m * (double(gravity[0]) * x.x + double(gravity[1]) * x.y + double(gravity[2]) * x.z);
   }
   st.elastic_energy = elastic_energy(force_model(gravity), pos_.data());
+  if (is_cloth()) st.elastic_energy += cloth_bending_energy(cloth_, params_.bending_stiffness, pos_.data());
   if (st.mass > 0)
     for (double& c : st.center) c /= st.mass;
   double volume = 0.0;

@@ -16,7 +16,9 @@
 #include "solver/vbd.h"
 #include "solver/xpbd_partition.h"
 #include "meshing/skinning.h"
+#include "shapes/cloth_mesh.h"
 #include "shapes/tet_mesh.h"
+#include "solver/cloth_constraints.h"
 #include "math/vec3.h"
 
 namespace sb {
@@ -48,6 +50,11 @@ struct BodyParams {
   // shape flows toward its shape at creep_rate (1/s; 0 = elastic, the default).
   float plastic_yield = 0.1f;      // equivalent Green strain, dimensionless
   float plastic_creep = 0.0f;      // 1/s
+  // Cloth bodies only (cloth_constraints.h; their edge_compliance is the sheet's in-plane compliance
+  // 1/Y, m/N, spread over the edges by triangle area, and `density` is unused).
+  float areal_density = 0.2f;      // kg/m^2; vertex mass = this x a third of its triangles' area
+  float bending_stiffness = 1e-5f; // N m, D of U = 1/2 D kappa^2 per m^2 (0 = no bending resistance)
+  float thickness = 0.002f;        // m; the sheet keeps half of it from the ground
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -137,6 +144,15 @@ class SoftBody {
   // `mesh` must pass check_tet_mesh. Allocates everything the step loop will ever need.
   // group_min_vertices: see StepSettings (the solve order depends on the mesh and it only).
   SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
+  // A cloth body (cloth_constraints.h) from a mesh that passes check_cloth_mesh: its triangles are
+  // the surface, a spring per edge stretches, the hinges bend. It runs under XPBD only, and touches
+  // no other body by default (collision mask 0: contact between bodies assumes closed surfaces).
+  SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
+  bool is_cloth() const { return !cloth_.empty(); }
+  const ClothModel& cloth() const { return cloth_; }
+  // Cloth: unit area-weighted vertex normals of the triangles, kept current with the positions
+  // (after each step, reset, squash). Null for other bodies.
+  const float* normals() const { return normals_.empty() ? nullptr : normals_.data(); }
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
   // Returns false if the state diverged in this call (non-finite, or blown up: see kBlownUpExtent):
@@ -278,6 +294,11 @@ class SoftBody {
 
  private:
   void compute_masses();
+  void shape_changed();  // the visual skin and the cloth normals follow the positions
+  float ground_y() const { return is_cloth() ? 0.5f * params_.thickness : 0.0f; }  // m, where particles rest
+  // The colliders this body's particles meet: the world's, or for cloth copies grown by half its
+  // thickness (cloth_body.cpp; padded_colliders_, sized at creation).
+  const Collider* contact_colliders(const StepSettings& s);
   void plan_solve_order(const std::vector<uint32_t>& edges, const std::vector<uint32_t>& tets, uint32_t group_min_vertices);
   void pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground);
   void solve_grab(float h, float grab_t);
@@ -377,6 +398,10 @@ class SoftBody {
   std::vector<float> rest_pos_, last_good_pos_, mass_, point_volume_;  // kg, m^3
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
+  ClothModel cloth_;            // empty unless a cloth body
+  std::vector<float> cloth_edge_weight_;  // cloth: sum_t A_t / l^2 per edge (stretch multiplier)
+  std::vector<float> normals_;  // cloth: xyz per vertex, unit
+  std::vector<Collider> padded_colliders_;  // cloth: the world's colliders grown by half the thickness
   // The solve order's units and phases (xpbd_partition.h; their `order` is dropped once applied).
   PassPlan edge_plan_, tet_plan_;
   std::vector<uint32_t> vertex_bounds_;  // the vertex groups: their first vertices, then the count

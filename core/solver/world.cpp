@@ -21,6 +21,14 @@ BodyHandle World::add_body(const TetMesh& mesh, const BodyParams& params) {
   return {uint32_t(index), slot.generation};
 }
 
+BodyHandle World::add_cloth(const ClothMesh& mesh, const BodyParams& params) {
+  const size_t index = free_slot();
+  if (index == slots_.size()) slots_.emplace_back();
+  Slot& slot = slots_[index];
+  slot.body = std::make_unique<SoftBody>(mesh, params, settings.group_min_vertices);
+  return {uint32_t(index), slot.generation};
+}
+
 bool World::remove_body(BodyHandle h) {
   if (!body(h)) return false;
   Slot& slot = slots_[h.index];

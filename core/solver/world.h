@@ -40,6 +40,7 @@ class World {
   bool can_add_body() const;
   // Takes a validated mesh; the body's buffers never move while it lives. Call can_add_body first.
   BodyHandle add_body(const TetMesh& mesh, const BodyParams& params);
+  BodyHandle add_cloth(const ClothMesh& mesh, const BodyParams& params);  // a mesh that passed check_cloth_mesh
   bool remove_body(BodyHandle h);
   SoftBody* body(BodyHandle h);  // null for a stale or unknown handle
   size_t body_count() const;

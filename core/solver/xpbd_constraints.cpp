@@ -289,16 +289,16 @@ float simple_residual(const float* pos, const uint32_t* edge_ids, const float* r
 }
 
 float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
-                   float friction, uint32_t* contacts) {
+                   float friction, uint32_t* contacts, float floor_y) {
   float deepest = 0.0f;
   uint32_t touching = 0;
   for (uint32_t i = 0; i < particle_count; ++i) {
     float* x = pos + 3 * i;
-    if (x[1] >= 0.0f || inv_mass[i] == 0.0f) continue;
-    const float depth = -x[1];  // normal correction of this substep, m
+    if (x[1] >= floor_y || inv_mass[i] == 0.0f) continue;
+    const float depth = floor_y - x[1];  // normal correction of this substep, m
     deepest = std::max(deepest, depth);
     ++touching;
-    x[1] = 0.0f;
+    x[1] = floor_y;
     ground_friction(x, prev + 3 * i, friction * depth);
   }
   if (contacts) *contacts = touching;

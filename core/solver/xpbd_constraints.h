@@ -80,8 +80,9 @@ float simple_residual(const float* pos, const uint32_t* edge_ids, const float* r
 // this substep is cancelled up to friction * penetration depth, so particles stick inside the friction
 // cone and slide with friction force mu*N outside it.
 // Returns the deepest penetration it corrected (m); *contacts (may be null) gets how many particles.
+// floor_y (m) raises the plane for particles that keep a distance from it (cloth: half its thickness).
 float solve_ground(float* pos, const float* prev, const float* inv_mass, uint32_t particle_count,
-                   float friction, uint32_t* contacts = nullptr);
+                   float friction, uint32_t* contacts = nullptr, float floor_y = 0.0f);
 
 // That friction for one particle on the ground: its sliding over the substep (x - prev in x and z) is
 // undone when within limit (m, friction x the normal push), else shortened by limit. Also VBD's (vbd.h).

@@ -10,7 +10,7 @@ namespace sb {
 
 namespace {
 
-enum class Kind { Pack, Edges, Volumes, Unpack };
+enum class Kind { Pack, Edges, Volumes, Bends, Unpack };
 
 // One phase of the job: what it runs and into how many units it is cut.
 struct Phase {
@@ -26,7 +26,8 @@ class Phases {
  public:
   explicit Phases(const XpbdPasses& p)
       : p_(p), edge_phases_(p.edge_plan->phases()), tet_phases_(p.tet_plan->phases()),
-        count_(2 + uint32_t(p.iterations) * (edge_phases_ + tet_phases_)) {}
+        bend_phases_(p.bend_plan ? p.bend_plan->phases() : 0),
+        count_(2 + uint32_t(p.iterations) * (edge_phases_ + tet_phases_ + bend_phases_)) {}
   uint32_t count() const { return count_; }
 
   Phase at(uint32_t i) const {
@@ -36,11 +37,19 @@ class Phases {
       f.units = p_.vertex_ranges;
       return f;
     }
-    uint32_t k = (i - 1) % (edge_phases_ + tet_phases_);
-    const bool edges = k < edge_phases_;
-    if (!edges) k -= edge_phases_;
-    f.kind = edges ? Kind::Edges : Kind::Volumes;
-    f.plan = edges ? p_.edge_plan : p_.tet_plan;
+    uint32_t k = (i - 1) % (edge_phases_ + tet_phases_ + bend_phases_);
+    if (k < edge_phases_) {
+      f.kind = Kind::Edges;
+      f.plan = p_.edge_plan;
+    } else if (k < edge_phases_ + tet_phases_) {
+      k -= edge_phases_;
+      f.kind = Kind::Volumes;
+      f.plan = p_.tet_plan;
+    } else {
+      k -= edge_phases_ + tet_phases_;
+      f.kind = Kind::Bends;
+      f.plan = p_.bend_plan;
+    }
     f.local = k;
     f.units = f.plan->phase_starts[k + 1] - f.plan->phase_starts[k];
     if (f.plan->splittable(k)) {
@@ -55,12 +64,13 @@ class Phases {
 
  private:
   const XpbdPasses& p_;
-  uint32_t edge_phases_, tet_phases_, count_;
+  uint32_t edge_phases_, tet_phases_, bend_phases_, count_;
 };
 
 void solve_span(const XpbdPasses& p, Kind kind, uint32_t begin, uint32_t end, bool in_colour) {
   if (kind == Kind::Edges) solve_edge_span(p.edges, begin, end, in_colour);
-  else solve_volume_span(p.volumes, begin, end, in_colour);
+  else if (kind == Kind::Volumes) solve_volume_span(p.volumes, begin, end, in_colour);
+  else solve_bend_span(p.bends, begin, end);
 }
 
 // A unit of a plan: its colours one after the other, then its overflow in order.
@@ -155,8 +165,11 @@ void run_xpbd_passes(const XpbdPasses& passes, WorkerPool* pool) {
   const XpbdPasses& p = passes;
   for (uint32_t k = 0; k < p.vertex_ranges; ++k) pack_range(p, k);
   for (int pass = 0; pass < p.iterations; ++pass)
-    for (const PassPlan* plan : {p.edge_plan, p.tet_plan})
-      for (const PassUnit& u : plan->units) solve_unit(p, plan == p.edge_plan ? Kind::Edges : Kind::Volumes, *plan, u);
+    for (const PassPlan* plan : {p.edge_plan, p.tet_plan, p.bend_plan}) {
+      if (!plan) continue;
+      const Kind kind = plan == p.edge_plan ? Kind::Edges : plan == p.tet_plan ? Kind::Volumes : Kind::Bends;
+      for (const PassUnit& u : plan->units) solve_unit(p, kind, *plan, u);
+    }
   for (uint32_t k = 0; k < p.vertex_ranges; ++k) unpack_range(p, k);
 }
 

@@ -1,7 +1,7 @@
 // The XPBD/PBD passes of one substep, on one thread or as a job for a worker pool (worker_pool.h).
 //
 // The job is a fixed sequence of phases: pack the positions into xyzw, then per iteration the edge
-// plan's phases and the tet plan's (xpbd_partition.h), then unpack. The units of a phase share no
+// plan's phases, the tet plan's and the cloth bending plan's (xpbd_partition.h), then unpack. The units of a phase share no
 // vertex; a unit waits for the earlier units that share a vertex group with it (not the whole
 // earlier phase: a thread done early starts where its groups are ready). A phase of one
 // colour without overflow (the left-over set's) is cut into clamp(n / split_min, 1, 2 threads)
@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 
+#include "solver/cloth_constraints.h"
 #include "solver/xpbd_constraints.h"
 #include "solver/xpbd_partition.h"
 
@@ -23,6 +24,10 @@ struct XpbdPasses {
   VolumePass volumes;
   const PassPlan* edge_plan = nullptr;  // the solve order of edges.ids and volumes.ids
   const PassPlan* tet_plan = nullptr;
+  // Cloth bending (cloth_constraints.h), after the volumes in each iteration; bends.xw must be
+  // edges.xw. Null plan: none.
+  BendPass bends;
+  const PassPlan* bend_plan = nullptr;
   int iterations = 1;
   float* pos = nullptr;             // xyz per vertex (m): packed from, unpacked to
   float origin[3] = {0, 0, 0};      // m: the passes run on pos - origin (pack_positions)

@@ -127,6 +127,24 @@ const TABLE = {
     ['vertices', REQUIRED('floats3'), (f, v) => f.world.addTets(v, [0, 1, 2, 3])],
     ['tets', REQUIRED('indices4'), (f, v) => f.world.addTets(TET, v)],
   ],
+  'World.addCloth': [
+    ['vertices', REQUIRED('floats3'), (f, v) => f.world.addCloth(v, [0, 1, 2])],
+    ['triangles', REQUIRED('indices3'), (f, v) => f.world.addCloth([0, 0, 0, 1, 0, 0, 0, 1, 0], v)],
+  ],
+  'World.addClothRectangle': [
+    ['the options', BAD.options, (f, v) => f.world.addClothRectangle(v)],
+    ['cells', [null, 'abc', [4], [4, 4, 4], [4, 1.5], [NaN, 4], [2 ** 32 + 1, 4], [4n, 4]], (f, v) => f.world.addClothRectangle({ cells: v })],
+    ['size', [null, 'abc', 5, [1], [1, 1, 1], [1, NaN], [1n, 1], [Infinity, 1]], (f, v) => f.world.addClothRectangle({ size: v })],
+    ['center', BAD.vector3, (f, v) => f.world.addClothRectangle({ center: v })],
+    ['vertical', BAD.boolean, (f, v) => f.world.addClothRectangle({ vertical: v })],
+  ],
+  'World.addClothDisc': [
+    ['the options', BAD.options, (f, v) => f.world.addClothDisc(v)],
+    ['radius', BAD.number, (f, v) => f.world.addClothDisc({ radius: v })],
+    ['rings', BAD.integer, (f, v) => f.world.addClothDisc({ rings: v })],
+    ['center', BAD.vector3, (f, v) => f.world.addClothDisc({ center: v })],
+    ['vertical', BAD.boolean, (f, v) => f.world.addClothDisc({ vertical: v })],
+  ],
   'World.addCollider': [
     ['the options', BAD.options, (f, v) => f.world.addCollider(v)],
     ['shape', BAD.shape, (f, v) => f.world.addCollider({ shape: v })],

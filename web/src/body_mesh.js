@@ -2,6 +2,8 @@
 // without a copy. Two cases:
 // - a body with a visual (an imported or sample surface skinned to its tets): positions, normals
 //   and triangles are the bridge's live views of the skinned surface, all zero-copy;
+// - cloth: positions, normals (kept by the C side) and triangles are the bridge's live views, all
+//   zero-copy; drawn double-sided, since a sheet shows both faces;
 // - any other body: positions wrap body.positions, the surface triangles are copied once (they
 //   never change) and normals are recomputed each frame, weighted by angle (surface_normals.js).
 // `showTets` swaps the surface for an exploded view of the tets (tet_view.js); the surface stays
@@ -48,7 +50,15 @@ export class BodyMesh {
     const old = this.mesh.geometry;
     const geometry = new THREE.BufferGeometry();
     this.skinned = body.hasVisual;
-    if (this.skinned) {
+    this.cloth = !this.skinned && body.isCloth;
+    this.material.side = this.cloth ? THREE.DoubleSide : THREE.FrontSide;
+    this.material.needsUpdate = true;
+    if (this.cloth) {
+      this._views = { positions: body.positions, normals: body.normals, triangles: body.triangles };
+      geometry.setIndex(new THREE.BufferAttribute(this._views.triangles, 1));
+      geometry.setAttribute('position', dynamic(this._views.positions, 3));
+      geometry.setAttribute('normal', dynamic(this._views.normals, 3));
+    } else if (this.skinned) {
       this._views = { positions: body.visualPositions, normals: body.visualNormals, triangles: body.visualTriangles };
       geometry.setIndex(new THREE.BufferAttribute(this._views.triangles, 1));
       geometry.setAttribute('position', dynamic(this._views.positions, 3));
@@ -72,7 +82,14 @@ export class BodyMesh {
   update() {
     const geometry = this.mesh.geometry;
     const body = this.body;
-    if (this.skinned) {
+    if (this.cloth) {
+      const v = this._views;
+      if (body.positions !== v.positions || body.normals !== v.normals || body.triangles !== v.triangles) {
+        this.bind(body); // memory grew: new views
+        return;
+      }
+      geometry.attributes.normal.needsUpdate = true;
+    } else if (this.skinned) {
       const v = this._views;
       if (body.visualPositions !== v.positions || body.visualNormals !== v.normals || body.visualTriangles !== v.triangles) {
         this.bind(body); // a fresh geometry on the new views; the old one's GPU buffers are freed

@@ -9,6 +9,9 @@ import { ThreadTuner } from './thread_tuner.js';
 import { autoThreads } from './wasm_module.js';
 import { BODY_PARAMS, DEFAULTS, DT, LATTICE_SHAPES, MATERIAL_PRESETS, MAX_EXTRA_BODIES, SHAPES, SQUASH_FACTOR, SQUASH_RELEASE_S, VBD_SPARE_COMPLIANCE } from './settings.js';
 
+// The panel's body parameters a cloth body takes as they are (its stiffness, mass and solver are its own).
+const CLOTH_PARAMS = new Set(['damping', 'restitution', 'friction', 'grabRadius', 'iterations']);
+
 // The gap a body's surface keeps from itself under self-collision: half its mean surface edge (m),
 // within the C API's [0.0005, 0.5] (a gap of ~0.4-1 spacing keeps edges from passing between vertices).
 export function selfThickness(body) {
@@ -95,8 +98,13 @@ export class Simulation {
     return outside;
   }
 
-  // Every body takes the panel's parameters, its material's solver, and self-collision when it is on.
+  // Every body takes the panel's parameters, its material's solver, and self-collision when it is on;
+  // cloth only those that mean the same for a sheet (it keeps its own stiffness, mass and XPBD).
   _applyParams(body, settings) {
+    if (body.isCloth) {
+      for (const name of BODY_PARAMS) if (CLOTH_PARAMS.has(name)) body.setParam(name, settings[name]);
+      return;
+    }
     for (const name of BODY_PARAMS) body.setParam(name, settings[name]);
     this._applyMaterial(body, settings);
     body.setSelfCollision(settings.selfCollision, selfThickness(body));
@@ -188,6 +196,7 @@ export class Simulation {
       // range for every body the page makes, so no body refuses halfway.
       const next = { ...this.settings, ...preset.params, material: value };
       for (const body of this.bodies) {
+        if (body.isCloth) continue; // the presets are tet materials
         // A Neo-Hookean body goes through VBD (no stiffness limit) while E and nu change, so XPBD
         // never sees the new E on the way (_applyMaterial picks its solver).
         if (body.getParam('material') === Material.neoHookean) body.setSolver('vbd');
@@ -197,10 +206,10 @@ export class Simulation {
       Object.assign(this.settings, next);
       return;
     } else if (key === 'selfCollision') {
-      for (const body of this.bodies) body.setSelfCollision(value, selfThickness(body));
+      for (const body of this.bodies) if (!body.isCloth) body.setSelfCollision(value, selfThickness(body));
     } else {
       // The page's body first: a refused value stops here, before any other body changed.
-      for (const body of this.bodies) body.setParam(key, value);
+      for (const body of this.bodies) if (!body.isCloth || CLOTH_PARAMS.has(key)) body.setParam(key, value);
     }
     this.settings[key] = value;
   }

@@ -32,6 +32,10 @@ export const Param = Object.freeze({
   poissonRatio: 14, // [0, 0.499], Neo-Hookean
   plasticYield: 15, // equivalent strain past which tets flow, [0, 10]
   plasticCreep: 16, // 1/s, how fast the rest shape follows (0 = elastic), [0, 1000]
+  // Cloth only (World.addCloth*); for cloth, edgeCompliance is the sheet's in-plane compliance 1/Y (m/N).
+  arealDensity: 17, // kg/m^2, [1e-4, 1e3]
+  bendingStiffness: 18, // N m, D of 1/2 D kappa^2 per m^2, [0, 1e3]
+  thickness: 19, // m, half of it kept from the ground, [0, 0.1]
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean
@@ -64,6 +68,9 @@ export const ErrorCode = Object.freeze({
   NOT_READY: -22,
   INVALID_COLLIDER: -23,
   MATERIAL_SOLVER: -24,
+  DEGENERATE_TRIANGLE: -25,
+  NON_MANIFOLD: -26,
+  NOT_CLOTH: -27,
 });
 
 // XPBD runs the Neo-Hookean material up to this stiffness number per substep (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS;
@@ -336,6 +343,45 @@ export class World {
     }
   }
 
+  // Cloth (sb_body_create_cloth): vertices xyz floats (m), triangles 3 indices each, counter-clockwise
+  // seen from the front, manifold and consistently wound. Both are copied. Runs under XPBD only.
+  addCloth(vertices, triangles) {
+    const sb = this.sb;
+    vertices = arg.floats('World.addCloth', 'vertices', vertices, 3, 'vertex');
+    triangles = arg.indices('World.addCloth', 'triangles', triangles, 3, 'triangle');
+    const v = sb.copyIn(vertices, Float32Array);
+    const t = sb.copyIn(triangles, Uint32Array);
+    try {
+      return this._adopt(sb.M._sb_body_create_cloth(this.handle, v, vertices.length / 3, t, triangles.length / 3));
+    } finally {
+      sb.M._free(v);
+      sb.M._free(t);
+    }
+  }
+
+  // A rectangle of near-equilateral triangles: cells [u, v] (triangle bases along x, rows along v),
+  // size [u, v] m; vertical: in the xy plane facing +z, else in the xz plane facing +y.
+  addClothRectangle(options) {
+    const where = 'World.addClothRectangle';
+    const { cells = [16, 16], size = [1, 1], center = [0, 1, 0], vertical = false } = arg.options(where, options);
+    arg.integers(where, 'cells', cells, 2);
+    arg.vector(where, 'size', size, 2);
+    arg.vector(where, 'center', center);
+    arg.boolean(where, 'vertical', vertical);
+    return this._adopt(this.sb.M._sb_body_create_cloth_rectangle(this.handle, ...cells, ...size, ...center, vertical ? 1 : 0));
+  }
+
+  // A disc of `rings` rings of near-equilateral triangles, facing +y (or +z when vertical).
+  addClothDisc(options) {
+    const where = 'World.addClothDisc';
+    const { radius = 0.5, rings = 8, center = [0, 1, 0], vertical = false } = arg.options(where, options);
+    arg.number(where, 'radius', radius);
+    arg.integer(where, 'rings', rings);
+    arg.vector(where, 'center', center);
+    arg.boolean(where, 'vertical', vertical);
+    return this._adopt(this.sb.M._sb_body_create_cloth_disc(this.handle, radius, rings, ...center, vertical ? 1 : 0));
+  }
+
   // A rigid obstacle every body of this world collides with (sb_collider_*). shape: 'plane'
   // ({ point, normal }), 'sphere' ({ radius, center }), 'box' ({ halfExtents, center }),
   // 'capsule' ({ radius, halfLength, center }, its axis along y until posed) or 'mesh'
@@ -495,6 +541,7 @@ export class Body {
     this.triangleCount = this.sb.check(M._sb_body_triangle_count(w, handle));
     this.tetCount = this.sb.check(M._sb_body_tet_count(w, handle));
     this.edgeCount = this.sb.check(M._sb_body_edge_count(w, handle));
+    this.isCloth = this.sb.check(M._sb_body_is_cloth(w, handle)) === 1;
     this._views = null;
     this.visualVertexCount = 0;
     this.visualTriangleCount = 0;
@@ -516,6 +563,7 @@ export class Body {
       tets: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_tets(w, this.handle)), 4 * this.tetCount),
       edges: new Uint32Array(buffer, this.sb.checkPointer(M._sb_body_edges(w, this.handle)), 2 * this.edgeCount),
     };
+    if (this.isCloth) this._views.normals = new Float32Array(buffer, this.sb.checkPointer(M._sb_body_normals(w, this.handle)), 3 * this.vertexCount);
     if (this.visualVertexCount > 0) {
       const v = this._views;
       v.visualPositions = new Float32Array(buffer, this.sb.checkPointer(M._sb_body_visual_positions(w, this.handle)), 3 * this.visualVertexCount);
@@ -538,6 +586,10 @@ export class Body {
   }
   get edges() {
     return this._currentViews().edges;
+  }
+  // Cloth: live unit vertex normals (zero-copy, updated by every step like positions); null otherwise.
+  get normals() {
+    return this.isCloth ? this._currentViews().normals : null;
   }
 
   // Binds a high-resolution render surface (copied in) to the tets at the creation shape; every step

@@ -20,6 +20,9 @@ export declare const Param: Readonly<{
   poissonRatio: 14; // [0, 0.499]
   plasticYield: 15; // equivalent strain past which tets flow, [0, 10]
   plasticCreep: 16; // 1/s, 0 = elastic, [0, 1000]
+  arealDensity: 17; // kg/m^2, cloth only
+  bendingStiffness: 18; // N m, cloth only
+  thickness: 19; // m, cloth only (half kept from the ground)
 }>;
 export type ParamName = keyof typeof Param;
 /** sb_material: values of Param.material. */
@@ -54,6 +57,9 @@ export declare const ErrorCode: Readonly<{
   NOT_READY: -22;
   INVALID_COLLIDER: -23;
   MATERIAL_SOLVER: -24;
+  DEGENERATE_TRIANGLE: -25;
+  NON_MANIFOLD: -26;
+  NOT_CLOTH: -27;
 }>;
 
 /** Limits of the tetrahedralizer's input (SB_TETRA_MAX_*). */
@@ -248,6 +254,11 @@ export declare class World {
   addPressureBall(options?: { radius?: number; cells?: number; center?: Vec3; pressure?: number }): Body;
   /** A body from xyz positions (m) and 4 indices per positively oriented tet; both copied. */
   addTets(vertices: ArrayLike<number>, tets: ArrayLike<number>): Body;
+  /** Cloth (XPBD only) from xyz positions (m) and 3 indices per triangle, counter-clockwise from the front; both copied. */
+  addCloth(vertices: ArrayLike<number>, triangles: ArrayLike<number>): Body;
+  /** cells: [bases along x, rows along v] (integers); size [u, v] m; vertical: xy plane facing +z, else xz facing +y. */
+  addClothRectangle(options?: { cells?: [number, number]; size?: [number, number]; center?: Vec3; vertical?: boolean }): Body;
+  addClothDisc(options?: { radius?: number; rings?: number; center?: Vec3; vertical?: boolean }): Body;
   /** A rigid obstacle every body of this world collides with. Lengths in m. */
   addCollider(
     options:
@@ -298,6 +309,9 @@ export declare class Body {
   readonly triangles: Uint32Array;
   readonly tets: Uint32Array;
   readonly edges: Uint32Array;
+  readonly isCloth: boolean;
+  /** Cloth: live unit vertex normals (zero-copy, like positions); null for other bodies. */
+  readonly normals: Float32Array | null;
   readonly hasVisual: boolean;
   readonly visualPositions: Float32Array | null;
   readonly visualNormals: Float32Array | null;

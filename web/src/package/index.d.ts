@@ -9,11 +9,11 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
 /** Attributes that controls="..." can show as sliders. */
-export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'iterations' | 'substeps' | 'gravity' | 'dt';
+export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
 export interface CameraSetting { position: [number, number, number]; target: [number, number, number] | null }
 /** Every attribute as a property: reads give the value in effect, writes set the attribute (null removes it). */
@@ -90,6 +90,15 @@ export interface SoftBodyAttributes {
   /** plastic-creep (1/s): how fast the rest shape follows the strain beyond plastic-yield: 0 elastic (default), 60 and up takes it all each frame (clay); bodies with tets only */
   get plasticCreep(): number;
   set plasticCreep(value: number | null);
+  /** areal-density (kg/m²): cloth only: mass per area of the sheet, 1e-4 to 1000 */
+  get arealDensity(): number;
+  set arealDensity(value: number | null);
+  /** bending-stiffness (N m): cloth only: D of the bending energy (cotton 1e-5, card 1e-2), 0 to 1000 */
+  get bendingStiffness(): number;
+  set bendingStiffness(value: number | null);
+  /** thickness (m): cloth only: half of it is kept from the ground, 0 to 0.1 */
+  get thickness(): number;
+  set thickness(value: number | null);
   /** iterations: XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved) */
   get iterations(): number;
   set iterations(value: number | null);
@@ -144,7 +153,7 @@ export interface SoftBodyAttributes {
 /** One row of the attribute table (docs "Embed it"). */
 export interface AttributeInfo {
   name: string;
-  kind: 'enum' | 'url' | 'text' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';
+  kind: 'enum' | 'url' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';
   default: unknown;
   apply: 'rebuild' | 'restart' | 'body' | 'world' | 'solver' | 'element';
   param?: string;
@@ -177,19 +186,9 @@ export interface FigureStats extends ViewStats {
 }
 
 export interface SoftBodyEventMap {
-  /** The first frame of each build (the first load, and after scene, src, resolution, compare change). */
-  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number }>;
-  /** The figure's very first frame (the same moment as the first load). */
   ready: CustomEvent<{ frames: number }>;
-  /** Meshing a sample scene or src: fraction 0 to 1 (1 once done). */
-  progress: CustomEvent<{ fraction: number; label: string }>;
-  /** The figure came into view or left it (it neither steps nor draws while out of view). */
-  visibility: CustomEvent<{ visible: boolean }>;
-  /** A view froze; diverged: the solver's state went non-finite (else its energy passed the bound). */
-  exploded: CustomEvent<{ view: number; solver: SolverName; time: number; reason: string; diverged: boolean }>;
-  /** A refused value or a failure; fatal: the figure could not start at all. */
-  error: CustomEvent<{ message: string; code: number | null; codeName: string | null; attribute: string | null; fatal: boolean }>;
-  /** Four times a second while it runs, with the stats. */
+  exploded: CustomEvent<{ view: number; solver: SolverName; time: number; reason: string }>;
+  error: CustomEvent<{ message: string; code: number | null; codeName: string | null; attribute: string | null }>;
   frame: CustomEvent<FigureStats>;
 }
 
@@ -208,10 +207,6 @@ export declare class SoftBodyElement extends HTMLElement {
   step(n?: number): void;
   /** Same as setting the attribute (kebab-case or camelCase); false when refused. */
   setParam(name: SoftBodyAttributeName | SoftBodyPropertyName, value: unknown): boolean;
-  /** reveal="interaction" or "manual": show the simulation now, loading it first if needed. */
-  dismissPoster(): void;
-  /** A still image of the figure now (views, labels, plot); rejects before the figure has loaded. */
-  toBlob(options?: { type?: 'image/png' | 'image/jpeg' | 'image/webp'; quality?: number }): Promise<Blob>;
 
   readonly world: World | null;
   readonly bodies: Body[];

@@ -1,4 +1,4 @@
-// The bodies a scene drops (scene_presets.js): small boxes, balls, thin sheets, bunnies and copies of
+// The bodies a scene drops (scene_presets.js): small boxes, balls, thin sheets, cloth, bunnies and copies of
 // the page's current shape (rest tets, scaled and moved), made through the bridge.
 
 // Tetrahedralizer cells along the bunny's longest side. The ears are sampled by their thickness at
@@ -53,6 +53,8 @@ export function addDropBody(world, drop, shapes) {
   if (kind === 'box') return world.addBox({ cells: [drop.cells, drop.cells, drop.cells], size: [size, size, size], center: at });
   if (kind === 'ball') return world.addBall({ radius: size / 2, cells: drop.cells, center: at });
   if (kind === 'sheet') return world.addBox({ cells: [drop.cells, 1, drop.cells], size: [size, size / drop.cells, size], center: at });
+  // Cloth: a horizontal sheet of near-equilateral triangles, `cells` bases across (rows 0.87 as tall).
+  if (kind === 'cloth') return world.addClothRectangle({ cells: [drop.cells, Math.round(drop.cells / 0.866)], size: [size, size], center: at });
   if (kind === 'copy' || kind === 'bunny') {
     const source = kind === 'copy' ? shapes.current : shapes.bunny;
     if (!source) throw new Error(`a "${kind}" body needs its shape's tets`);

@@ -3,7 +3,7 @@
 // The page's own body stays where it is (its shape at (0, 1, 0)); a scene is laid out around it.
 import { bowl, funnel } from './obstacle_shapes.js';
 
-export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle']);
+export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'cloth']);
 
 // A small body of the mix: a box of `cells`^3 cells or a ball, `size` m across, centred at `at`.
 const box = (at, size = 0.35, cells = 4) => ({ kind: 'box', at, size, cells });
@@ -24,7 +24,7 @@ function pileDrops() {
 
 // name -> { colliders: [spec], drops: [body spec] }. Collider specs are World.addCollider options
 // plus a rotation quaternion (and a spin, rad/s about y, for scripted motion); every collider can be
-// dragged in the page. Body specs: { kind: 'box' | 'ball' | 'sheet' | 'bunny' | 'copy', at, size,
+// dragged in the page. Body specs: { kind: 'box' | 'ball' | 'sheet' | 'cloth' | 'bunny' | 'copy', at, size,
 // cells } (scene_bodies.js); needsBunny says whether the bunny's tets must be ready first.
 export function scenePreset(name) {
   const preset = presetFor(name);
@@ -80,6 +80,12 @@ function presetFor(name) {
       return {
         colliders: [{ shape: 'box', halfExtents: [0.6, 0.25, 0.03], center: [1.3, 0.27, 0], spin: 1.5 }],
         drops: [box([1.3, 1.2, 0.8]), ball([1.9, 1.0, -0.4]), box([0.9, 1.5, -0.9])],
+      };
+    case 'cloth':
+      // A cloth sheet (XPBD, stretch and bending: docs/physics.md) falls over a sphere beside the body.
+      return {
+        colliders: [{ shape: 'sphere', radius: 0.35, center: [1.5, 0.35, 0] }],
+        drops: [{ kind: 'cloth', at: [1.5, 1.3, 0], size: 1.4, cells: 24 }],
       };
     default:
       throw new Error(`unknown scene "${name}" (${SCENES.join(', ')})`);
