@@ -153,7 +153,7 @@ export interface SoftBodyAttributes {
 /** One row of the attribute table (docs "Embed it"). */
 export interface AttributeInfo {
   name: string;
-  kind: 'enum' | 'url' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';
+  kind: 'enum' | 'url' | 'text' | 'integer' | 'number' | 'boolean' | 'solver' | 'solvers' | 'controls' | 'camera';
   default: unknown;
   apply: 'rebuild' | 'restart' | 'body' | 'world' | 'solver' | 'element';
   param?: string;
@@ -186,9 +186,19 @@ export interface FigureStats extends ViewStats {
 }
 
 export interface SoftBodyEventMap {
+  /** The first frame of each build (the first load, and after scene, src, resolution, compare change). */
+  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number }>;
+  /** The figure's very first frame (the same moment as the first load). */
   ready: CustomEvent<{ frames: number }>;
-  exploded: CustomEvent<{ view: number; solver: SolverName; time: number; reason: string }>;
-  error: CustomEvent<{ message: string; code: number | null; codeName: string | null; attribute: string | null }>;
+  /** Meshing a sample scene or src: fraction 0 to 1 (1 once done). */
+  progress: CustomEvent<{ fraction: number; label: string }>;
+  /** The figure came into view or left it (it neither steps nor draws while out of view). */
+  visibility: CustomEvent<{ visible: boolean }>;
+  /** A view froze; diverged: the solver's state went non-finite (else its energy passed the bound). */
+  exploded: CustomEvent<{ view: number; solver: SolverName; time: number; reason: string; diverged: boolean }>;
+  /** A refused value or a failure; fatal: the figure could not start at all. */
+  error: CustomEvent<{ message: string; code: number | null; codeName: string | null; attribute: string | null; fatal: boolean }>;
+  /** Four times a second while it runs, with the stats. */
   frame: CustomEvent<FigureStats>;
 }
 
@@ -207,6 +217,10 @@ export declare class SoftBodyElement extends HTMLElement {
   step(n?: number): void;
   /** Same as setting the attribute (kebab-case or camelCase); false when refused. */
   setParam(name: SoftBodyAttributeName | SoftBodyPropertyName, value: unknown): boolean;
+  /** reveal="interaction" or "manual": show the simulation now, loading it first if needed. */
+  dismissPoster(): void;
+  /** A still image of the figure now (views, labels, plot); rejects before the figure has loaded. */
+  toBlob(options?: { type?: 'image/png' | 'image/jpeg' | 'image/webp'; quality?: number }): Promise<Blob>;
 
   readonly world: World | null;
   readonly bodies: Body[];
