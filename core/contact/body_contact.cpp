@@ -232,6 +232,16 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (size_t e = 0; e < entry_item_.size(); ++e) entries_[fill_[entry_cell_[e]]++] = entry_item_[e];
 
+  // The frame-start positions of the bodies near another (the solve's lower bounds are from them).
+  body_pos_begin_.assign(count + 1, 0);
+  frame_pos_.clear();
+  for (uint32_t i = 0; i < count; ++i) {
+    body_pos_begin_[i] = uint32_t(frame_pos_.size() / 3);
+    if (near_[i]) frame_pos_.insert(frame_pos_.end(), bodies[i]->positions(), bodies[i]->positions() + 3 * size_t(bodies[i]->vertex_count()));
+  }
+  body_pos_begin_[count] = uint32_t(frame_pos_.size() / 3);
+  vertex_motion_.resize(frame_pos_.size() / 3);
+
   // Each surface vertex's candidates: the triangles whose swept box meets its path.
   seen_.assign(triangles, ~0u);
   uint32_t query = 0;
@@ -328,10 +338,10 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
   const float mv = dt * length(load3(A.velocities(), v));  // m
   const size_t end = cand_tri_.size();
   prune_low_.resize(end - first);
+  cand_d0_.resize(end);
   float nearest_high = INFINITY;  // m: the farthest the nearest other-body candidate can be this frame
   for (size_t e = first; e < end; ++e) {
     const uint32_t index = cand_tri_[e];
-    if (tri_body_[index] == a) continue;
     const SoftBody& B = *bodies[tri_body_[index]];
     const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
     const float* xb = B.positions();
@@ -340,6 +350,8 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
     bool in_face;
     const Vec3 q = closest_on_triangle(x, load3(xb, tri[0]), load3(xb, tri[1]), load3(xb, tri[2]), w, &in_face);
     const float d = length(x - q);
+    cand_d0_[e] = d;  // the solve's lower bound starts from it (NaN: never skipped there)
+    if (tri_body_[index] == a) continue;
     const float step = B.diverged() ? 0.0f : dt;
     const float m = mv + step * std::max({length(load3(vb, tri[0])), length(load3(vb, tri[1])), length(load3(vb, tri[2]))});
     prune_low_[e - first] = d - m;
@@ -354,15 +366,34 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
       // (A NaN distance, from a body diverging now, keeps the triangle: the solve skips it.)
       if (low > reach + kPruneSlack || low > nearest_high + kPruneSlack) continue;
     }
+    cand_d0_[kept] = cand_d0_[e];
     cand_tri_[kept++] = index;
   }
   cand_tri_.resize(kept);
+  cand_d0_.resize(kept);
 }
 
-uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
+uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings, bool report) {
   // Each candidate vertex against its nearest candidate triangle, solved at once (Gauss-Seidel, in
   // body and vertex order).
   uint32_t solved = 0;
+  if (cand_tri_.empty()) return 0;
+  // How far each vertex has moved since the frame started, m: a candidate that was d0 away then is
+  // at least d0 - (its vertex's motion + its triangle's fastest corner's) away now, and one
+  // that cannot be within the reach is skipped without measuring it (most of a resting pile's:
+  // their distances at the frame start spread out to the reach plus the pruning slack).
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t begin = body_pos_begin_[i], n = body_pos_begin_[i + 1] - begin;
+    if (n == 0) continue;
+    const float* x = bodies[i]->positions();
+    const float* x0 = frame_pos_.data() + 3 * size_t(begin);
+    for (uint32_t j = 0; j < n; ++j) vertex_motion_[begin + j] = length(load3(x, j) - load3(x0, j));
+  }
+  // Kept current as the contacts below move vertices.
+  auto moved_since_frame = [&](uint32_t body, uint32_t v) {
+    const uint32_t at = body_pos_begin_[body] + v;
+    vertex_motion_[at] = length(load3(bodies[body]->positions(), v) - load3(frame_pos_.data(), at));
+  };
   for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
     if (a >= count) continue;
@@ -372,6 +403,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const float* pa = A.previous_positions();
     const float* wa = A.inverse_masses();
     const Vec3 x = load3(xa, v);
+    const float moved = vertex_motion_[body_pos_begin_[a] + v];  // m, since the frame start
     // The nearest candidate triangle now. Within one body (self-collision), unless the vertex went
     // through the plane of one of its own candidates in this substep: then the one it went through
     // furthest. A vertex that has just crossed a face near a corner is nearer the corner's other face
@@ -388,9 +420,12 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
-      const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
-      const float* xb = B.positions();
       const float r = gap_between(A, B, settings) + settings.search_radius;
+      // Cannot be within the reach (with a margin for the rounding of both distances): not measured.
+      const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
+      const float* mb = vertex_motion_.data() + body_pos_begin_[tri_body_[index]];
+      if (cand_d0_[e] - moved - std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]}) > r * 1.001f + 1e-5f) continue;
+      const float* xb = B.positions();
       float w[3];
       bool in_face;
       const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
@@ -482,6 +517,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       store3(xa, v, load3(xa, v) - tangential * (w_v * mu_lambda));
       for (int i = 0; i < 3; ++i) store3(xb, tri[i], load3(xb, tri[i]) + tangential * (w[i] * wt[i] * mu_lambda));
     }
+    moved_since_frame(a, v);
+    for (int i = 0; i < 3; ++i) moved_since_frame(b, tri[i]);
+    ++solved;
+    if (!report) continue;
     // Penetration into the other body itself (not into the gap the thickness keeps).
     const float depth = std::max(0.0f, -s);
     A.add_contacts(1, depth);
@@ -490,7 +529,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       A.mark_pressed_by_body();
       B.mark_pressed_by_body();
     }
-    ++solved;
   }
   return solved;
 }

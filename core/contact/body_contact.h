@@ -1,5 +1,6 @@
-// Contact between soft bodies, and of a body with itself, solved inside every substep after each
-// body's own constraints (World::step interleaves the bodies substep by substep for it).
+// Contact between soft bodies, and of a body with itself, solved inside every substep: after each
+// round of the bodies' passes (World::step interleaves the bodies pass by pass for it), so with two
+// or more passes the passes carry each contact into the body behind its surface.
 //
 // What is tested: every surface vertex of one body against the surface triangles of every other body
 // whose bounds overlap and whose collision filter allows it, and (self-collision, opt-in per body)
@@ -60,9 +61,10 @@ class BodyContact {
   // from their positions and velocities at the frame start, for a frame of dt seconds. Bodies that
   // are not position-based, or have neither a collision mask nor self-collision, take no part.
   void begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
-  // Solves the candidates' contacts at the current positions (one substep). Reports each body's
-  // contacts through SoftBody::add_contacts. Returns the number of vertex contacts solved.
-  uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
+  // Solves the candidates' contacts at the current positions (one substep, or between its passes).
+  // With `report`, reports each body's contacts through SoftBody::add_contacts (the substep's last
+  // solve). Returns the number of vertex contacts solved.
+  uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings, bool report = true);
   // Candidate pairs of the current frame (for the benchmark's per-contact costs).
   uint32_t candidate_count() const { return uint32_t(cand_tri_.size()); }
   // Neighbour entries of this frame's broad phase: each pair of bodies whose bounds meet counts twice
@@ -99,6 +101,12 @@ class BodyContact {
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
   std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
+  std::vector<float> cand_d0_;           // per candidate: the vertex's distance to the triangle at the frame start, m
+  // The frame-start positions of the bodies near another (body i's vertices from body_pos_begin_[i]),
+  // and in the solve how far each of those vertices has moved since, m.
+  std::vector<float> frame_pos_;
+  std::vector<uint32_t> body_pos_begin_;
+  std::vector<float> vertex_motion_;
 };
 
 }  // namespace sb

@@ -154,6 +154,8 @@ void SoftBody::update_stiffness_number() {
   }
   if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_relative_.size() != pos_.size())
     nh_relative_.assign(pos_.size(), 0.0f);
+  if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_between_.size() != pos_.size())
+    nh_between_.assign(pos_.size(), 0.0f);
   if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_plane_.size() != vertex_count()) {
     nh_plane_.assign(vertex_count(), 0);
     nh_stuck_.assign(vertex_count(), 0);
@@ -501,6 +503,30 @@ void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
   if (plate_.active) advance_plate(h);
   if (is_force_based(solver_)) force_based_substep(h, s, sub);
   else position_based_substep(h, s, sub);
+}
+
+void SoftBody::substep_begin(float h, const StepSettings& s, int sub) {
+  split_substep_ = !diverged_ && !is_force_based(solver_);
+  if (!split_substep_) {
+    substep_solve(h, s, sub);  // in one piece
+    return;
+  }
+  substep_contacts_ = 0;
+  if (plate_.active) advance_plate(h);
+  position_based_begin(h, s, sub, true);
+}
+
+void SoftBody::substep_passes(int first, int count) {
+  if (split_substep_) position_based_passes(first, count);
+}
+
+void SoftBody::substep_end() {
+  if (split_substep_) position_based_end();
+  split_substep_ = false;
+}
+
+int SoftBody::passes_per_substep() const {
+  return solver_ == Solver::Xpbd || solver_ == Solver::Pbd ? std::max(params_.iterations, 1) : 1;
 }
 
 void SoftBody::resolve_ground(const StepSettings& s) {

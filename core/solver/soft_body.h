@@ -166,6 +166,15 @@ class SoftBody {
   // step()'s). step() is exactly these calls with nothing in between.
   void frame_begin();
   void substep_solve(float h, const StepSettings& s, int sub);
+  // substep_solve in three calls, so the world can solve body contacts between the passes
+  // (contact inside the solve): substep_begin (predict), substep_passes for passes [first,
+  // first + count) of the body's `iterations` (VBD: all its sweeps at first == 0; nothing past its
+  // count), substep_end (ground, grab, plate, colliders).
+  void substep_begin(float h, const StepSettings& s, int sub);
+  void substep_passes(int first, int count);
+  void substep_end();
+  // How many passes substep_passes runs per substep (1 for the solvers it does not split).
+  int passes_per_substep() const;
   void substep_finish(float h, const StepSettings& s);
   // The ground again, after the world's body contacts pushed particles (a body pressed down by another
   // must not end the substep below y = 0).
@@ -307,14 +316,39 @@ class SoftBody {
   double mechanical_energy(const float gravity[3]) const;  // kinetic + gravity + elastic, J
   void vbd_limit_energy(const float gravity[3]);
   void position_based_substep(float h, const StepSettings& s, int sub);
-  struct VertexWork;
+  void position_based_begin(float h, const StepSettings& s, int sub, bool split);
+  void position_based_passes(int first, int count);
+  void position_based_end();
+  // The per-vertex passes of a substep fused into the XPBD job's copies (xpbd_schedule.h), run on
+  // each vertex range by whichever thread packs or unpacks it: each vertex gets the same operations
+  // in the same order as in the serial passes, so the bits do not change.
+  struct VertexWork {
+    SoftBody* body = nullptr;
+    float h = 0.0f, damping_factor = 1.0f, rest_threshold = 0.0f;
+    const float* gravity = nullptr;
+    bool ground = false;
+    bool velocities = false;  // post_solve too (the body steps alone: nothing comes between)
+  };
+  // A position-based substep between its begin, passes and end (position_based_begin).
+  struct PositionBasedSubstep {
+    const StepSettings* s = nullptr;
+    int sub = 0;
+    float h = 0.0f;                      // s
+    float edge_alpha = 0.0f, volume_alpha = 0.0f;  // compliance / h^2
+    float scale = 1.0f, gamma = 0.0f;
+    bool pbd = false, fuse = false;
+    VertexWork work;
+    float nh_origin[3] = {0.0f, 0.0f, 0.0f};  // m: the Neo-Hookean passes' origin this substep
+  };
+  PositionBasedSubstep pb_;
   void predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor);
   void update_velocities(uint32_t begin, uint32_t end, float h, bool ground, float rest_threshold);
   static void fused_before(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                  WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground);
+                  WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, int first, int count);
   void neo_hookean_planes_begin(bool ground, NeoHookeanPass* pass, const float origin[3]);
+  void neo_hookean_planes_attach(bool ground, NeoHookeanPass* pass, const float origin[3]);
   void neo_hookean_planes_end();
   NeoHookeanPass neo_hookean_pass() const;
   void update_stiffness_number();
@@ -376,6 +410,7 @@ class SoftBody {
   // damping EdgeDashpotPass's x and moved (sized in update_stiffness_number).
   std::vector<double> dashpot_x_, dashpot_moved_;
   std::vector<float> nh_relative_;
+  std::vector<float> nh_between_;  // the positions after the last of a substep's split pass calls, m
   // Neo-Hookean XPBD: the ground and the press plate inside the passes (NeoHookeanPass::plane), per
   // vertex: its plane state, what the substep's clamp onto the ground moved it (m), the impulses the
   // planes supplied in the passes (kg m; y, then x and z), and whether static friction held it on the
@@ -413,6 +448,7 @@ class SoftBody {
   std::vector<uint32_t> unit_touching_;
   bool stepping_alone_ = false;   // inside step(): a substep's finish follows its solve directly
   bool velocities_done_ = false;  // this substep's post_solve ran in the XPBD job
+  bool split_substep_ = false;    // between substep_begin and substep_end of a split position-based substep
   std::vector<uint32_t> surface_vertices_;   // vertices of surface_, sorted
   uint32_t collision_group_ = 1, collision_mask_ = 0xffffffffu;
   bool self_collision_ = false;

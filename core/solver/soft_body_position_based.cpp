@@ -116,14 +116,6 @@ void SoftBody::update_velocities(uint32_t begin, uint32_t end, float h, bool gro
 // The per-vertex passes of a substep fused into the XPBD job's copies (xpbd_schedule.h), run on
 // each vertex range by whichever thread packs or unpacks it: each vertex gets the same operations
 // in the same order as in the serial passes, so the bits do not change.
-struct SoftBody::VertexWork {
-  SoftBody* body = nullptr;
-  float h = 0.0f, damping_factor = 1.0f, rest_threshold = 0.0f;
-  const float* gravity = nullptr;
-  bool ground = false;
-  bool velocities = false;  // post_solve too (the body steps alone: nothing comes between)
-};
-
 void SoftBody::fused_before(void* ctx, uint32_t, uint32_t begin, uint32_t end) {
   const VertexWork& w = *static_cast<const VertexWork*>(ctx);
   w.body->predict(begin, end, w.h, w.gravity, w.damping_factor);
@@ -143,13 +135,26 @@ void SoftBody::fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t en
 }
 
 void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
-  const bool pbd = solver_ == Solver::Pbd;
+  position_based_begin(h, s, sub, false);
+  position_based_passes(0, params_.iterations);
+  position_based_end();
+}
+
+// A substep in three parts, so a world can solve the contacts between bodies between the passes
+// (split: no per-vertex work fused into the passes, whose copies then run once per call).
+void SoftBody::position_based_begin(float h, const StepSettings& s, int sub, bool split) {
+  PositionBasedSubstep& pb = pb_;
+  pb.s = &s;
+  pb.sub = sub;
+  pb.h = h;
+  pb.pbd = solver_ == Solver::Pbd;
+  const bool pbd = pb.pbd;
   // PBD ignores compliance: hard constraints scaled by a per-iteration stiffness, so its effective
   // stiffness depends on the substep count. XPBD's alpha~ = alpha / h^2 removes that dependence.
-  const float edge_alpha = pbd ? 0.0f : params_.edge_compliance / (h * h);
-  const float volume_alpha = pbd ? 0.0f : params_.volume_compliance / (h * h);
-  const float scale = pbd ? params_.pbd_stiffness : 1.0f;
-  const float gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
+  pb.edge_alpha = pbd ? 0.0f : params_.edge_compliance / (h * h);
+  pb.volume_alpha = pbd ? 0.0f : params_.volume_compliance / (h * h);
+  pb.scale = pbd ? params_.pbd_stiffness : 1.0f;
+  pb.gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float grab_t = float(sub + 1) / float(s.substeps);
   // Each frame's collider candidates, from the positions and velocities at its start.
   const Collider* colliders = contact_colliders(s);  // cloth: grown by half its thickness
@@ -160,25 +165,45 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   // The per-vertex passes run inside the XPBD job (on its threads) when nothing else touches the
   // vertices between them: no grab, press plate or collider, and (for the velocities) no contact
   // with other bodies between this and substep_finish.
-  const bool fuse = solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
-                    s.collider_count == 0;
-  VertexWork work;
+  pb.fuse = !split && solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
+            s.collider_count == 0;
+  VertexWork& work = pb.work;
+  work = VertexWork{};
   work.body = this;
   work.h = h;
   work.damping_factor = std::exp(-params_.damping * h);
   work.gravity = s.gravity;
   work.ground = s.ground;
-  work.velocities = fuse && stepping_alone_;
+  work.velocities = pb.fuse && stepping_alone_;
   work.rest_threshold = 2.0f * length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}) * h;  // as substep_finish
   if (solver_ == Solver::Vbd) vbd_energy_start_ = mechanical_energy(s.gravity);
-  if (!fuse) pre_solve(h, s.gravity, work.damping_factor, grab_t, s.ground);
+  if (!pb.fuse) pre_solve(h, s.gravity, work.damping_factor, grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
+}
+
+// Passes [first, first + count) of the substep (VBD: all its sweeps in the first call).
+void SoftBody::position_based_passes(int first, int count) {
+  const PositionBasedSubstep& pb = pb_;
+  const StepSettings& s = *pb.s;
   if (solver_ == Solver::Vbd) {
-    vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
-  } else {
-    xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min,
-               fuse ? &work : nullptr, s.ground);
+    if (first == 0) vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
+    return;
   }
+  count = std::min(count, params_.iterations - first);
+  if (count <= 0) return;
+  xpbd_solve(pb.pbd, pb.edge_alpha, pb.volume_alpha, pb.scale, pb.gamma, pb.sub == s.substeps - 1, s.pool, s.split_min,
+             pb.fuse ? &pb_.work : nullptr, s.ground, first, count);
+}
+
+void SoftBody::position_based_end() {
+  const PositionBasedSubstep& pb = pb_;
+  const StepSettings& s = *pb.s;
+  const float h = pb.h;
+  const int sub = pb.sub;
+  const bool fuse = pb.fuse;
+  const VertexWork& work = pb.work;
+  const float grab_t = float(sub + 1) / float(s.substeps);
+  const Collider* colliders = s.collider_count > 0 ? contact_colliders(s) : nullptr;
   // Regions of inverted tets back on their rest shape, ahead of the contacts (inverted_tets.h). When
   // the ground was fused into the passes, it is applied again to the vertices the repair moved.
   // Not while another body or a collider presses on this one, nor for kRepairFreeSubsteps after (a
@@ -238,7 +263,8 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
 void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                          WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground) {
+                          WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, int first, int count) {
+  const bool begin = first == 0, end = first + count >= params_.iterations;  // of the substep's passes
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
@@ -247,7 +273,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   float* edge_lambda = keep ? edge_lambda_.data() : nullptr;
   float* volume_lambda = keep ? volume_lambda_.data() : nullptr;
   if (nh) {
-    if (keep) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
+    if (keep && begin) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
     NeoHookeanPass pass = neo_hookean_pass();
     pass.lambda = keep ? tet_lambda_.data() : nullptr;
     const bool resync = params_.iterations > 1;  // keep positions and multipliers one rounding apart
@@ -260,15 +286,21 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     // rounds the positions to float, and in world coordinates those roundings were a drag on the
     // motion (a block spinning at 3 rad/s 4 m from the origin, 40 substeps, one pass, kept 91 % of its
     // spin in 1 s, 99 % at the origin), which the dashpots then damped too (c = 200 N s/m: 51 %).
-    float origin[3] = {0.0f, 0.0f, 0.0f};
-    pass_origin(origin);
+    // (The same origin for every call of a substep: the target below is in its coordinates.)
+    float* origin = pb_.nh_origin;
+    if (begin) pass_origin(origin);
     const bool relative = origin[0] != 0.0f || origin[1] != 0.0f || origin[2] != 0.0f;
-    neo_hookean_planes_begin(ground, &pass, origin);
+    if (begin) neo_hookean_planes_begin(ground, &pass, origin);
+    else neo_hookean_planes_attach(ground, &pass, origin);
     if (relative) {
       for (size_t j = 0; j < pos_.size(); ++j) nh_relative_[j] = pos_[j] - origin[j % 3];
       pass.pos = nh_relative_.data();
     }
-    if (resync) std::copy(pass.pos, pass.pos + pos_.size(), nh_target_.begin());
+    // Split into calls (contact between bodies solved between them): what moved the positions
+    // since the last call is kept in the target the passes rebuild them from.
+    if (resync && begin) std::copy(pass.pos, pass.pos + pos_.size(), nh_target_.begin());
+    if (resync && !begin)
+      for (size_t j = 0; j < pos_.size(); ++j) nh_target_[j] += pos_[j] - nh_between_[j];
     EdgeDashpotPass damp;
     if (dashpots) {
       damp.pos = pass.pos;
@@ -281,23 +313,26 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
       const double h = std::sqrt(1.0 / double(last_inv_h2_));  // s
       damp.alpha_tilde = 1.0 / (double(params_.spring_damping) * h);  // (h / c) / h^2, 1/kg
       if (resync) {
-        std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);  // unused otherwise by a Neo-Hookean body
-        std::fill(dashpot_moved_.begin(), dashpot_moved_.end(), 0.0);
+        if (begin) {
+          std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);  // unused otherwise by a Neo-Hookean body
+          std::fill(dashpot_moved_.begin(), dashpot_moved_.end(), 0.0);
+        }
         damp.lambda = edge_lambda_.data();
         damp.moved = dashpot_moved_.data();
       }
     }
-    for (int k = 0; k < params_.iterations; ++k) {
+    for (int k = 0; k < count; ++k) {
       solve_neo_hookean_blocks(pass);
       if (dashpots) solve_edge_dashpots(damp);
       if (resync) neo_hookean_positions(pass, nh_target_.data(), nh_sum_.data(), vertex_count(), damp.moved);
     }
     if (relative)
       for (size_t j = 0; j < pos_.size(); ++j) pos_[j] += nh_relative_[j] - (pos_[j] - origin[j % 3]);
-    neo_hookean_planes_end();
+    if (end) neo_hookean_planes_end();
+    else if (resync) std::copy(pos_.begin(), pos_.end(), nh_between_.begin());
     return;
   }
-  if (keep) {
+  if (keep && begin) {
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
   }
@@ -327,7 +362,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   volumes.inverted = pbd ? nullptr : inverted_repair_.flags();  // XPBD: repaired after the passes
   pass_origin(job.origin);
   std::copy(job.origin, job.origin + 3, edges.origin);
-  job.iterations = params_.iterations;
+  job.iterations = count;
   job.pos = pos_.data();
   job.inv_mass = inv_mass_.data();
   job.vertices = vertex_count();
@@ -343,7 +378,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     bends.area = cloth_.hinge_area.data();
     bends.rest = cloth_.hinge_rest.empty() ? nullptr : cloth_.hinge_rest.data();
     bends.alpha_per_area = last_inv_h2_ / params_.bending_stiffness;
-    if (keep) std::fill(cloth_.hinge_lambda.begin(), cloth_.hinge_lambda.end(), 0.0f);
+    if (keep && begin) std::fill(cloth_.hinge_lambda.begin(), cloth_.hinge_lambda.end(), 0.0f);
     bends.lambda = keep ? cloth_.hinge_lambda.data() : nullptr;
     job.bend_plan = &cloth_.bend_plan;
   }
@@ -394,6 +429,13 @@ void SoftBody::neo_hookean_planes_begin(bool ground, NeoHookeanPass* pass, const
     nh_plane_tangent_[2 * i] = tx;
     nh_plane_tangent_[2 * i + 1] = tz;
   }
+  neo_hookean_planes_attach(ground, pass, origin);
+}
+
+// The planes' state planes_begin set up, handed to a pass of the same substep.
+void SoftBody::neo_hookean_planes_attach(bool ground, NeoHookeanPass* pass, const float origin[3]) {
+  if (!nh_planes_) return;
+  const float floor_y = ground ? 0.0f : -INFINITY, ceiling_y = plate_.active ? plate_.height : INFINITY;  // m
   pass->plane = nh_plane_.data();
   pass->plane_impulse = nh_plane_impulse_.data();
   pass->plane_tangent = nh_plane_tangent_.data();

@@ -169,10 +169,24 @@ int World::step(float dt, BodyHandle* first_diverged) {
     contact_report_.gather_ms = ms_since(gather);
     contact_report_.broad_ms = contact_.broad_ms();
     contact_report_.candidates = contact_.candidate_count();
+    // Contact inside the solve: with several passes, the contacts between bodies are solved after
+    // each round of passes, so the passes carry what contact does into the bodies. Solved only
+    // after the last, the passes of a stiff body dragged the surface the contact stopped on into the
+    // other body with the rest of it, every substep, and only the surface's momentum was taken.
+    int rounds = 1;
+    for (const SoftBody* b : stepping_) rounds = std::max(rounds, b->passes_per_substep());
     for (int sub = 0; sub < step_settings.substeps; ++sub) {
-      for (SoftBody* b : stepping_) b->substep_solve(h, step_settings, sub);
+      for (SoftBody* b : stepping_) b->substep_begin(h, step_settings, sub);
+      for (int k = 0; k + 1 < rounds; ++k) {
+        for (SoftBody* b : stepping_) b->substep_passes(k, 1);
+        const Clock::time_point between = Clock::now();
+        contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact, false);
+        contact_report_.solve_ms += ms_since(between);
+      }
+      for (SoftBody* b : stepping_) b->substep_passes(rounds - 1, 1 << 30);
+      for (SoftBody* b : stepping_) b->substep_end();
       const Clock::time_point solve = Clock::now();
-      const uint32_t solved = contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact);
+      const uint32_t solved = contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact, true);
       contact_report_.solve_ms += ms_since(solve);
       contact_report_.contacts += solved;
       if (solved > 0)
