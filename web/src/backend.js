@@ -5,6 +5,16 @@
 
 export const BACKENDS = Object.freeze(['wasm', 'webgpu', 'auto']);
 
+// What a backend refuses to run (rather than run it differently); feature names it.
+export class BackendError extends Error {
+  constructor(feature, backend = 'webgpu') {
+    super(`${feature} is not supported by the ${backend} backend yet (use backend: 'wasm'; docs/gpu.md lists what it runs)`);
+    this.name = 'BackendError';
+    this.feature = feature;
+    this.backend = backend;
+  }
+}
+
 // Resolves to a World (wasm) or a GpuWorld. 'webgpu' without WebGPU rejects, naming why.
 export async function createWorldOn(sb, options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError('Softbody.createWorld: options must be an object like { backend: "auto" }');

@@ -8,15 +8,7 @@
 import { Param } from '../softbody.js';
 import { bodyInverseMasses, bodySolverData, bodyVelocities } from '../body_data.js';
 import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
-
-export class BackendError extends Error {
-  constructor(feature, backend = 'webgpu') {
-    super(`${feature} is not supported by the ${backend} backend yet (use backend: 'wasm'; docs/gpu.md lists what it runs)`);
-    this.name = 'BackendError';
-    this.feature = feature;
-    this.backend = backend;
-  }
-}
+import { BackendError } from '../backend.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
