@@ -255,6 +255,15 @@ test('the WebGPU backend refuses what it does not run yet, with the feature name
       attempt('vbd', () => b.setSolver('vbd'));
       attempt('grab', () => b.grabBegin(0, 0, 1, 0));
       attempt('edgeCompliance', () => b.setParam('edgeCompliance', 1e-6));
+      // Density: the core's masses (density x volume shares) and ours follow; reset: back to the creation shape.
+      const before = await b.stats();
+      b.setParam('density', 2000);
+      w.step(1 / 60);
+      const after = await b.stats();
+      refusals.massRatio = after.mass / before.mass;
+      refusals.fell = before.center[1] - after.center[1];
+      b.reset();
+      refusals.resetY = (await b.stats()).center[1] - before.center[1];
       const other = w.addBox({ cells: [2, 2, 2], size: [0.2, 0.2, 0.2], center: [1, 1, 0] });
       attempt('twoBodiesTouching', () => w.step(1 / 60));
       other.setCollisionFilter(2, 0);
@@ -268,6 +277,9 @@ test('the WebGPU backend refuses what it does not run yet, with the feature name
       assert.match(r[name], /^BackendError: .* is not supported by the webgpu backend yet/, `${name}: ${r[name]}`);
     assert.match(r.twoBodiesTouching, /contact between bodies/);
     assert.equal(r.edgeCompliance, 'accepted');
+    assert.ok(Math.abs(r.massRatio - 2) < 1e-6, `mass x ${r.massRatio}`);
+    assert.ok(r.fell > 0, `one frame of free fall moved it ${r.fell} m`);
+    assert.equal(r.resetY, 0);
     assert.equal(r.twoBodiesApart, 'accepted');
     assert.match(r.auto, /^webgpu: auto: WebGPU adapter .*swiftshader/);
     assert.deepEqual(problems, []);
