@@ -7,6 +7,7 @@
 
 #include "shapes/shapes.h"
 #include "softbody.h"
+#include "solver/constraint_order.h"
 #include "solver/parallel_batches.h"
 #include "solver/soft_body.h"
 #include "solver/xpbd_constraints.h"
@@ -43,16 +44,19 @@ void check_batches(const ParallelBatches& p, const uint32_t* ids, uint32_t count
 }  // namespace
 
 TEST_CASE("Parallel batches: a box's edges and tets, independent within a batch, in solve order along each vertex") {
-  SoftBody body(make_box(6, 5, 4, 1.2f, 1.0f, 0.8f, 0, 1, 0), BodyParams{});
+  // Vertex groups of 16 vertices: the solve order has interiors, seams and a left-over set
+  // (xpbd_partition.h), not one plain colouring.
+  SoftBody body(make_box(8, 8, 8, 1.0f, 1.0f, 1.0f, 0, 1, 0), BodyParams{}, 16);
+  REQUIRE(body.vertex_groups() >= 2);
   const ParallelBatches& e = body.parallel_batches(0);
   const ParallelBatches& t = body.parallel_batches(1);
   check_batches(e, body.edges(), body.edge_count(), 2, body.vertex_count());
   check_batches(t, body.tets(), body.tet_count(), 4, body.vertex_count());
-  // A colouring never needs more batches than it has colours (plus one per overflow chain; a box
-  // has no overflow): the lattice's edges colour in a few dozen at most.
+  // Never more batches than the plan's phases have colours one after the other (plus one per overflow
+  // chain; a box has no overflow): interiors, seams and the left-over set, each at most kMaxColors.
   CHECK(e.batches() >= 2);
-  CHECK(e.batches() <= 64);
-  CHECK(t.batches() <= 64);
+  CHECK(e.batches() <= 3 * kMaxColors);
+  CHECK(t.batches() <= 3 * kMaxColors);
   CHECK(&body.parallel_batches(0) == &e);  // built once
 }
 
@@ -60,7 +64,10 @@ TEST_CASE("Parallel batches: a pass batch by batch moves every vertex to the sam
   // The fact a GPU backend relies on: constraints of one batch share no vertex, so running them in
   // any order (at once) and the batches in turn gives each constraint the inputs the serial loop
   // gives it; every rounding is the same, so the positions agree to the bit, not just within a tolerance.
-  SoftBody body(make_box(5, 4, 3, 1.0f, 0.8f, 0.6f, 0, 1, 0), BodyParams{});
+  for (const uint32_t group_min : {1u << 30, 16u}) {  // one group (one plain colouring); groups
+  CAPTURE(group_min);
+  SoftBody body(make_box(8, 8, 8, 1.0f, 1.0f, 1.0f, 0, 1, 0), BodyParams{}, group_min);
+  CHECK((body.vertex_groups() > 1) == (group_min == 16u));
   const uint32_t n = body.vertex_count();
   std::vector<float> pos(body.positions(), body.positions() + 3 * n);
   for (uint32_t i = 0; i < n; ++i)  // a deformed shape, so every constraint has work to do
@@ -95,6 +102,7 @@ TEST_CASE("Parallel batches: a pass batch by batch moves every vertex to the sam
   CHECK(std::memcmp(serial.data(), batched.data(), serial.size() * sizeof(float)) == 0);
   CHECK(std::memcmp(lambda_s.data(), lambda_b.data(), lambda_s.size() * sizeof(float)) == 0);
   CHECK(serial != std::vector<float>(serial.size(), 0.0f));
+  }
 }
 
 TEST_CASE("C API: the reads for a GPU backend are zero-copy, validated and leave the world unchanged") {
