@@ -481,6 +481,26 @@ const uint32_t* sb_body_edges(sb_world world, sb_body body); /* 2 per edge, in s
 int32_t sb_body_edge_count(sb_world world, sb_body body);
 int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out);
 
+/* What a second implementation of the solver (the WebGPU backend, web/src/gpu/) reads to run the
+ * same model: zero-copy views, valid until the body is destroyed (re-read the pointers after memory
+ * grows). A body without tets gives NULL with SB_OK for the tet arrays, as sb_body_tets. */
+const float* sb_body_velocities(sb_world world, sb_body body);        /* vertex_count * 3 floats, m/s */
+const float* sb_body_inverse_masses(sb_world world, sb_body body);    /* 1 per vertex, 1/kg; 0 = pinned */
+const float* sb_body_edge_rest_lengths(sb_world world, sb_body body); /* 1 per edge (sb_body_edges order), m */
+const float* sb_body_tet_six_rest_volumes(sb_world world, sb_body body); /* 6 V0 per tet (sb_body_tets order), m^3 (no digits in names: the export list is read by a pattern) */
+/* Neo-Hookean's rest data: B = Dm^-1 per tet (9 floats, row-major, 1/m), Dm = [x1-x0, x2-x0, x3-x0]. */
+const float* sb_body_inverse_rest_shapes(sb_world world, sb_body body);
+/* The XPBD solve order cut into batches of constraints that share no vertex (kind SB_BATCH_EDGES or
+ * SB_BATCH_TETS): solving batch after batch, each batch's constraints at once, gives the serial
+ * solve's result (core/solver/parallel_batches.h). Built on first call. count: the number of
+ * batches (>= 0, or a negative sb_error); starts: count + 1 offsets into order; order: positions in
+ * sb_body_edges / sb_body_tets order, batch by batch. Bad kind: SB_ERR_OUT_OF_RANGE. */
+#define SB_BATCH_EDGES 0
+#define SB_BATCH_TETS 1
+int32_t sb_body_batch_count(sb_world world, sb_body body, int32_t kind);
+const uint32_t* sb_body_batch_starts(sb_world world, sb_body body, int32_t kind);
+const uint32_t* sb_body_batch_order(sb_world world, sb_body body, int32_t kind);
+
 /* Skinning: a high-resolution render surface that follows the tets. Each visual vertex is bound to the
  * tet containing it at the body's creation shape (or the nearest tet, for vertices slightly outside)
  * with barycentric weights; every sb_world_step (and reset, squash) rewrites the visual positions and

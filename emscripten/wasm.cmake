@@ -10,7 +10,7 @@ foreach(decl ${SOFTBODY_DECLS})
 endforeach()
 
 add_executable(softbody_wasm emscripten/api_state.cpp emscripten/api_world.cpp emscripten/api_body.cpp
-  emscripten/api_visual.cpp emscripten/api_tetra.cpp emscripten/api_collider.cpp emscripten/api_cloth.cpp)
+  emscripten/api_visual.cpp emscripten/api_tetra.cpp emscripten/api_collider.cpp emscripten/api_cloth.cpp emscripten/api_gpu.cpp)
 target_include_directories(softbody_wasm PRIVATE emscripten)
 target_link_libraries(softbody_wasm PRIVATE softbody_core)
 set_target_properties(softbody_wasm PROPERTIES OUTPUT_NAME softbody SUFFIX ".mjs")
@@ -48,7 +48,7 @@ add_library(softbody_core_mt STATIC EXCLUDE_FROM_ALL ${SOFTBODY_CORE_SOURCES})
 target_include_directories(softbody_core_mt PUBLIC core)
 target_compile_options(softbody_core_mt PUBLIC -pthread)
 add_executable(softbody_wasm_mt EXCLUDE_FROM_ALL emscripten/api_state.cpp emscripten/api_world.cpp
-  emscripten/api_body.cpp emscripten/api_visual.cpp emscripten/api_tetra.cpp emscripten/api_collider.cpp emscripten/api_cloth.cpp)
+  emscripten/api_body.cpp emscripten/api_visual.cpp emscripten/api_tetra.cpp emscripten/api_collider.cpp emscripten/api_cloth.cpp emscripten/api_gpu.cpp)
 target_include_directories(softbody_wasm_mt PRIVATE emscripten)
 target_compile_definitions(softbody_wasm_mt PRIVATE SB_WASM_THREAD_POOL_SIZE=${SOFTBODY_WASM_POOL})
 target_link_libraries(softbody_wasm_mt PRIVATE softbody_core_mt)

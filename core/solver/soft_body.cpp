@@ -176,6 +176,14 @@ void SoftBody::update_stiffness_number() {
                           : 0.0;
 }
 
+const ParallelBatches& SoftBody::parallel_batches(int kind) {
+  ParallelBatches& b = kind == 0 ? edge_batches_ : tet_batches_;
+  if (b.starts.empty())
+    b = kind == 0 ? level_batches(edge_ids_.data(), edge_count(), 2, vertex_count())
+                  : level_batches(tet_ids_.data(), tet_count(), 4, vertex_count());
+  return b;
+}
+
 int32_t SoftBody::xpbd_min_substeps(float dt) const {
   if (!(stiffness_per_h2_ > 0.0)) return 1;
   // S = stiffness_per_h2 (dt / n)^2 <= limit  <=>  n >= dt sqrt(stiffness_per_h2 / limit); capped so

@@ -11,6 +11,7 @@
 #include "materials/neo_hookean_xpbd.h"
 #include "materials/plasticity.h"
 #include "solver/integrators.h"
+#include "solver/parallel_batches.h"
 #include "solver/inverted_tets.h"
 #include "solver/static_solver.h"
 #include "solver/vbd.h"
@@ -294,12 +295,16 @@ class SoftBody {
   const float* rest_positions() const { return rest_pos_.data(); }  // the creation shape, xyz
   const uint32_t* edges() const { return edge_ids_.data(); }
   const float* edge_rest_lengths() const { return edge_rest_.data(); }  // m, in edges() order (plasticity changes them)
+  const float* tet_rest_volumes6() const { return tet_rest6_.data(); }  // 6 V0 per tet, m^3, in tets() order
   const float* inverse_rest_shapes() const { return tet_inverse_rest_.data(); }  // B per tet, 9 floats, in tets() order
   uint32_t plastic_tets_last_frame() const { return last_plastic_tets_; }
   // The most colours of any unit of the solve order (xpbd_partition.h), and its vertex groups.
   size_t edge_colors() const { return edge_plan_.most_colours; }
   size_t tet_colors() const { return tet_plan_.most_colours; }
   uint32_t vertex_groups() const { return uint32_t(vertex_bounds_.size()) - 1; }
+  // The solve order of the edges (kind 0) or tets (kind 1) cut into batches for a many-core device
+  // (parallel_batches.h), built on first call (allocates: never from the step loop).
+  const ParallelBatches& parallel_batches(int kind);
 
  private:
   void compute_masses();
@@ -439,6 +444,7 @@ class SoftBody {
   std::vector<Collider> padded_colliders_;  // cloth: the world's colliders grown by half the thickness
   // The solve order's units and phases (xpbd_partition.h; their `order` is dropped once applied).
   PassPlan edge_plan_, tet_plan_;
+  ParallelBatches edge_batches_, tet_batches_;  // empty until parallel_batches() is called
   std::vector<uint32_t> vertex_bounds_;  // the vertex groups: their first vertices, then the count
   std::vector<uint32_t> copy_bounds_;    // the vertex ranges the xyzw copies run in, as units
   uint32_t most_units_ = 1;     // of any phase: 1 (and no colour split) = nothing for a second thread

@@ -1,8 +1,8 @@
-// Benchmark, in seven parts (the third, the tetrahedralizer, is in tetra_bench.mjs; the fourth, what
+// Benchmark, in eight parts (the third, the tetrahedralizer, is in tetra_bench.mjs; the fourth, what
 // an article with <soft-body> figures costs its reader, in page_bench.mjs; the fifth, contact between
 // bodies, in contact_bench.mjs; the sixth, the page's scenes and their contact phases, in
 // scene_bench.mjs; the seventh, the built files' sizes, written into docs/benchmarks.md, in
-// size_bench.mjs).
+// size_bench.mjs; the eighth, the WebGPU backend against wasm in Chromium, in gpu_bench.mjs).
 //
 // 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
 //    jolt-physics: its single-threaded `wasm` build and its SIMD `wasm-multithread` build with 0
@@ -18,7 +18,7 @@
 //
 //   npm run bench                      human-readable tables on stdout, progress on stderr
 //   npm run -s bench -- --json         one JSON document on stdout (-s keeps npm's banner off it)
-//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes]
+//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu]
 //                                      (after scripts/setup.sh bench)
 //
 // Method. The builds run in one process tree, interleaved round-robin: for each round, for each
@@ -62,6 +62,7 @@ import { runScenesPart, scenesReport } from './scene_bench.mjs';
 import { pageReport, pageResults, runPagePart } from './page_bench.mjs';
 import { runTetraPart, tetraReport } from './tetra_bench.mjs';
 import { runSizesPart, sizesReport, writeSizesTable } from './size_bench.mjs';
+import { gpuReport, runGpuPart } from './gpu_bench.mjs';
 
 const DT = 1 / 60;
 const SUBSTEPS = 10;
@@ -126,7 +127,7 @@ const SOLVERS = [
 ].map((s) => ({ ...s, id: Solver[s.key], row: s.row ?? s.key }));
 
 function parseArgs(argv) {
-  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes'], tetraRounds: 7, pageRounds: 5 };
+  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu'], tetraRounds: 7, pageRounds: 5 };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -134,7 +135,7 @@ function parseArgs(argv) {
     else if (a === '--solver-rounds') opts.solverRounds = Number(argv[++i]);
     else if (a === '--only') {
       const part = argv[++i];
-      if (!['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes'].includes(part)) throw new Error('--only takes jolt, solvers, tetra, page, contact, scenes or sizes');
+      if (!['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu'].includes(part)) throw new Error('--only takes jolt, solvers, tetra, page, contact, scenes, sizes or gpu');
       opts.parts = [part];
     } else if (a === '--quick') {
       // smoke test: 2 rounds of a quarter of the frames, a few seconds
@@ -144,7 +145,7 @@ function parseArgs(argv) {
       opts.pageRounds = 1;
       opts.frameScale = 0.25;
     } else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes]\n');
+      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
@@ -662,6 +663,7 @@ async function main() {
   const part5 = opts.parts.includes('contact') ? await runContactPart(sb, { rounds: 5, log }) : null;
   const part6 = opts.parts.includes('scenes') ? await runScenesPart(sb, { rounds: opts.frameScale < 1 ? 1 : 5, log }) : null;
   const part7 = opts.parts.includes('sizes') ? await runSizesPart({ log }) : null;
+  const part8 = opts.parts.includes('gpu') ? await runGpuPart({ log }) : null;
   if (part7) {
     writeSizesTable(part7); // docs/benchmarks.md's size table is this measurement
     log('sizes: wrote the table into docs/benchmarks.md');
@@ -685,7 +687,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -698,6 +700,7 @@ async function main() {
     if (part5) lines.push(...(part1 || part2 || part3 || part4 ? [''] : []), ...contactReport(part5));
     if (part6) lines.push(...(part1 || part2 || part3 || part4 || part5 ? [''] : []), ...scenesReport(part6));
     if (part7) lines.push(...(lines.length ? [''] : []), ...sizesReport(part7));
+    if (part8) lines.push(...(lines.length ? [''] : []), ...gpuReport(part8));
     lines.push(`total ${fmt(meta.seconds, 1)} s`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -50,8 +50,11 @@ export async function startServer({ isolated = false } = {}) {
   return { server, url };
 }
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+// webgpu: WebGPU on Chromium's software adapter (SwiftShader, TOOLCHAIN.md "WebGPU in headless
+// Chromium"); pages must come from localhost (a secure context) to see navigator.gpu.
+export function launchBrowser({ webgpu = false } = {}) {
+  const args = webgpu ? [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'] : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args });
 }
 
 // Opens a page (the demo unless `query` names another, e.g. 'compare.html?test') in a fresh

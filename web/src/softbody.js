@@ -7,6 +7,7 @@
 // Three.js attribute must be rebound.
 import * as arg from './bridge_args.js';
 import { Collider } from './collider.js';
+import { createWorldOn } from './backend.js';
 import createSoftbodyModule from './wasm/softbody.mjs';
 
 export { Collider };
@@ -148,7 +149,9 @@ export class Softbody {
     return this.M._sb_max_threads();
   }
 
-  createWorld() {
+  // With options ({ backend: 'wasm' | 'webgpu' | 'auto' }, backend.js) a Promise of a world that says its backend.
+  createWorld(options) {
+    if (options !== undefined) return createWorldOn(this, options);
     return new World(this, this.check(this.M._sb_world_create()));
   }
 

@@ -213,10 +213,64 @@ export declare class Softbody {
   /** The most threads a world of this build accepts: 1 in the single-threaded build, 4 in the multi-threaded one. */
   readonly maxThreads: number;
   createWorld(): World;
+  /** With options: a world on the chosen backend (docs/gpu.md). 'auto' takes WebGPU when an adapter
+   * exists, else wasm; 'webgpu' rejects without one. The GPU world runs a subset (tet bodies, XPBD,
+   * simple material, ground, pins) and throws BackendError for the rest. */
+  createWorld(options: { backend?: 'wasm' | 'webgpu' | 'auto' }): Promise<BackendWorld>;
   /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */
   createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean; /** A bound on the tets: the first run() throws TOO_LARGE, naming the estimate, when the estimate exceeds it (0: none). */ maxTets?: number }): Tetra;
   lastError(): string;
 }
+
+/** Thrown by the WebGPU backend for what it does not run yet; feature names it. */
+export declare class BackendError extends Error {
+  readonly name: 'BackendError';
+  readonly feature: string;
+  readonly backend: string;
+}
+/** What createWorld({ backend }) resolves to: which backend it got, and why. */
+export interface BackendInfo {
+  readonly backend: 'wasm' | 'webgpu';
+  readonly backendReason: string;
+}
+/** The WebGPU world's bodies read their state back from the GPU (docs/gpu.md). */
+export interface GpuBody {
+  readonly vertexCount: number;
+  readonly tetCount: number;
+  readonly edgeCount: number;
+  readonly triangles: Uint32Array;
+  /** The last read()'s snapshot, xyz (m). */
+  readonly positions: Float32Array;
+  read(): Promise<{ positions: Float32Array; velocities: Float32Array }>;
+  stats(): Promise<{ mass: number; center: number[]; momentum: number[]; kineticEnergy: number; potentialEnergy: number; minY: number }>;
+  writeState(positions: ArrayLike<number>, velocities: ArrayLike<number>): void;
+  setParam(name: keyof typeof Param, value: number): void;
+  setParams(params: Partial<Record<keyof typeof Param, number>>): void;
+  getParam(name: keyof typeof Param): number;
+  pin(vertex: number, pinned?: boolean): void;
+  setCollisionFilter(group?: number, mask?: number): void;
+  reset(): void;
+  destroy(): void;
+}
+export interface GpuWorld extends BackendInfo {
+  readonly backend: 'webgpu';
+  readonly bodies: Set<GpuBody>;
+  /** Dispatches and submits of the last step. */
+  readonly counters: { dispatches: number; submits: number };
+  setGravity(x: number, y: number, z: number): void;
+  setSubsteps(n: number): void;
+  readonly substeps: number;
+  setGround(enabled: boolean): void;
+  addBox(options?: { cells?: [number, number, number]; size?: [number, number, number]; center?: [number, number, number] }): GpuBody;
+  addBall(options?: { radius?: number; cells?: number; center?: [number, number, number] }): GpuBody;
+  addTets(vertices: ArrayLike<number>, tets: ArrayLike<number>): GpuBody;
+  /** Encodes and submits dt seconds; the GPU runs it after this returns. */
+  step(dt: number): void;
+  /** Resolves when the GPU has finished what was submitted. */
+  done(): Promise<void>;
+  destroy(): void;
+}
+export type BackendWorld = (World & BackendInfo & { readonly backend: 'wasm' }) | GpuWorld;
 
 export declare class World {
   readonly bodies: Set<Body>;

@@ -3,3 +3,4 @@
 // file; in node, pass the .wasm bytes: loadSoftbody({ wasmBinary }).
 export { Body, Collider, ColliderParam, ErrorCode, Material, POSITION_BASED_SOLVERS, Param, Softbody, SoftbodyError, Solver, Tetra, TetraLimits, World, XPBD_NEO_HOOKEAN_MAX_STIFFNESS, loadSoftbody } from '../softbody.js';
 export { compiledWasm, sharedSoftbody, useThreadedBuild } from '../wasm_module.js';
+export { BackendError } from '../backend.js';

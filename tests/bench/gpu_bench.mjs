@@ -1,0 +1,110 @@
+// Benchmark part 8: the WebGPU backend (web/src/gpu/) in headless Chromium on whatever adapter it
+// has (here SwiftShader, the CPU: its times say nothing of a GPU's), against the wasm build in the
+// same page. Box lattices of 0.05 m cells resting on the ground, dt = 1/60 s, 10 substeps, one pass,
+// compliance 0 (part 1's scene). A frame is timed from step() to the GPU's "work done" (so it
+// includes the submission and the wait, not a readback). Dispatches per substep are counted by the
+// backend; bytes per substep follow from the kernels (BYTES below), and a cost model turns both into
+// the frame time expected on real GPUs (docs/benchmarks.md "WebGPU backend").
+//   npm run bench -- --only gpu        (or node tests/bench/gpu_bench.mjs [--json])
+import { launchBrowser, startServer } from '../browser/harness.mjs';
+
+const SUBSTEPS = 10;
+const CELL = 0.05; // m
+// Box cells per side: 12^3 x 6 = 10,368 tets, 26^3 x 6 = 105,456, 55^3 x 6 = 998,250.
+export const SIZES = [
+  { label: '10k', cells: 12, frames: 20 },
+  { label: '100k', cells: 26, frames: 6 },
+  { label: '1M', cells: 55, frames: 2 },
+];
+// Bytes each kernel moves per item (reads + writes; xpbd_wgsl.js), one pass, no multipliers.
+export const BYTES = {
+  predict: 16 + 4 + 16 + 16 + 16 + 16, // per vertex: read x, 1/m, v; write prev, v, x
+  finish: 16 + 16 + 16 + 16, // per vertex: read x, prev, v; write v (x too on contact: not counted)
+  edge: 8 + 4 + 2 * 16 + 2 * 16, // per edge and pass: ids, l0, two vertices read and written
+  tet: 16 + 4 + 4 * 16 + 4 * 16, // per tet and pass: ids, 6 V0, four vertices read and written
+};
+// The cost model's devices: launch = one dispatch plus the barrier before the next in one compute
+// pass (s); bandwidth = what scattered 16-byte gathers get of the memory bus (B/s, about half of
+// peak). Assumptions to be checked on the hardware, not measurements.
+export const DEVICES = [
+  { name: 'desktop GPU (RTX 3060 class, 360 GB/s peak)', launch: 4e-6, bandwidth: 180e9 },
+  { name: 'integrated GPU (Iris Xe / M1 class, 68 GB/s peak)', launch: 10e-6, bandwidth: 35e9 },
+];
+
+export function bytesPerSubstep(r) {
+  return r.vertices * (BYTES.predict + BYTES.finish) + r.edges * BYTES.edge + r.tets * BYTES.tet;
+}
+export function modelMs(r, device) {
+  return 1e3 * SUBSTEPS * (r.dispatchesPerSubstep * device.launch + bytesPerSubstep(r) / device.bandwidth);
+}
+
+export async function runGpuPart({ log = () => {}, sizes = SIZES } = {}) {
+  const { server, url } = await startServer();
+  const browser = await launchBrowser({ webgpu: true });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const base = url.replace('127.0.0.1', 'localhost'); // a secure context: WebGPU
+    await page.route(`${base}gpu_bench.html`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><title>gpu bench</title>' }));
+    await page.goto(`${base}gpu_bench.html`);
+    const rows = [];
+    for (const size of sizes) {
+      log(`gpu: ${size.label} tets...`);
+      const row = await page.evaluate(
+        async ({ size, SUBSTEPS, CELL }) => {
+          const { sharedSoftbody } = await import('/src/wasm_module.js');
+          const sb = await sharedSoftbody();
+          const n = size.cells;
+          const box = { cells: [n, n, n], size: [n * CELL, n * CELL, n * CELL], center: [0, (n * CELL) / 2 + 0.01, 0] };
+          const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+          const out = {};
+          for (const backend of ['webgpu', 'wasm']) {
+            const w = await sb.createWorld({ backend });
+            w.setSubsteps(SUBSTEPS);
+            const body = w.addBox(box);
+            if (backend === 'webgpu') {
+              Object.assign(out, { adapter: w.backendReason, vertices: body.vertexCount, edges: body.edgeCount, tets: body.tetCount, batches: body.ranges.length });
+              w.step(1 / 60); // pipelines warm
+              await w.done();
+            } else w.step(1 / 60);
+            const times = [];
+            for (let f = 0; f < size.frames; ++f) {
+              const t0 = performance.now();
+              w.step(1 / 60);
+              if (backend === 'webgpu') await w.done();
+              times.push(performance.now() - t0);
+            }
+            out[backend] = median(times);
+            if (backend === 'webgpu') out.dispatchesPerSubstep = w.counters.dispatches / SUBSTEPS;
+            w.destroy();
+          }
+          return out;
+        },
+        { size, SUBSTEPS, CELL },
+      );
+      rows.push({ part: 'gpu', label: size.label, ...row, bytesPerSubstep: bytesPerSubstep(row), projectionsPerSecond: (SUBSTEPS * (row.edges + row.tets)) / (row.webgpu / 1e3) });
+      log(`gpu: ${size.label}: webgpu ${row.webgpu.toFixed(1)} ms, wasm ${row.wasm.toFixed(1)} ms per frame`);
+    }
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    return { rows, adapter: rows[0]?.adapter ?? '' };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+export function gpuReport(part) {
+  const lines = [`Part 8: WebGPU backend, ${part.adapter}; box on the ground, ${SUBSTEPS} substeps, one pass; ms per frame (median)`];
+  lines.push('  tets        vertices  batches  dispatches/substep  MB/substep  webgpu ms  wasm ms  webgpu projections/s');
+  for (const r of part.rows)
+    lines.push(`  ${r.tets.toLocaleString('en-US').padEnd(10)} ${r.vertices.toLocaleString('en-US').padStart(9)} ${String(r.batches).padStart(8)} ${String(r.dispatchesPerSubstep).padStart(19)} ${(r.bytesPerSubstep / 1e6).toFixed(1).padStart(11)} ${r.webgpu.toFixed(1).padStart(10)} ${r.wasm.toFixed(1).padStart(8)} ${(r.projectionsPerSecond / 1e6).toFixed(1).padStart(12)} M`);
+  lines.push('  cost model, ms per frame = substeps x (dispatches x launch + bytes / bandwidth):');
+  for (const d of DEVICES) lines.push(`    ${d.name}, ${d.launch * 1e6} us per dispatch, ${d.bandwidth / 1e9} GB/s: ${part.rows.map((r) => `${r.label} ${modelMs(r, d).toFixed(2)} ms`).join(', ')}`);
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const part = await runGpuPart({ log: (l) => process.stderr.write(`${l}\n`) });
+  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(part, null, 2)}\n` : `${gpuReport(part).join('\n')}\n`);
+}

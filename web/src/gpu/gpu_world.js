@@ -1,0 +1,444 @@
+// The WebGPU backend's world: the same model as the wasm World for tet bodies under XPBD with the
+// simple material (edge and volume compliance), gravity, substeps, passes, damping, pins and the
+// ground with friction and restitution. Bodies are built by the C++ core (a wasm World that is
+// never stepped: meshing, masses, rest shapes, the solve order and its batches), then live on the
+// GPU: positions, velocities and multipliers stay in storage buffers, and every substep is
+// one dispatch to predict, one per batch per pass, and one for the ground and the velocities.
+// What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
+import { Param } from '../softbody.js';
+import { bodyInverseMasses, bodySolverData, bodyVelocities } from '../body_data.js';
+import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
+import { BackendError } from '../backend.js';
+
+const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
+const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
+const BATCH_STRIDE = 256;    // bytes between batch entries: the minimum uniform dynamic offset alignment
+// The parameters the GPU solver runs; any other one may be read but not changed from its default.
+const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations']);
+
+// Pipelines and layouts, one set per device.
+function makeKernels(device) {
+  const S = GPUShaderStage.COMPUTE;
+  const storage = (binding, readOnly = false) => ({ binding, visibility: S, buffer: { type: readOnly ? 'read-only-storage' : 'storage' } });
+  const params = { binding: 0, visibility: S, buffer: { type: 'uniform' } };
+  const vertexLayout = device.createBindGroupLayout({ entries: [params, storage(1), storage(2), storage(3), storage(4, true)] });
+  const constraintLayout = device.createBindGroupLayout({ entries: [params, storage(1), storage(2, true), storage(3, true), storage(4)] });
+  const batchLayout = device.createBindGroupLayout({
+    entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 8 } }],
+  });
+  const vertexModule = device.createShaderModule({ code: VERTEX_WGSL, label: 'xpbd vertex' });
+  const vertexPipes = device.createPipelineLayout({ bindGroupLayouts: [vertexLayout] });
+  const constraintPipes = device.createPipelineLayout({ bindGroupLayouts: [constraintLayout, batchLayout] });
+  const pipeline = (layout, module, entryPoint) => device.createComputePipeline({ layout, compute: { module, entryPoint } });
+  return {
+    vertexLayout, constraintLayout, batchLayout,
+    predict: pipeline(vertexPipes, vertexModule, 'predict'),
+    finish: pipeline(vertexPipes, vertexModule, 'finish'),
+    edges: pipeline(constraintPipes, device.createShaderModule({ code: EDGE_WGSL, label: 'xpbd edges' }), 'solve'),
+    tets: pipeline(constraintPipes, device.createShaderModule({ code: TET_WGSL, label: 'xpbd tets' }), 'solve'),
+  };
+}
+
+// Requests a device; null (with the reason) when there is no WebGPU or no adapter.
+export async function requestGpu() {
+  if (typeof navigator === 'undefined' || !navigator.gpu) return { device: null, reason: 'navigator.gpu is missing (no WebGPU in this browser, or not a secure context)' };
+  const adapter = await navigator.gpu.requestAdapter();
+  if (!adapter) return { device: null, reason: 'navigator.gpu.requestAdapter() found no adapter' };
+  const device = await adapter.requestDevice();
+  const info = adapter.info ?? {};
+  return { device, adapter: { vendor: info.vendor ?? '', architecture: info.architecture ?? '' }, reason: `WebGPU adapter ${info.vendor ?? ''} ${info.architecture ?? ''}`.trim() };
+}
+
+export class GpuWorld {
+  // sb: a Softbody (the wasm module, which builds the bodies); gpu: from requestGpu().
+  constructor(sb, gpu) {
+    this.sb = sb;
+    this.backend = 'webgpu';
+    this.adapter = gpu.adapter;
+    this.device = gpu.device;
+    this.kernels = makeKernels(this.device);
+    this.builder = sb.createWorld(); // the core builds bodies here; it is never stepped
+    this.bodies = new Set();
+    this.gravity = [0, -9.81, 0];
+    this.ground = true;
+    this.time = 0;
+    this.counters = { dispatches: 0, submits: 0 }; // of the last step
+  }
+
+  setGravity(x, y, z) {
+    this.builder.setGravity(x, y, z); // checks the arguments
+    this.gravity = [x, y, z];
+  }
+  setSubsteps(n) {
+    this.builder.setSubsteps(n);
+  }
+  get substeps() {
+    return this.builder.substeps;
+  }
+  setGround(enabled) {
+    this.builder.setGround(enabled);
+    this.ground = enabled;
+  }
+  get bodyCount() {
+    return this.bodies.size;
+  }
+  setThreads(n) {
+    if (n !== 1) throw new BackendError('setThreads (threads of the wasm solver)');
+  }
+
+  addBox(options) {
+    return this._adopt(this.builder.addBox(options));
+  }
+  addBall(options) {
+    return this._adopt(this.builder.addBall(options));
+  }
+  addTets(vertices, tets) {
+    return this._adopt(this.builder.addTets(vertices, tets));
+  }
+  addRope() {
+    throw new BackendError('a rope (a body without tets)');
+  }
+  addJelly() {
+    throw new BackendError('a jelly (a body without tets)');
+  }
+  addPressureBall() {
+    throw new BackendError('a pressure ball');
+  }
+  addCloth() {
+    throw new BackendError('cloth');
+  }
+  addClothRectangle() {
+    throw new BackendError('cloth');
+  }
+  addClothDisc() {
+    throw new BackendError('cloth');
+  }
+  addCollider() {
+    throw new BackendError('colliders');
+  }
+
+  _adopt(body) {
+    const gpuBody = new GpuBody(this, body);
+    this.bodies.add(gpuBody);
+    return gpuBody;
+  }
+
+  // Encodes and submits dt seconds (the work runs on the GPU after this returns; read back with
+  // body.read(), or await world.done()). Refuses bodies that would touch each other.
+  step(dt) {
+    if (!(typeof dt === 'number' && dt >= 1e-6 && dt <= 1)) throw new RangeError(`World.step: dt must be a number in [1e-6, 1] s, got ${dt}`);
+    const bodies = [...this.bodies];
+    for (let i = 0; i < bodies.length; ++i)
+      for (let j = i + 1; j < bodies.length; ++j)
+        if (bodies[i].touches(bodies[j])) throw new BackendError('contact between bodies (give them collision masks that keep them apart: setCollisionFilter)');
+    const substeps = this.substeps;
+    const h = dt / substeps;
+    const encoder = this.device.createCommandEncoder({ label: 'xpbd frame' });
+    let dispatches = 0;
+    for (const body of bodies) dispatches += body._encode(encoder, h, substeps);
+    this.device.queue.submit([encoder.finish()]);
+    this.counters = { dispatches, submits: 1 };
+    this.time += dt;
+  }
+
+  // Resolves when the GPU has finished everything submitted so far.
+  done() {
+    return this.device.queue.onSubmittedWorkDone();
+  }
+
+  destroy() {
+    for (const b of [...this.bodies]) b.destroy();
+    this.builder.destroy();
+  }
+}
+
+// Float32 copies of a few gpu buffers, read back together.
+async function readBuffers(device, buffers) {
+  const encoder = device.createCommandEncoder();
+  const staging = buffers.map((b) => {
+    const s = device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    encoder.copyBufferToBuffer(b, 0, s, 0, b.size);
+    return s;
+  });
+  device.queue.submit([encoder.finish()]);
+  const out = [];
+  for (const s of staging) {
+    await s.mapAsync(GPUMapMode.READ);
+    out.push(new Float32Array(s.getMappedRange().slice(0)));
+    s.destroy();
+  }
+  return out;
+}
+
+export class GpuBody {
+  constructor(world, body) {
+    this.world = world;
+    this.body = body; // the core's body: parameters, pins and rest data are read from it
+    if (body.isCloth || body.tetCount === 0) {
+      body.destroy();
+      throw new BackendError('a body without tets');
+    }
+    this.vertexCount = body.vertexCount;
+    this.tetCount = body.tetCount;
+    this.edgeCount = body.edgeCount;
+    this.triangleCount = body.triangleCount;
+    this.triangles = body.triangles.slice();
+    this.group = 1;
+    this.mask = 0xffffffff;
+    // The GPU holds x - origin (xpbd_wgsl.js), origin the creation shape's middle, m (float32).
+    const p0 = body.positions;
+    this.origin = [0, 1, 2].map((k) => {
+      let sum = 0;
+      for (let i = k; i < p0.length; i += 3) sum += p0[i];
+      return Math.fround(sum / this.vertexCount);
+    });
+    const data = bodySolverData(body);
+    this.batches = data.batches;
+    this.mass = Float32Array.from(bodyInverseMasses(body), (w) => 1 / w); // kg; a new body has no pins
+    this._upload(data);
+    this._readParams();
+    this.positions = body.positions.slice(); // the last read()'s snapshot
+    this.velocities = new Float32Array(3 * this.vertexCount);
+  }
+
+  _upload(data) {
+    const { device, kernels } = this.world;
+    const n = this.vertexCount;
+    const U = GPUBufferUsage;
+    const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
+    const rw = U.STORAGE | U.COPY_DST | U.COPY_SRC;
+    this.x = buffer(16 * n, rw, 'x');
+    this.prev = buffer(16 * n, rw, 'prev');
+    this.vel = buffer(16 * n, rw, 'vel');
+    this.invMass = buffer(4 * n, U.STORAGE | U.COPY_DST, 'inverse masses');
+    this.params = buffer(PARAMS_BYTES, U.UNIFORM | U.COPY_DST, 'params');
+    // Constraints in batch order, so that each batch is a contiguous range.
+    const sortBy = (src, arity, order, Type) => {
+      const out = new Type(Math.max(arity * order.length, 1));
+      for (let k = 0; k < order.length; ++k) for (let j = 0; j < arity; ++j) out[arity * k + j] = src[arity * order[k] + j];
+      return out;
+    };
+    const edgeOrder = data.batches.edges.order;
+    const tetOrder = data.batches.tets.order;
+    const init = (array, usage, label) => {
+      const b = buffer(array.byteLength, usage, label);
+      device.queue.writeBuffer(b, 0, array);
+      return b;
+    };
+    this.edgeIds = init(sortBy(this.body.edges, 2, edgeOrder, Uint32Array), U.STORAGE | U.COPY_DST, 'edge ids');
+    this.edgeRest = init(sortBy(data.edgeRest, 1, edgeOrder, Float32Array), U.STORAGE | U.COPY_DST, 'edge rest');
+    this.tetIds = init(sortBy(this.body.tets, 4, tetOrder, Uint32Array), U.STORAGE | U.COPY_DST, 'tet ids');
+    this.tetRest = init(sortBy(data.tetRest6, 1, tetOrder, Float32Array), U.STORAGE | U.COPY_DST, 'tet rest');
+    this.edgeLambda = buffer(4 * this.edgeCount, U.STORAGE | U.COPY_DST, 'edge lambda');
+    this.tetLambda = buffer(4 * this.tetCount, U.STORAGE | U.COPY_DST, 'tet lambda');
+    // One (offset, count) entry per batch, edges first, BATCH_STRIDE apart.
+    const ranges = [];
+    for (const kind of ['edges', 'tets']) {
+      const s = data.batches[kind].starts;
+      for (let b = 0; b + 1 < s.length; ++b) if (s[b + 1] > s[b]) ranges.push({ kind, offset: s[b], count: s[b + 1] - s[b] });
+    }
+    this.ranges = ranges;
+    const table = new Uint32Array((Math.max(ranges.length, 1) * BATCH_STRIDE) / 4);
+    ranges.forEach((r, i) => table.set([r.offset, r.count], (i * BATCH_STRIDE) / 4));
+    this.batchTable = init(table, U.UNIFORM | U.COPY_DST, 'batches');
+    const group = (layout, buffers) => device.createBindGroup({ layout, entries: buffers.map((b, binding) => ({ binding, resource: { buffer: b } })) });
+    this.vertexGroup = group(kernels.vertexLayout, [this.params, this.x, this.prev, this.vel, this.invMass]);
+    this.edgeGroup = group(kernels.constraintLayout, [this.params, this.x, this.edgeIds, this.edgeRest, this.edgeLambda]);
+    this.tetGroup = group(kernels.constraintLayout, [this.params, this.x, this.tetIds, this.tetRest, this.tetLambda]);
+    this.batchGroup = device.createBindGroup({ layout: kernels.batchLayout, entries: [{ binding: 0, resource: { buffer: this.batchTable, size: 8 } }] });
+    this._writeState(this.body.positions, bodyVelocities(this.body));
+  }
+
+  // Positions with the core's inverse masses in w, and velocities.
+  _writeState(positions, velocities) {
+    const n = this.vertexCount;
+    const inv = bodyInverseMasses(this.body);
+    const x = new Float32Array(4 * n);
+    const v = new Float32Array(4 * n);
+    for (let i = 0; i < n; ++i) {
+      const o = this.origin;
+      x.set([positions[3 * i] - o[0], positions[3 * i + 1] - o[1], positions[3 * i + 2] - o[2], inv[i]], 4 * i);
+      v.set([velocities[3 * i], velocities[3 * i + 1], velocities[3 * i + 2], 0], 4 * i);
+    }
+    this.world.device.queue.writeBuffer(this.x, 0, x);
+    this.world.device.queue.writeBuffer(this.vel, 0, v);
+    this._writeInverseMasses();
+  }
+
+  _readParams() {
+    const p = {};
+    for (const name of Object.keys(Param)) p[name] = this.body.getParam(name);
+    this.p = p;
+  }
+
+  // Encodes `substeps` substeps of h seconds; returns the dispatches.
+  _encode(encoder, h, substeps) {
+    const { kernels, gravity, ground, device } = this.world;
+    const p = this.p;
+    const keep = p.iterations > 1; // one pass needs no multipliers (lambda = 0 each substep)
+    const g = Math.hypot(...gravity);
+    const params = new ArrayBuffer(PARAMS_BYTES);
+    const f = new Float32Array(params);
+    const u = new Uint32Array(params);
+    f.set([...gravity, h, Math.exp(-p.damping * h), p.edgeCompliance / (h * h), p.volumeCompliance / (h * h), p.friction, p.restitution, 2 * g * h]);
+    u[10] = this.vertexCount;
+    u[11] = (ground ? 1 : 0) | (keep ? 2 : 0);
+    f[12] = -this.origin[1];
+    device.queue.writeBuffer(this.params, 0, params);
+    const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
+    let dispatches = 0;
+    for (let s = 0; s < substeps; ++s) {
+      if (keep) {
+        encoder.clearBuffer(this.edgeLambda);
+        encoder.clearBuffer(this.tetLambda);
+      }
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(kernels.predict);
+      pass.setBindGroup(0, this.vertexGroup);
+      pass.dispatchWorkgroups(vertexGroups);
+      for (let it = 0; it < p.iterations; ++it) {
+        // The core's pass order: every edge batch, then every tet batch.
+        let current = null;
+        this.ranges.forEach((r, i) => {
+          if (r.kind !== current) {
+            current = r.kind;
+            pass.setPipeline(r.kind === 'edges' ? kernels.edges : kernels.tets);
+            pass.setBindGroup(0, r.kind === 'edges' ? this.edgeGroup : this.tetGroup);
+          }
+          pass.setBindGroup(1, this.batchGroup, [i * BATCH_STRIDE]);
+          pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
+        });
+      }
+      pass.setPipeline(kernels.finish);
+      pass.setBindGroup(0, this.vertexGroup);
+      pass.dispatchWorkgroups(vertexGroups);
+      pass.end();
+      dispatches += 2 + p.iterations * this.ranges.length;
+    }
+    return dispatches;
+  }
+
+  touches(other) {
+    return (this.group & other.mask) !== 0 && (other.group & this.mask) !== 0;
+  }
+  setCollisionFilter(group = 1, mask = 0xffffffff) {
+    this.body.setCollisionFilter(group, mask); // checks the arguments
+    this.group = group >>> 0;
+    this.mask = mask >>> 0;
+  }
+
+  setParam(name, value) {
+    if (!GPU_PARAMS.has(name) && Param[name] !== undefined && value !== this.p[name]) throw new BackendError(`the parameter ${name}`);
+    const density = this.p.density;
+    this.body.setParam(name, value); // checks name and range
+    this._readParams();
+    if (name === 'density' && this.p.density !== density) {
+      // The core's masses are density x volume shares: scale ours, and put its new 1/m into w.
+      const ratio = this.p.density / density;
+      for (let i = 0; i < this.vertexCount; ++i) this.mass[i] *= ratio;
+      this._writeInverseMasses();
+    }
+  }
+  setParams(params) {
+    for (const [name, value] of Object.entries(params)) this.setParam(name, value);
+  }
+  getParam(name) {
+    return this.body.getParam(name);
+  }
+  get solver() {
+    return 'xpbd';
+  }
+  setSolver(name) {
+    if (name !== 'xpbd') throw new BackendError(`the solver ${name}`);
+  }
+
+  // The core's inverse masses (0 where pinned) to the GPU: the next substep's predict reads them.
+  _writeInverseMasses() {
+    this.world.device.queue.writeBuffer(this.invMass, 0, bodyInverseMasses(this.body).slice());
+  }
+  pin(vertex, pinned = true) {
+    this.body.pin(vertex, pinned); // checks the arguments; the core zeroes or restores 1/m
+    this.world.device.queue.writeBuffer(this.invMass, 4 * vertex, bodyInverseMasses(this.body).slice(vertex, vertex + 1));
+  }
+
+  // Overwrites positions (m) and velocities (m/s), xyz per vertex (as writing into the wasm Body's
+  // zero-copy views does): a state to start from.
+  writeState(positions, velocities) {
+    if (positions.length !== 3 * this.vertexCount || velocities.length !== 3 * this.vertexCount) throw new RangeError(`GpuBody.writeState: ${3 * this.vertexCount} floats each`);
+    this._writeState(positions, velocities);
+  }
+
+  // Back to the creation state (the core's body was never stepped), pins kept.
+  reset() {
+    this._writeState(this.body.positions, new Float32Array(3 * this.vertexCount));
+  }
+
+  // Reads positions and velocities back (xyz, m and m/s) into this.positions / this.velocities.
+  async read() {
+    const [x, v] = await readBuffers(this.world.device, [this.x, this.vel]);
+    for (let i = 0; i < this.vertexCount; ++i)
+      for (let k = 0; k < 3; ++k) {
+        this.positions[3 * i + k] = x[4 * i + k] + this.origin[k];
+        this.velocities[3 * i + k] = v[4 * i + k];
+      }
+    return { positions: this.positions, velocities: this.velocities };
+  }
+
+  // The wasm Body's stats that follow from positions and velocities (after a read back).
+  async stats() {
+    await this.read();
+    const s = stateStats(this.positions, this.velocities, this.mass, this.world.gravity);
+    s.solver = 'xpbd';
+    return s;
+  }
+
+  squash() {
+    throw new BackendError('squash');
+  }
+  press() {
+    throw new BackendError('press');
+  }
+  grabBegin() {
+    throw new BackendError('grabbing');
+  }
+  setVisual() {
+    throw new BackendError('a visual surface (skinning)');
+  }
+  setVertexScales() {
+    throw new BackendError('vertex groups');
+  }
+  setSelfCollision(enabled) {
+    if (enabled) throw new BackendError('self-collision');
+  }
+  solveStatic() {
+    throw new BackendError('solveStatic');
+  }
+
+  destroy() {
+    for (const b of [this.x, this.prev, this.vel, this.params, this.invMass, this.edgeIds, this.edgeRest, this.tetIds, this.tetRest, this.edgeLambda, this.tetLambda, this.batchTable]) b.destroy();
+    this.body.destroy();
+    this.world.bodies.delete(this);
+  }
+}
+
+// Centre of mass (m), momentum (kg m/s), kinetic and gravitational energy (J, relative to y = 0),
+// lowest y (m) and mass (kg) of xyz positions and velocities with masses in kg.
+export function stateStats(positions, velocities, mass, gravity) {
+  let m = 0, ke = 0, pe = 0, minY = Infinity;
+  const c = [0, 0, 0], p = [0, 0, 0];
+  for (let i = 0; i < mass.length; ++i) {
+    const mi = mass[i];
+    m += mi;
+    let v2 = 0;
+    for (let k = 0; k < 3; ++k) {
+      const x = positions[3 * i + k], v = velocities[3 * i + k];
+      c[k] += mi * x;
+      p[k] += mi * v;
+      v2 += v * v;
+      pe -= mi * gravity[k] * x;
+    }
+    ke += 0.5 * mi * v2;
+    minY = Math.min(minY, positions[3 * i + 1]);
+  }
+  return { mass: m, center: c.map((x) => x / m), momentum: p, kineticEnergy: ke, potentialEnergy: pe, minY };
+}
