@@ -21,7 +21,7 @@ bool face_wants_medial(const SurfaceSpacing& spacing, size_t f) {
 }
 
 SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
-                               const ThicknessRays& rays) {
+                               const ThicknessRays& rays, const SpacingOverrides& overrides) {
   SurfaceSpacing out;
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
@@ -51,8 +51,10 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     std::copy(n, n + 3, &normal[3 * f]);
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
     if (rays.buried(uint32_t(f))) continue;  // not sampled (its area still counts in the budget's estimate)
-    const double hit = rays.thickness(o, uint32_t(f), reach);
-    if (hit == HUGE_VAL) continue;
+    // A cached thickness of 0 is a ray that measured none.
+    double hit = overrides.face_thickness ? (*overrides.face_thickness)[f] : rays.thickness(o, uint32_t(f), reach);
+    if (hit == HUGE_VAL || (overrides.face_thickness && !(hit > 0))) continue;
+    hit = std::max(hit, overrides.min_thickness);
     thinnest = std::min(thinnest, hit);
     out.face_thickness[f] = hit;
     out.face_level[f] = uint8_t(level_of_spacing(kSpacingPerThickness * hit));
@@ -125,9 +127,13 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   // The budget grows with what the grid asked for: a coarse grid means a small body, thin parts
   // included (a plate at 10 cells should not become 100,000 tets), up to kMaxSurfaceSamples.
   out.budget = int64_t(std::min(double(kMaxSurfaceSamples), double(kSamplesBase) + kSamplesPerUniform * estimate(0)));
+  int cap = -1;
   if (finest > 0 && estimate(finest) > double(out.budget)) {
-    int cap = finest;
+    cap = finest;
     while (cap > 0 && estimate(cap) > double(out.budget)) --cap;
+  }
+  if (overrides.level_cap >= 0 && finest > overrides.level_cap) cap = cap < 0 ? overrides.level_cap : std::min(cap, overrides.level_cap);
+  if (cap >= 0) {
     out.coarsened_to = cap;
     out.samples_needed = int64_t(std::min(9e18, estimate(finest)));
     out.samples_coarsest = int64_t(std::min(9e18, estimate_levels([&](size_t f) {
