@@ -96,7 +96,8 @@ struct TetraStats {
   double discarded_volume = 0;
   // The estimate made before sampling (Tetrahedralizer::estimate_tets): tets, and the points behind it.
   int64_t estimated_tets = 0, estimated_surface_points = 0, estimated_interior_points = 0, estimated_medial_points = 0;
-  double thinnest = 0;  // m: the thinnest part the sampling's thickness rays measured, if under a cell (else 0)
+  double thinnest = 0;  // m: the thinnest part the sampling's thickness rays measured, if under a cell (else 0),
+                        // on the input surface (before ThinParts::Thicken)
   // The thin-parts choice (ThinParts), when it acted: the estimate before it (thin parts sampled by
   // their thickness), and what it did. thickened_to: m, the thickness thin sheets were offset to;
   // thickened_volume: m^3 the offset added to the solid; coarsened_spacing: m, the spacing thin parts

@@ -92,10 +92,12 @@ bool Tetrahedralizer::thicken_thin_parts() {
   stats_.thickened_volume = (enclosed_volume(p, t) - before) * cell_ * cell_ * cell_;
   stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume;
   // Measure the new surface as the job would have measured the input.
+  const double thinnest = stats_.thinnest;  // the input's, which the stats keep
   spacing_.reset();
   rays_.reset();
   query_.reset();
   prepare();
+  stats_.thinnest = thinnest;
   stats_.estimated_tets = estimate_with(*spacing_);
   return stats_.estimated_tets <= options_.max_tets;
 }
