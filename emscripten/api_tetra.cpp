@@ -97,13 +97,17 @@ int32_t fail_over_budget(const sb::Tetrahedralizer& job) {
   const sb::TetraStats& s = job.stats();
   const sb::ThinParts choice = job.options().thin_parts;
   if (choice != sb::ThinParts::Sample && s.choice_floor_tets > 0) {
-    if (choice == sb::ThinParts::Thicken)
+    if (choice == sb::ThinParts::Thicken) {
+      // thickened_to > 0: thickened, and measured again still over; else not even a cell would fit.
+      const double to = s.thickened_to > 0 ? s.thickened_to : job.cell_size() * sb::kThickenMargin;
       return fail(SB_ERR_TOO_LARGE,
                   "this surface would give about %lld tets at resolution %d, above max_tets = %lld; with its thin parts "
-                  "(about %.3g mm) thickened to a grid cell (%.3g mm) it would still give about %lld: lower the "
-                  "resolution or raise max_tets",
-                  (long long)s.estimated_tets, job.options().resolution, (long long)job.options().max_tets,
-                  1000.0 * s.thinnest, 1000.0 * job.cell_size() * sb::kThickenMargin, (long long)s.choice_floor_tets);
+                  "(about %.3g mm) thickened to %s(%.3g mm) it would still give about %lld: lower the resolution or "
+                  "raise max_tets",
+                  (long long)(s.estimated_tets_as_sampled > 0 ? s.estimated_tets_as_sampled : s.estimated_tets),
+                  job.options().resolution, (long long)job.options().max_tets, 1000.0 * s.thinnest,
+                  s.thickened_to > 0 ? "" : "a grid cell ", 1000.0 * to, (long long)s.choice_floor_tets);
+    }
     return fail(SB_ERR_TOO_LARGE,
                 "this surface would give about %lld tets at resolution %d, above max_tets = %lld; with its thin parts "
                 "(about %.3g mm) sampled as coarsely as keeps their two sides apart (%.3g mm, ten times their "

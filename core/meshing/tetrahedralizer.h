@@ -41,6 +41,9 @@ enum class ThinParts {
 // hair under the edge would fall to the next level (4x the samples); the next level starts at twice.
 constexpr double kThickenMargin = 1.15;
 
+// ThinParts::Coarsen raises min_quality to this: it accepts lower fidelity, not poorer tets.
+constexpr double kCoarsenMinQuality = 0.1;
+
 struct TetraOptions {
   int resolution = 10;        // grid cells along the longest side; 0 = surface points only
   double min_quality = 0.02;  // tets below this quality (tet_quality) are removed

@@ -99,6 +99,9 @@ bool Tetrahedralizer::thicken_thin_parts() {
   prepare();
   stats_.thinnest = thinnest;
   stats_.estimated_tets = estimate_with(*spacing_);
+  // Measured again, the thickened surface can still be over (its new faces' own thickness, curvature):
+  // then that is as far as thickening got.
+  stats_.choice_floor_tets = stats_.estimated_tets > options_.max_tets ? stats_.estimated_tets : 0;
   return stats_.estimated_tets <= options_.max_tets;
 }
 
@@ -111,6 +114,7 @@ bool Tetrahedralizer::coarsen_thin_parts() {
   for (uint8_t l : spacing_->vertex_level) finest = std::max<int>(finest, l);
   const int coarsest = level_of_spacing(kMaxSpacingPerThickness * spacing_->thinnest);
   const std::vector<double> thickness = spacing_->face_thickness;
+  stats_.choice_floor_tets = stats_.estimated_tets;  // when the budget already sampled them that coarsely
   for (int cap = finest - 1; cap >= coarsest; --cap) {
     SpacingOverrides o;
     o.face_thickness = &thickness;
@@ -120,8 +124,13 @@ bool Tetrahedralizer::coarsen_thin_parts() {
     stats_.choice_floor_tets = estimate;
     if (estimate > options_.max_tets) continue;
     *spacing_ = std::move(capped);
+    // Fewer samples across a part than two leave poor tets where it is round rather than flat (a
+    // torus knot's tube 0.8 cells thick coarsened to half a cell: min quality 0.022): the choice
+    // keeps quality 0.1, cutting what the improvement leaves below it.
+    options_.min_quality = std::max(options_.min_quality, kCoarsenMinQuality);
     stats_.coarsened_spacing = spacing_of_level(cap) * cell_;
     stats_.estimated_tets = estimate;
+    stats_.choice_floor_tets = 0;  // only a refusal has a floor
     return true;
   }
   estimate_with(*spacing_);

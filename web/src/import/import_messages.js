@@ -80,8 +80,9 @@ function frameCost(tets, msPerTet) {
 function overBudgetSentence(stats, options) {
   // The thin-parts choice was made and could not fit either: how far it got.
   if (stats.choiceFloorTets > 0 && stats.thinParts && stats.thinParts !== 'sample') {
-    const how = stats.thinParts === 'thicken' ? 'thickened to a grid cell' : 'meshed as coarsely as keeps their two sides apart';
-    return `this surface would give about ${count(stats.estimatedTets)} tets, above the limit of ${count(stats.maxTets)}, and with its thin parts ${how} still about ${count(stats.choiceFloorTets)}; fewer grid cells give fewer tets, or allow more tets.`;
+    const how = stats.thinParts !== 'thicken' ? 'meshed as coarsely as keeps their two sides apart'
+      : stats.thickenedTo > 0 ? `thickened to ${mm(stats.thickenedTo)}` : 'thickened to a grid cell';
+    return `this surface would give about ${count(stats.estimatedTetsAsSampled || stats.estimatedTets)} tets, above the limit of ${count(stats.maxTets)}, and with its thin parts ${how} still about ${count(stats.choiceFloorTets)}; fewer grid cells give fewer tets, or allow more tets.`;
   }
   const what = stats.thinnest > 0
     ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them${thickEnough(stats)}, or allow more tets`
