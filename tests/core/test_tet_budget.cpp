@@ -204,7 +204,10 @@ TEST_CASE("thin means thin: a 12-triangle box with a vertex pulled 7.6 mm from a
   }
 }
 
-TEST_CASE("an open hemisphere: the tets across its opening are not left as slivers") {
+namespace {
+
+// The open hemisphere of the two tests below (radius 0.5 m, 48 x 12 quads) at `resolution`.
+void check_open_hemisphere(int resolution) {
   // One open sheet (radius 0.5 m): the solid is where its winding number is over 1/2, bounded across
   // the opening by no face. Without samples there, tets spanned from the rim to the grid points half
   // a cell below the opening (2 of quality 0.075 at 10 cells, 5 down to 0.077 at 20) and the solid
@@ -221,15 +224,19 @@ TEST_CASE("an open hemisphere: the tets across its opening are not left as slive
     closed += (double(x[0]) * (double(y[1]) * z[2] - double(y[2]) * z[1]) - double(x[1]) * (double(y[0]) * z[2] - double(y[2]) * z[0]) +
                double(x[2]) * (double(y[0]) * z[1] - double(y[1]) * z[0])) / 6.0;
   }
-  for (int resolution : {10, 20}) {
-    CAPTURE(resolution);
-    const Meshed m = mesh(b, resolution);
-    REQUIRE(m.status == TetraStatus::Done);
-    CHECK(m.stats.parts == 1);
-    CHECK(m.stats.min_quality >= 0.15);
-    CHECK(m.stats.volume == doctest::Approx(std::fabs(closed)).epsilon(0.01));
-  }
+  const Meshed m = mesh(b, resolution);
+  REQUIRE(m.status == TetraStatus::Done);
+  CHECK(m.stats.parts == 1);
+  CHECK(m.stats.min_quality >= 0.15);
+  CHECK(m.stats.volume == doctest::Approx(std::fabs(closed)).epsilon(0.01));
 }
+
+}  // namespace
+
+TEST_CASE("an open hemisphere: the tets across its opening are not left as slivers") { check_open_hemisphere(10); }
+
+// 15,680 tets: natively only (the ASan exclusion list in CMakeLists.txt).
+TEST_CASE("an open hemisphere at 20 cells: the tets across its opening are not left as slivers") { check_open_hemisphere(20); }
 
 TEST_CASE("an open teapot-like mesh with a thin handle: one part, the handle kept, quality >= 0.1") {
   // A ball with a hole, a handle 7 cm thick (under a grid cell of 12 cm at 10 cells) whose ends sink
