@@ -13,7 +13,9 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(sizeof(sb_tetra_stats) == 51 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(int(sb::ThinParts::Thicken) == SB_TETRA_THIN_THICKEN && int(sb::ThinParts::Coarsen) == SB_TETRA_THIN_COARSEN,
+              "the C choice is the core's");
+static_assert(sizeof(sb_tetra_stats) == 57 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -93,6 +95,26 @@ int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
 // The estimate is above the job's max_tets: what drives it, and what would help.
 int32_t fail_over_budget(const sb::Tetrahedralizer& job) {
   const sb::TetraStats& s = job.stats();
+  const sb::ThinParts choice = job.options().thin_parts;
+  if (choice != sb::ThinParts::Sample && s.choice_floor_tets > 0) {
+    if (choice == sb::ThinParts::Thicken) {
+      // thickened_to > 0: thickened, and measured again still over; else not even a cell would fit.
+      const double to = s.thickened_to > 0 ? s.thickened_to : job.cell_size() * sb::kThickenMargin;
+      return fail(SB_ERR_TOO_LARGE,
+                  "this surface would give about %lld tets at resolution %d, above max_tets = %lld; with its thin parts "
+                  "(about %.3g mm) thickened to %s(%.3g mm) it would still give about %lld: lower the resolution or "
+                  "raise max_tets",
+                  (long long)(s.estimated_tets_as_sampled > 0 ? s.estimated_tets_as_sampled : s.estimated_tets),
+                  job.options().resolution, (long long)job.options().max_tets, 1000.0 * s.thinnest,
+                  s.thickened_to > 0 ? "" : "a grid cell ", 1000.0 * to, (long long)s.choice_floor_tets);
+    }
+    return fail(SB_ERR_TOO_LARGE,
+                "this surface would give about %lld tets at resolution %d, above max_tets = %lld; with its thin parts "
+                "(about %.3g mm) sampled as coarsely as keeps their two sides apart (%.3g mm, ten times their "
+                "thickness) it would still give about %lld: thicken them, lower the resolution or raise max_tets",
+                (long long)s.estimated_tets, job.options().resolution, (long long)job.options().max_tets,
+                1000.0 * s.thinnest, 10000.0 * s.thinnest, (long long)s.choice_floor_tets);
+  }
   char thin[240] = "";
   if (s.thinnest > 0)
     std::snprintf(thin, sizeof thin,
@@ -283,6 +305,12 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->max_tets = int32_t(std::min<int64_t>(job->options().max_tets, INT32_MAX));
   out->thinnest = float(s.thinnest);
   out->cell_size = float(job->cell_size());
+  out->thin_parts = int32_t(job->options().thin_parts);
+  out->estimated_tets_as_sampled = int32_t(std::min<int64_t>(s.estimated_tets_as_sampled, INT32_MAX));
+  out->choice_floor_tets = int32_t(std::min<int64_t>(s.choice_floor_tets, INT32_MAX));
+  out->thickened_to = float(s.thickened_to);
+  out->thickened_volume = float(s.thickened_volume);
+  out->coarsened_spacing = float(s.coarsened_spacing);
   return SB_OK;
 }
 
@@ -301,6 +329,26 @@ int32_t sb_tetra_set_max_tets(sb_tetra handle, int32_t max_tets) {
   if (job->started())
     return fail(SB_ERR_NOT_READY, "tetrahedralization %d has started: set max_tets before the first sb_tetra_run", handle);
   job->set_max_tets(max_tets);
+  return SB_OK;
+}
+
+int32_t sb_tetra_set_thin_parts(sb_tetra handle, int32_t choice) {
+  clear_error();
+  sb::Tetrahedralizer* job = find_job(handle);
+  if (!job) return sb_last_error_code();
+  if (choice < SB_TETRA_THIN_SAMPLE || choice > SB_TETRA_THIN_COARSEN)
+    return fail(SB_ERR_OUT_OF_RANGE,
+                "choice must be SB_TETRA_THIN_SAMPLE (0), SB_TETRA_THIN_THICKEN (1) or SB_TETRA_THIN_COARSEN (2), got %d",
+                choice);
+  if (choice != SB_TETRA_THIN_SAMPLE && !job->options().thin_surface)
+    return fail(SB_ERR_OUT_OF_RANGE,
+                "tetrahedralization %d uses every surface vertex (thin_surface = 0): thin parts are not sampled by "
+                "their thickness, so there is nothing to thicken or coarsen",
+                handle);
+  if (job->started())
+    return fail(SB_ERR_NOT_READY, "tetrahedralization %d has started: set the thin-parts choice before the first sb_tetra_run",
+                handle);
+  job->set_thin_parts(sb::ThinParts(choice));
   return SB_OK;
 }
 

@@ -274,6 +274,15 @@ typedef struct sb_tetra_stats {
                                 sampled by their thickness at any resolution); else 0 */
   float cell_size;           /* m: the interior grid's spacing (the longest side over the resolution):
                                 parts at least this thick are sampled as a solid is, not by their thickness */
+  /* The thin-parts choice (sb_tetra_set_thin_parts), when it acted because the estimate was over max_tets: */
+  int32_t thin_parts;        /* the choice set: SB_TETRA_THIN_SAMPLE, _THICKEN or _COARSEN */
+  int32_t estimated_tets_as_sampled; /* the estimate with thin parts sampled by their thickness (0: the
+                                        choice did not act) */
+  int32_t choice_floor_tets; /* the lowest estimate the choice reaches (thickened to a grid cell, or sampled
+                                at 10x their thickness): above max_tets, the job was refused */
+  float thickened_to;        /* m: the thickness thin sheets were offset outward to (0: none) */
+  float thickened_volume;    /* m^3 the offset added to the solid (surface_volume includes it) */
+  float coarsened_spacing;   /* m: the spacing thin parts were sampled at, coarser than two across (0: none) */
 } sb_tetra_stats;
 
 /* Errors */
@@ -575,6 +584,20 @@ int32_t sb_tetra_estimate_tets(sb_tetra job);
  * is above it, sb_tetra_run returns SB_ERR_TOO_LARGE at once, naming the estimate and what drives it
  * (thin parts, the resolution), and nothing is sampled. 0 (the default) for no bound. */
 int32_t sb_tetra_set_max_tets(sb_tetra job, int32_t max_tets);
+/* What to do, before the first sb_tetra_run, when thin parts (sampled by their thickness) would take the
+ * estimate above max_tets; nothing changes when it is within (or max_tets is 0):
+ *   SB_TETRA_THIN_SAMPLE (default): refuse (SB_ERR_TOO_LARGE);
+ *   SB_TETRA_THIN_THICKEN: offset the thin sheets outward along their normals to the thinnest thickness
+ *     whose samples (two across) fit max_tets, at most a grid cell and 15 %: a change of the geometry,
+ *     reported in the stats (thickened_to, thickened_volume);
+ *   SB_TETRA_THIN_COARSEN: sample the thin parts at the finest spacing that fits, fewer than two samples
+ *     across, down to 10x their thickness (coarsened_spacing).
+ * When the choice cannot fit max_tets either, sb_tetra_run returns SB_ERR_TOO_LARGE saying why
+ * (choice_floor_tets). Needs thin_surface (SB_ERR_OUT_OF_RANGE otherwise). */
+#define SB_TETRA_THIN_SAMPLE 0
+#define SB_TETRA_THIN_THICKEN 1
+#define SB_TETRA_THIN_COARSEN 2
+int32_t sb_tetra_set_thin_parts(sb_tetra job, int32_t choice);
 
 #ifdef __cplusplus
 }

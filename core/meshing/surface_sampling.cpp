@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "math/point_grid.h"
+#include "meshing/opening_lids.h"
 #include "meshing/surface_query.h"
 #include "meshing/surface_spacing.h"
 #include "meshing/tet_improvement.h"
@@ -22,6 +23,8 @@ namespace {
 // Two faces whose unit normals' dot product exceeds 1 - this are coplanar (about 1e-4 rad apart:
 // float rounding of a flat face's vertices, not a modelled crease).
 constexpr double kFlatEdgeCosine = 1e-8;
+// A lid point (opening_lids.h) bounds the solid where the winding number is this close to 1/2.
+constexpr double kLidWinding = 0.1;
 // A medial point halfway along a thickness ray h long is kept only if the surface is at least this
 // times h away (a true one is h / 2 from the faces the ray joins).
 constexpr double kMedialClearance = 0.25;
@@ -543,6 +546,14 @@ void Tetrahedralizer::place_surface_points() {
         offer_on_face(x, level, uint32_t(f / 3), nullptr);
       }
     }
+  }
+  // Lids across an open surface's openings (opening_lids.h), at the default spacing, last: the
+  // surface's own samples come first. Kept where the winding number is within kLidWinding of 1/2.
+  if (stats_.cleanup.open_edges > 0) {
+    const LidCandidates lids = opening_lid_candidates(p, t, kDefaultSpacing);
+    for (size_t i = 0; i < lids.points.size(); i += 3)
+      if (std::fabs(query_->winding_number(&lids.points[i]) - 0.5) < kLidWinding)
+        thinner.offer(&lids.points[i], 0, &lids.normals[i], points_);
   }
   lattice_sides_ = std::move(sides);
   stats_.surface_points = int64_t(points_.size() / 3);

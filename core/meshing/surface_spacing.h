@@ -62,8 +62,15 @@ bool face_wants_medial(const SurfaceSpacing& spacing, size_t f);
 inline double spacing_of_level(int level) { return kDefaultSpacing / double(int64_t(1) << level); }
 int level_of_spacing(double s);  // the coarsest level whose spacing is at most s (0 for s >= 0.5)
 
+// What a caller choosing how to mesh thin parts (TetraOptions::thin_parts) changes.
+struct SpacingOverrides {
+  const std::vector<double>* face_thickness = nullptr;  // per face, measured before: no rays are cast
+  double min_thickness = 0;  // grid units: faces thinner than this are spaced as if this thick
+  int level_cap = -1;        // >= 0: every level capped here, as the budget caps them
+};
+
 // positions (grid units) and outward triangles of a cleaned surface; rays over the same surface.
 SurfaceSpacing surface_spacing(const std::vector<double>& positions, const std::vector<uint32_t>& triangles,
-                               const ThicknessRays& rays);
+                               const ThicknessRays& rays, const SpacingOverrides& overrides = {});
 
 }  // namespace sb

@@ -33,6 +33,12 @@ int64_t Tetrahedralizer::estimate_tets() {
   if (problem_ != SurfaceProblem::None) return 0;
   if (stats_.estimated_tets > 0) return stats_.estimated_tets;
   prepare();
+  stats_.estimated_tets = spacing_ ? estimate_with(*spacing_) : estimate_with(SurfaceSpacing{});
+  return stats_.estimated_tets;
+}
+
+int64_t Tetrahedralizer::estimate_with(const SurfaceSpacing& spacing) {
+  const bool spaced = bool(spacing_);
   const std::vector<double>& p = surface_.positions;  // grid units
   const std::vector<uint32_t>& t = surface_.triangles;
   double area = 0;  // grid units^2
@@ -46,16 +52,15 @@ int64_t Tetrahedralizer::estimate_tets() {
   }
   // Grid points are kept over half a cell inside: about the volume less a half-cell band under the
   // surface (none in parts under a cell thick, whose area then holds no volume of its own).
-  const double volume = std::fabs(stats_.cleanup.volume) / (cell_ * cell_ * cell_);  // grid units^3
-  const double thick_area = spacing_ ? std::max(0.0, area - spacing_->thin_area) : area;
+  const double volume = std::fabs(stats_.cleanup.volume + stats_.thickened_volume) / (cell_ * cell_ * cell_);  // grid units^3
+  const double thick_area = spaced ? std::max(0.0, area - spacing.thin_area) : area;
   const double interior = options_.resolution > 0 ? std::max(0.0, volume - 0.5 * thick_area) : 0.0;
-  const double surface = spacing_ ? kSamplesPerEstimate * spacing_->samples_estimate : double(p.size() / 3);
-  const double medial = spacing_ ? kSamplesPerEstimate * spacing_->medial_estimate : 0.0;
+  const double surface = spaced ? kSamplesPerEstimate * spacing.samples_estimate : double(p.size() / 3);
+  const double medial = spaced ? kSamplesPerEstimate * spacing.medial_estimate : 0.0;
   stats_.estimated_surface_points = int64_t(surface);
   stats_.estimated_interior_points = int64_t(interior);
   stats_.estimated_medial_points = int64_t(medial);
-  stats_.estimated_tets = std::max<int64_t>(1, int64_t(std::min(9e18, kTetsPerPoint * (surface + interior + medial))));
-  return stats_.estimated_tets;
+  return std::max<int64_t>(1, int64_t(std::min(9e18, kTetsPerPoint * (surface + interior + medial))));
 }
 
 }  // namespace sb

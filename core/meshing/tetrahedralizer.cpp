@@ -136,7 +136,7 @@ int64_t Tetrahedralizer::classify(int64_t work) {
 }
 
 void Tetrahedralizer::finish() {
-  stats_.surface_volume = stats_.cleanup.volume - overlap_volume_ * cell_ * cell_ * cell_;
+  stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume - overlap_volume_ * cell_ * cell_ * cell_;
   std::vector<uint32_t> inside;
   const auto total = int64_t(candidates_.size() / 4);
   inside.reserve(4 * size_t(std::count(inside_.begin(), inside_.end(), uint8_t(1))));
@@ -303,7 +303,7 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
     switch (stage_) {
       case Stage::Surface:
         // Always estimated (a few sums once the spacing is measured), so the stats carry it.
-        if (estimate_tets() > options_.max_tets && options_.max_tets > 0) {
+        if (estimate_tets() > options_.max_tets && options_.max_tets > 0 && !fit_thin_parts()) {
           stage_ = Stage::Over;
           status_ = TetraStatus::OverBudget;
           break;

@@ -27,6 +27,23 @@ class PointGrid;
 class SurfaceQuery;
 class ThicknessRays;
 
+// What to do when thin parts, sampled by their thickness, would take the estimate above max_tets
+// (thin_parts.cpp). Only with max_tets > 0 and thin_surface, and only when the estimate is over it.
+enum class ThinParts {
+  Sample,   // sample them by their thickness anyway: the job stops with OverBudget
+  Thicken,  // offset thin sheets outward to the thinnest thickness the bound can mesh two samples
+            // across (a geometric change: stats' thickened_to, thickened_volume)
+  Coarsen,  // sample them coarser than their thickness, at the finest spacing the bound allows
+            // (not beyond kMaxSpacingPerThickness x their thickness: stats' coarsened_spacing)
+};
+
+// Thicken offsets thin sheets this much beyond a spacing level's lower edge: a thickness measured a
+// hair under the edge would fall to the next level (4x the samples); the next level starts at twice.
+constexpr double kThickenMargin = 1.15;
+
+// ThinParts::Coarsen raises min_quality to this: it accepts lower fidelity, not poorer tets.
+constexpr double kCoarsenMinQuality = 0.1;
+
 struct TetraOptions {
   int resolution = 10;        // grid cells along the longest side; 0 = surface points only
   double min_quality = 0.02;  // tets below this quality (tet_quality) are removed
@@ -34,6 +51,7 @@ struct TetraOptions {
   // > 0: a bound on the output's tets. The job estimates its tets before sampling (estimate_tets)
   // and stops with TetraStatus::OverBudget when the estimate is above it, having done no sampling.
   int64_t max_tets = 0;
+  ThinParts thin_parts = ThinParts::Sample;
 };
 
 // Tets per estimated point (estimate_tets). Results have 2.8-4.2 tets per point on spheres, cubes,
@@ -81,7 +99,15 @@ struct TetraStats {
   double discarded_volume = 0;
   // The estimate made before sampling (Tetrahedralizer::estimate_tets): tets, and the points behind it.
   int64_t estimated_tets = 0, estimated_surface_points = 0, estimated_interior_points = 0, estimated_medial_points = 0;
-  double thinnest = 0;  // m: the thinnest part the sampling's thickness rays measured, if under a cell (else 0)
+  double thinnest = 0;  // m: the thinnest part the sampling's thickness rays measured, if under a cell (else 0),
+                        // on the input surface (before ThinParts::Thicken)
+  // The thin-parts choice (ThinParts), when it acted: the estimate before it (thin parts sampled by
+  // their thickness), and what it did. thickened_to: m, the thickness thin sheets were offset to;
+  // thickened_volume: m^3 the offset added to the solid; coarsened_spacing: m, the spacing thin parts
+  // were sampled at. When no choice fits the bound (status OverBudget), choice_floor_tets is the
+  // lowest estimate the choice reaches (thickened to a cell, or sampled at the coarsest spacing).
+  int64_t estimated_tets_as_sampled = 0, choice_floor_tets = 0;
+  double thickened_to = 0, thickened_volume = 0, coarsened_spacing = 0;
 };
 
 enum class TetraStatus { Working, Done, NoInsideTets, OverBudget };
@@ -125,6 +151,7 @@ class Tetrahedralizer {
   const TetraOptions& options() const { return options_; }
   bool started() const { return stage_ != Stage::Surface || status_ != TetraStatus::Working; }
   void set_max_tets(int64_t max_tets) { options_.max_tets = max_tets; }  // before run()
+  void set_thin_parts(ThinParts choice) { options_.thin_parts = choice; }  // before run()
   double cell_size() const { return cell_; }  // m, the interior grid's spacing
 
   // The result, once run() returned Done: positively oriented tets, every vertex used.
@@ -140,6 +167,12 @@ class Tetrahedralizer {
   int64_t classify(int64_t work);
   void finish();
   void estimate_thickness();
+  // Tets for a spacing of the current surface (estimate_tets' sums); fills the stats' point estimates.
+  int64_t estimate_with(const SurfaceSpacing& spacing);
+  // The thin-parts choice (thin_parts.cpp), when the estimate is over max_tets: true if it now fits.
+  bool fit_thin_parts();
+  bool thicken_thin_parts();
+  bool coarsen_thin_parts();
   void to_internal(const double* x, double* u) const;  // m -> grid units (grid points are integers)
 
   TetraOptions options_;

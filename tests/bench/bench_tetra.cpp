@@ -2,7 +2,8 @@
 // (1e4, 1e5) and the whole pipeline on the Stanford bunny (resolution 10 and 20) and on issue 26's
 // kinds of mesh at resolution 10 (tests/core/surfaces.h: three overlapping spheres, a grooved
 // block, a box with a vertex pulled 7.6 mm from a neighbour, an open teapot-like mesh with a thin
-// handle, a 1 m x 1 m x 5 mm plate, a dome shell 50 mm thick), each with the time of each stage,
+// handle, a 1 m x 1 m x 5 mm plate, a dome shell 50 mm thick; the plate and a 20 mm dome under a tet
+// bound, thickened or meshed coarser), each with the time of each stage,
 // the estimate made before running, the output's vertices and tets, min quality and volume error (against the
 // solid's volume, overlaps counted once); and the physics per frame of two of them as bodies (step-*). Built natively and
 // as wasm; tests/bench/tetra_bench.mjs runs both, interleaved, and reports medians.
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -39,12 +41,14 @@ std::vector<double> random_points(int64_t n, uint64_t seed) {  // splitmix64, as
 
 // The whole pipeline on one surface; prints its JSON line when report is set.
 void pipeline(const char* name, const float* xyz, int64_t vertices, const uint32_t* triangles, int64_t count, int resolution,
-              bool report) {
+              bool report, int64_t max_tets = 0, sb::ThinParts thin_parts = sb::ThinParts::Sample) {
   sb::TetraOptions o;
   o.resolution = resolution;
+  o.max_tets = max_tets;
+  o.thin_parts = thin_parts;
   const auto start = Clock::now();
   sb::Tetrahedralizer t(xyz, vertices, triangles, count, o);
-  const int64_t estimate = t.estimate_tets();
+  t.estimate_tets();  // timed with the rest; a thin-parts choice may replace it (the stats keep the last)
   while (t.run(1 << 30) == sb::TetraStatus::Working) {
   }
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -53,7 +57,7 @@ void pipeline(const char* name, const float* xyz, int64_t vertices, const uint32
     std::printf("{\"case\":\"%s\",\"ms\":%.3f,\"points\":%lld,\"tets\":%lld,\"estimatedTets\":%lld,\"parts\":%lld,"
                 "\"stages\":{\"cleanup\":%.3f,\"sampling\":%.3f,\"delaunay\":%.3f,\"inside\":%.3f,\"improve\":%.3f,"
                 "\"finish\":%.3f},\"minQuality\":%.4f,\"volumeError\":%.5f}\n",
-                name, ms, (long long)s.vertices, (long long)s.tets, (long long)estimate, (long long)s.parts, s.cleanup_ms,
+                name, ms, (long long)s.vertices, (long long)s.tets, (long long)s.estimated_tets, (long long)s.parts, s.cleanup_ms,
                 s.sampling_ms, s.delaunay_ms, s.inside_ms, s.improve_ms, s.finish_ms, s.min_quality,
                 s.volume / s.surface_volume - 1);
 }
@@ -123,6 +127,16 @@ int main(int argc, char** argv) {
     for (const auto& [name, soup] : meshes)
       if (wanted(name))
         pipeline(name, soup.positions.data(), soup.vertex_count(), soup.triangles.data(), soup.triangle_count(), 10, report);
+    // The thin-parts choice (thin_parts.cpp) under a bound the thin parts exceed as sampled.
+    const std::tuple<const char*, Soup, int64_t, sb::ThinParts> choices[] = {
+        {"plate5mm-thicken-15000", box(1, 1, 0.005f), 15000, sb::ThinParts::Thicken},
+        {"plate5mm-coarsen-15000", box(1, 1, 0.005f), 15000, sb::ThinParts::Coarsen},
+        {"dome20mm-thicken-30000", dome_shell(0.5, 0.02), 30000, sb::ThinParts::Thicken},
+        {"dome20mm-coarsen-30000", dome_shell(0.5, 0.02), 30000, sb::ThinParts::Coarsen}};
+    for (const auto& [name, soup, bound, choice] : choices)
+      if (wanted(name))
+        pipeline(name, soup.positions.data(), soup.vertex_count(), soup.triangles.data(), soup.triangle_count(), 10, report,
+                 bound, choice);
     // A frame of physics per tet, on a solid and on a thin plate sampled by its thickness.
     if (wanted("step-union-10")) step_cost("step-union-10", sphere_union(), 10, report);
     if (wanted("step-plate5mm-10")) step_cost("step-plate5mm-10", box(1, 1, 0.005f), 10, report);

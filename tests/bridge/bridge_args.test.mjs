@@ -86,6 +86,7 @@ const TABLE = {
     ['minQuality', BAD.number, (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { minQuality: v })],
     ['thinSurface', BAD.boolean, (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { thinSurface: v })],
     ['maxTets', [...BAD.integer, -1], (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { maxTets: v })],
+    ['thinParts', ['thinner', 1, null, 5n, true], (f, v) => sb.createTetra(CUBE, CUBE_TRIANGLES, { thinParts: v })],
   ],
   'World.setGravity': [['y', REQUIRED('number'), (f, v) => f.world.setGravity(0, v, 0)]],
   'World.setSubsteps': [['n', REQUIRED('integer'), (f, v) => f.world.setSubsteps(v)]],

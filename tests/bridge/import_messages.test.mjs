@@ -8,6 +8,9 @@ import { ImportError, ImportErrorKind } from '../../web/src/import/import_error.
 import {
   describeImportError,
   importWarnings,
+  isThinOverBudget,
+  thinChoiceMessage,
+  thinChoiceNote,
   heavyBodyWarning,
   lostVolumeWarning,
   meshSummary,
@@ -230,6 +233,32 @@ test('over a tet budget (maxTets) the import says so before it runs: the estimat
   // A bound that is not a count is refused by the bridge.
   assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: -1 }), /maxTets/);
   assert.throws(() => sb.createTetra(box(1, 1, 0.005).positions, box(1, 1, 0.005).triangles, { maxTets: 1.5 }), /maxTets/);
+});
+
+test('thin parts over the limit: the choice offered, what each choice did, and why a choice that cannot fit is refused', () => {
+  const options = { resolution: 10, minQuality: 0.02, maxTets: 15000 };
+  const { error } = importing(box(1, 1, 0.005), options);
+  assert.ok(isThinOverBudget(error), String(error));
+  assert.match(
+    thinChoiceMessage(error.stats, 'plate.obj', { ...options, msPerTet: 0.002 }),
+    /^plate\.obj would give about [\d,]+ tets \(about [\d.]+ ms of physics per frame here\), above the limit of 15,000: its parts about 5 mm thick are sampled by their thickness, two samples across\. Import it with more tets, thicken the thin parts \(the shape changes\), or mesh them coarser\?$/,
+  );
+  // Not thin parts (a solid over the bound), or a choice already made: no offer.
+  const solid = importing(box(1, 1, 1), { ...options, maxTets: 1000 }).error;
+  assert.ok(solid?.code === ErrorCode.TOO_LARGE && !isThinOverBudget(solid), 'a solid over the limit: fewer cells help, nothing to choose');
+  const thick = importing(box(1, 1, 0.005), { ...options, thinParts: 'thicken' }).stats;
+  assert.match(thinChoiceNote(thick), /^thin parts thickened to 5[78] mm \(\+0\.05[23] m³\)$/);
+  const [warning] = importWarnings(thick, 'plate.obj');
+  assert.match(warning, /^plate\.obj: thin parts about 5 mm thick were thickened to 5[78] mm to fit the tet limit; the body is 0\.05[23] m³ larger than the surface \(1[12]× its volume\)\.$/);
+  const coarse = importing(box(1, 1, 0.005), { ...options, thinParts: 'coarsen' }).stats;
+  assert.equal(thinChoiceNote(coarse), 'thin parts sampled 25 mm apart');
+  assert.equal(importWarnings(coarse, 'plate.obj').length, 0, 'the shape is kept: nothing to warn about');
+  const refused = importing(box(1, 1, 0.005), { ...options, maxTets: 4000, thinParts: 'coarsen' }).error;
+  assert.ok(!isThinOverBudget(refused), 'a choice was made: no second offer');
+  assert.match(
+    describeImportError(refused, 'plate.obj', options).message,
+    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 4,000, and with its thin parts meshed as coarsely as keeps their two sides apart still about [\d,]+; fewer grid cells give fewer tets, or allow more tets\. \(SB_ERR_TOO_LARGE: .*ten times their thickness/,
+  );
 });
 
 test('a body heavier than a 60 Hz frame at the measured step time per tet is named, with what drives its count', () => {

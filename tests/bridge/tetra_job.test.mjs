@@ -145,3 +145,32 @@ test('C API errors come through as SoftbodyError', () => {
   const nan = { positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, NaN, 0, 0, 0, 1), triangles: Uint32Array.of(0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3) };
   assert.throws(() => runTetra(sb, nan, OPTIONS), (e) => e instanceof SoftbodyError && e.code === ErrorCode.NOT_FINITE);
 });
+
+// A 1 m x 1 m plate 5 mm thick (two triangles a face): at 8 cells its thin faces, sampled by their
+// thickness, want far more tets than a 10,000-tet bound.
+function plate(thickness) {
+  const positions = [0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, thickness, 0, 1, thickness, 0, 1, thickness, 1, 0, thickness, 1];
+  const triangles = [0, 1, 2, 0, 2, 3, 4, 6, 5, 4, 7, 6, 0, 4, 5, 0, 5, 1, 1, 5, 6, 1, 6, 2, 2, 6, 7, 2, 7, 3, 3, 7, 4, 3, 4, 0];
+  return { positions, triangles };
+}
+
+test('thin parts over maxTets: refused as sampled; thickened or meshed coarser within the bound, the stats say how', () => {
+  const options = { ...OPTIONS, maxTets: 10000 };
+  assert.throws(() => runTetra(sb, plate(0.005), options), (error) => {
+    assert.equal(error.code, ErrorCode.TOO_LARGE);
+    assert.ok(error.stats.estimatedTets > 10000 && error.stats.thinnest > 0);
+    assert.equal(error.stats.thinParts, 'sample');
+    return true;
+  });
+  const thick = runTetra(sb, plate(0.005), { ...options, thinParts: 'thicken' }).stats;
+  assert.equal(thick.thinParts, 'thicken');
+  assert.ok(thick.tets <= 10000 && thick.minQuality >= 0.1 && thick.parts === 1, JSON.stringify(thick));
+  assert.ok(thick.estimatedTetsAsSampled > 10000);
+  // Both faces moved out by half the difference: 1 m^2 x (T - 5 mm) more volume (float32 stats).
+  assert.ok(Math.abs(thick.thickenedVolume - (thick.thickenedTo - 0.005)) < 1e-5, `${thick.thickenedVolume} m^3 at ${thick.thickenedTo} m`);
+  const coarse = runTetra(sb, plate(0.005), { ...options, thinParts: 'coarsen' }).stats;
+  assert.ok(coarse.tets <= 10000 && coarse.minQuality >= 0.1 && coarse.parts === 1, JSON.stringify(coarse));
+  assert.equal(coarse.thickenedVolume, 0);
+  assert.ok(coarse.coarsenedSpacing > 0.0025 && coarse.coarsenedSpacing <= 0.05, `${coarse.coarsenedSpacing} m`);
+  assert.ok(Math.abs(coarse.volume - 0.005) < 0.02 * 0.005, `${coarse.volume} m^3`);
+});

@@ -275,20 +275,61 @@ test('an open surface imports with a warning, not an error', async () => {
   }
 });
 
-test('max tets: an import estimated above the bound is refused before it runs, naming the estimate and the thin parts', async () => {
+// A 1 m x 1 m plate 5 mm thick: sampled by its thickness, about 20,000 tets at 10 cells (25,128 estimated).
+const PLATE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 0 0.005 0', 'v 1 0.005 0', 'v 0 0 1', 'v 1 0 1', 'v 0 0.005 1', 'v 1 0.005 1',
+  'f 1 3 4', 'f 1 4 2', 'f 5 6 8', 'f 5 8 7', 'f 1 2 6', 'f 1 6 5', 'f 3 7 8', 'f 3 8 4', 'f 1 5 7', 'f 1 7 3', 'f 2 4 8', 'f 2 8 6'].join('\n');
+
+test('max tets: thin parts over the bound offer a choice before anything runs; each choice imports within it or says why not', async () => {
   const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
   try {
     await page.evaluate(() => app.openPanel());
-    await page.evaluate(() => app.set('maxTets', 1000));
-    // A 1 m x 1 m plate 5 mm thick: sampled by its thickness, about 20,000 tets at 10 cells.
-    const obj = ['v 0 0 0', 'v 1 0 0', 'v 0 0.005 0', 'v 1 0.005 0', 'v 0 0 1', 'v 1 0 1', 'v 0 0.005 1', 'v 1 0.005 1',
-      'f 1 3 4', 'f 1 4 2', 'f 5 6 8', 'f 5 8 7', 'f 1 2 6', 'f 1 6 5', 'f 3 7 8', 'f 3 8 4', 'f 1 5 7', 'f 1 7 3', 'f 2 4 8', 'f 2 8 6'].join('\n');
-    await page.evaluate((text) => app.importFile('plate.obj', text), obj);
-    const state = await whenImported(page);
+    await page.evaluate(() => app.set('maxTets', 15000));
+    await page.evaluate((text) => app.importFile('plate.obj', text), PLATE_OBJ);
+    let state = await whenImported(page);
     assert.equal(state.status, 'failed');
-    // Priced at the step time per tet the page measured on its running box (its first frames).
-    assert.match(state.error, /^Could not import plate\.obj: this surface would give about [\d,]+ tets \(about [\d.]+ ms of physics per frame here\), above the limit of 1,000; parts about 5 mm thick are sampled by their thickness/);
     assert.equal(await page.evaluate(() => app.bodyInfo().shape), 'box', 'the old body stays');
+    // Priced at the step time per tet the page measured on its running box (its first frames).
+    const choice = page.locator('.thin-choice');
+    assert.match(await choice.textContent(), /^plate\.obj would give about 25,128 tets \(about [\d.]+ ms of physics per frame here\), above the limit of 15,000: its parts about 5 mm thick are sampled by their thickness/);
+
+    // Meshed coarser: the plate's shape, within the bound.
+    await choice.locator('[data-choice="coarsen"]').click();
+    state = await whenImported(page);
+    assert.equal(state.status, 'done', state.error);
+    assert.ok(state.stats.tets <= 15000 && state.stats.tets > 1000, `${state.stats.tets} tets`);
+    assert.ok(state.stats.minQuality >= 0.1);
+    assert.equal(state.stats.thickenedVolume, 0);
+    assert.match(state.summary, /thin parts sampled 25 mm apart/);
+
+    // Thickened: within the bound, and the import says by how much the volume grew.
+    await page.evaluate((text) => app.importFile('plate.obj', text), PLATE_OBJ);
+    await whenImported(page);
+    await page.locator('.thin-choice [data-choice="thicken"]').click();
+    state = await whenImported(page);
+    assert.equal(state.status, 'done', state.error);
+    assert.ok(state.stats.tets <= 15000);
+    assert.ok(Math.abs(state.stats.thickenedTo - 0.0575) < 1e-4, `${state.stats.thickenedTo} m`);
+    // (57.5 mm and 0.0525 m³ as float32, rounded to two digits.)
+    assert.match(state.summary, /thin parts thickened to 5[78] mm \(\+0\.05[23] m³\)/);
+    const warnings = await page.locator('.toast.warn .toast-text').allTextContents();
+    assert.ok(warnings.some((w) => /^plate\.obj: thin parts about 5 mm thick were thickened to 5[78] mm to fit the tet limit; the body is 0\.05[23] m³ larger than the surface \(1[12]× its volume\)/.test(w)), warnings.join(' | '));
+
+    // More tets: as sampled, above the bound.
+    await page.evaluate((text) => app.importFile('plate.obj', text), PLATE_OBJ);
+    await whenImported(page);
+    await page.locator('.thin-choice [data-choice="more"]').click();
+    state = await whenImported(page);
+    assert.equal(state.status, 'done', state.error);
+    assert.ok(state.stats.tets > 15000, `${state.stats.tets} tets`);
+
+    // Chosen in the Mesh folder beforehand, a choice that cannot fit says why, without a panel.
+    await page.evaluate(() => app.set('maxTets', 1000));
+    await page.evaluate(() => app.set('thinParts', 'thicken'));
+    await page.evaluate((text) => app.importFile('plate.obj', text), PLATE_OBJ);
+    state = await whenImported(page);
+    assert.equal(state.status, 'failed');
+    assert.match(state.error, /^Could not import plate\.obj: this surface would give about 25,128 tets, above the limit of 1,000, and with its thin parts thickened to a grid cell still about [\d,]+; /);
+    assert.equal(await page.locator('.thin-choice').count(), 0);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -133,10 +133,11 @@ TEST_CASE("VBD at 1 sweep: every preset on page shapes and imported-like meshes 
       // Rubber (2 MPa) at one sweep is far from solved when it lands (residual 0.1-0.3): the sweep
       // lifts the vertices the ground holds before the body above them has slowed, and the elastic
       // energy that stores can exceed the kinetic energy brought, which is all vbd_limit_energy can
-      // take it from (measured up to +42 % on these coarse meshes, then dissipated; docs/limitations.md).
-      // So rubber is held to a bound that catches a runaway, not to physics: on main, forward sweeps
-      // without the limit, the same runs gained 66 % to 1,300 times and kept growing.
-      CHECK(worst < (preset.youngs_modulus > 1e6f ? 0.6 : 0.01));
+      // take it from (measured up to +76 % on these coarse meshes, at landing, and gone 6 frames later:
+      // the teapot-like mesh at 4 cells, since open surfaces' openings get lid samples; +42 % before;
+      // docs/limitations.md). So rubber is held to a bound that catches a runaway, not to physics: on
+      // main, forward sweeps without the limit, the same runs gained 66 % to 1,300 times and kept growing.
+      CHECK(worst < (preset.youngs_modulus > 1e6f ? 0.9 : 0.01));
       MESSAGE(name << ": largest energy gain " << worst * 100 << " % of the phase's start");
     }
 }

@@ -16,6 +16,7 @@ import { embedAddresses, showEmbedDialog } from './embed_dialog.js';
 import { Grabber, aimRay } from './grabber.js';
 import { createFilePicker } from './import/file_picker.js';
 import { Importer } from './import/importer.js';
+import { offerThinChoice } from './import/thin_parts_choice.js';
 import { ProgressView } from './import/progress_view.js';
 import { serializeTets } from './import/tet_files.js';
 import { createPanel } from './panel.js';
@@ -141,6 +142,7 @@ async function init() {
     readout,
     getOptions: () => panel.meshOptions(),
     onChange: (state) => panel?.sync(importer.busy ? state.name : null),
+    offerChoice: (message, onChoose) => offerThinChoice(document.body, message, onChoose),
   });
   const picker = createFilePicker({
     input: document.getElementById('file-input'),

@@ -8,9 +8,10 @@
 import * as arg from './bridge_args.js';
 import { Collider } from './collider.js';
 import { createWorldOn } from './backend.js';
+import { THIN_CHOICE_STATS_BYTES, ThinParts, setThinParts, thinChoiceStats } from './tetra_thin_parts.js';
 import createSoftbodyModule from './wasm/softbody.mjs';
 
-export { Collider };
+export { Collider, ThinParts };
 
 // sb_collider_param
 export const ColliderParam = Object.freeze({ friction: 0, restitution: 1 });
@@ -109,7 +110,7 @@ export class SoftbodyError extends Error {
 }
 
 const STATS_BYTES = 104; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84, 1 int32 at 96
-const TETRA_STATS_BYTES = 51 * 4; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 6 int32, 2 float32
+const TETRA_STATS_BYTES = 51 * 4 + THIN_CHOICE_STATS_BYTES; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 6 int32, 2 float32, then tetra_thin_parts.js's
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
 
@@ -158,24 +159,27 @@ export class Softbody {
   // Starts a tetrahedralization of a triangle surface (copied in). Nothing is computed until run().
   // positions: xyz floats (m); triangles: 3 indices each. Options mirror sb_tetra_create, plus
   // maxTets (sb_tetra_set_max_tets: the first run() throws TOO_LARGE, naming the estimate, when the
-  // estimated tets exceed it; 0 or absent for no bound).
+  // estimated tets exceed it; 0 or absent for no bound), and thinParts (sb_tetra_set_thin_parts: 'sample',
+  // the default, 'thicken' or 'coarsen': what to do when thin parts take the estimate over maxTets).
   createTetra(positions, triangles, options) {
     const where = 'Softbody.createTetra';
-    const { resolution = 10, minQuality = 0.02, thinSurface = true, maxTets = 0 } = arg.options(where, options);
+    const { resolution = 10, minQuality = 0.02, thinSurface = true, maxTets = 0, thinParts = 'sample' } = arg.options(where, options);
     positions = arg.floats(where, 'positions', positions, 3, 'vertex');
     triangles = arg.indices(where, 'triangles', triangles, 3, 'triangle');
     arg.integer(where, 'resolution', resolution);
     arg.number(where, 'minQuality', minQuality);
     arg.boolean(where, 'thinSurface', thinSurface);
     arg.integer(where, 'maxTets', maxTets, 0);
+    arg.oneOf(where, 'thinParts', thinParts, ThinParts, 'thin-parts choice');
     const v = this.copyIn(positions, Float32Array);
     let t = 0;
     try {
       t = this.copyIn(triangles, Uint32Array);
       const handle = this.check(this.M._sb_tetra_create(v, positions.length / 3, t, triangles.length / 3, resolution, minQuality, thinSurface ? 1 : 0));
-      if (maxTets > 0) {
+      if (maxTets > 0 || thinParts !== 'sample') {
         try {
           this.check(this.M._sb_tetra_set_max_tets(handle, maxTets));
+          setThinParts(this, handle, thinParts);
         } catch (error) {
           this.M._sb_tetra_destroy(handle);
           throw error;
@@ -511,7 +515,7 @@ export class Tetra {
     out.maxTets = budget[1];
     // Then thinnest and cell_size (float32, m).
     [out.thinnest, out.cellSize] = new Float32Array(this.sb.buffer, tail + 20 + 52 + 24 + 24, 2);
-    return out;
+    return Object.assign(out, thinChoiceStats(this.sb.buffer, this.sb._stats));
   }
 
   // Copies of the finished mesh: { positions: Float32Array (m), tets: Uint32Array }, ready for addTets.

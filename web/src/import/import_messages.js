@@ -78,10 +78,45 @@ function frameCost(tets, msPerTet) {
 // would cost per frame, and whether thin parts drive it (sampled by their thickness at any
 // resolution) or the grid cells do.
 function overBudgetSentence(stats, options) {
+  // The thin-parts choice was made and could not fit either: how far it got.
+  if (stats.choiceFloorTets > 0 && stats.thinParts && stats.thinParts !== 'sample') {
+    const how = stats.thinParts !== 'thicken' ? 'meshed as coarsely as keeps their two sides apart'
+      : stats.thickenedTo > 0 ? `thickened to ${mm(stats.thickenedTo)}` : 'thickened to a grid cell';
+    return `this surface would give about ${count(stats.estimatedTetsAsSampled || stats.estimatedTets)} tets, above the limit of ${count(stats.maxTets)}, and with its thin parts ${how} still about ${count(stats.choiceFloorTets)}; fewer grid cells give fewer tets, or allow more tets.`;
+  }
   const what = stats.thinnest > 0
     ? `parts about ${mm(stats.thinnest)} thick are sampled by their thickness: thicken them${thickEnough(stats)}, or allow more tets`
     : 'fewer grid cells would give fewer tets, or allow more tets';
   return `this surface would give about ${count(stats.estimatedTets)} tets${frameCost(stats.estimatedTets, options?.msPerTet)}, above the limit of ${count(stats.maxTets)}; ${what}.`;
+}
+
+// Whether an import error is a refusal over the tet limit driven by thin parts (sampled by their
+// thickness), with no thin-parts choice made yet: then the page offers one (thin_parts_choice.js).
+export function isThinOverBudget(error) {
+  const s = error?.stats;
+  return error instanceof SoftbodyError && error.code === ErrorCode.TOO_LARGE && s?.maxTets > 0 && s.estimatedTets > s.maxTets &&
+    s.thinnest > 0 && (s.thinParts ?? 'sample') === 'sample';
+}
+
+// The question the choice panel asks: what the import would cost, and why.
+export function thinChoiceMessage(stats, name, options = null) {
+  return `${name} would give about ${count(stats.estimatedTets)} tets${frameCost(stats.estimatedTets, options?.msPerTet)}, above the limit of ${count(stats.maxTets)}: its parts about ${mm(stats.thinnest)} thick are sampled by their thickness, two samples across. Import it with more tets, thicken the thin parts (the shape changes), or mesh them coarser?`;
+}
+
+// What the thin-parts choice did to a finished import, for the summary and a warning: "thin parts
+// thickened to 58 mm (+0.053 m³)", "thin parts sampled 25 mm apart", or null.
+export function thinChoiceNote(stats) {
+  if (stats.thickenedTo > 0) return `thin parts thickened to ${mm(stats.thickenedTo)} (+${Number(stats.thickenedVolume.toPrecision(2))} m³)`;
+  if (stats.coarsenedSpacing > 0) return `thin parts sampled ${mm(stats.coarsenedSpacing)} apart`;
+  return null;
+}
+
+// Null unless the import's thin parts were thickened: the geometry changed, and by how much.
+export function thickenedWarning(stats, name) {
+  if (!(stats.thickenedTo > 0)) return null;
+  const before = stats.surfaceVolume - stats.thickenedVolume;
+  const grew = before > 0 ? ` (${Number((stats.surfaceVolume / before).toPrecision(2))}× its volume)` : '';
+  return `${name}: thin parts about ${mm(stats.thinnest)} thick were thickened to ${mm(stats.thickenedTo)} to fit the tet limit; the body is ${Number(stats.thickenedVolume.toPrecision(2))} m³ larger than the surface${grew}.`;
 }
 
 // A 60 Hz frame, ms: a body whose physics alone takes longer cannot run in real time.
@@ -141,7 +176,7 @@ export function cavityNote(stats, name) {
 
 // Every warning for a finished import, in the order a reader needs them.
 export function importWarnings(stats, name, options = null) {
-  return [openSurfaceWarning(stats, name), lostVolumeWarning(stats, name, options), cavityNote(stats, name), heavyBodyWarning(stats, name, options)].filter(Boolean);
+  return [openSurfaceWarning(stats, name), thickenedWarning(stats, name), lostVolumeWarning(stats, name, options), cavityNote(stats, name), heavyBodyWarning(stats, name, options)].filter(Boolean);
 }
 
 // The quality histogram as ten bars, quality 0 to 1 left to right, the tallest bin full height;
@@ -165,6 +200,7 @@ export function meshSummary(stats) {
     ...(stats.peeledSlivers || stats.refinementPoints
       ? [`improved: ${counted(stats.peeledSlivers ?? 0, 'sliver')} peeled, ${counted(stats.refinementPoints ?? 0, 'point')} added`]
       : []),
+    ...(thinChoiceNote(stats) ? [thinChoiceNote(stats)] : []),
     `quality min ${stats.minQuality.toFixed(2)}, mean ${stats.meanQuality.toFixed(2)}${stats.qualityHistogram ? ` ${qualityBars(stats.qualityHistogram)}` : ''}`,
     `${Math.round(stats.milliseconds)} ms`,
   ].join(' · ');

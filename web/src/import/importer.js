@@ -7,7 +7,7 @@
 // Only the newest request counts: starting one cancels the one before, and results of a stale
 // request are dropped. Failures become one toast each; cancelling is silent.
 import { classifyFiles, checkFileSize } from './file_kinds.js';
-import { describeImportError, importWarnings, meshSummary, tetFileSummary } from './import_messages.js';
+import { describeImportError, importWarnings, isThinOverBudget, meshSummary, tetFileSummary, thinChoiceMessage } from './import_messages.js';
 import { placeOnStage } from './placement.js';
 import { sampleSurface } from './samples.js';
 import { parseTetGen, parseTetJson } from './tet_files.js';
@@ -23,10 +23,14 @@ async function readText(file) {
 
 export class Importer {
   // sim: the Simulation; alerts: toasts; progress: ProgressView; readout: for the summary line;
-  // getOptions(): { resolution, minQuality, maxTets } for the tetrahedralizer; onChange(state): after every
-  // status change (the panel shows the body's new name, or snaps back after a failure).
-  constructor({ sim, alerts, progress, readout, getOptions, onChange = () => {} }) {
-    Object.assign(this, { sim, alerts, progress, readout, getOptions, onChange });
+  // getOptions(): { resolution, minQuality, maxTets, thinParts } for the tetrahedralizer (thinParts:
+  // 'ask', 'thicken' or 'coarsen'); onChange(state): after every status change (the panel shows the
+  // body's new name, or snaps back after a failure); offerChoice(message, onChoose): shows the
+  // thin-parts choice (thin_parts_choice.js) when thin parts take an import over maxTets and
+  // thinParts is 'ask' (without it, the refusal is a toast).
+  constructor({ sim, alerts, progress, readout, getOptions, onChange = () => {}, offerChoice = null }) {
+    Object.assign(this, { sim, alerts, progress, readout, getOptions, onChange, offerChoice });
+    this._retry = null; // { id, name, input } of the newest surface import, to re-run with a choice
     this._request = 0; // id of the newest request; older ones see they are stale and stop
     this._job = null; // the running worker job, { promise, cancel }
     this._waiters = [];
@@ -130,17 +134,37 @@ export class Importer {
         this._settle({ status: 'cancelled' });
         return;
       }
-      const shown = describeImportError(error, this.state.name, { ...this.getOptions(), msPerTet: this.sim.msPerTet });
+      const options = { ...this.getOptions(), msPerTet: this.sim.msPerTet };
+      const retry = this._retry?.id === id ? this._retry : null;
+      if (retry && this.offerChoice && options.thinParts === 'ask' && isThinOverBudget(error)) {
+        this.offerChoice(thinChoiceMessage(error.stats, retry.name, options), (overrides) => this.importWith(retry, overrides));
+        this._settle({ status: 'failed', error: 'over the tet limit: a choice is offered' });
+        return;
+      }
+      const shown = describeImportError(error, this.state.name, options);
       this.alerts.error(shown);
       this._settle({ status: 'failed', error: shown.message });
     }
   }
 
+  // The thin-parts choice's re-run of a refused import: the same input with `overrides` of the
+  // options ({ maxTets: 0 } for more tets, { thinParts: 'thicken' | 'coarsen' }).
+  importWith({ name, input }, overrides) {
+    const id = this._start(name);
+    return this._run(id, () => this._tetrahedralize(id, name, input, overrides));
+  }
+
   // input: a normalized surface, or { file: { name, buffer } } (see tetra_client.js).
-  async _tetrahedralize(id, name, input) {
-    const { resolution, minQuality, maxTets = 0 } = this.getOptions();
+  async _tetrahedralize(id, name, input, overrides = {}) {
+    const settings = { ...this.getOptions(), ...overrides };
+    const { resolution, minQuality, maxTets = 0 } = settings;
+    // 'ask' runs as sampled; a refusal then offers the choice.
+    const thinParts = settings.thinParts === 'thicken' || settings.thinParts === 'coarsen' ? settings.thinParts : 'sample';
+    // A file's bytes go to the worker (transferred): kept here too while a refusal may re-run them.
+    const again = input.file && maxTets > 0 ? { file: { name: input.file.name, buffer: input.file.buffer.slice(0) } } : input;
+    this._retry = { id, name, input: again };
     this.state.status = 'tetrahedralizing';
-    const job = tetrahedralize(input, { resolution, minQuality, maxTets, thinSurface: true, skin: true }, {
+    const job = tetrahedralize(input, { resolution, minQuality, maxTets, thinParts, thinSurface: true, skin: true }, {
       onProgress: (fraction) => {
         this.state.progress = fraction;
         this.progress.set(fraction);

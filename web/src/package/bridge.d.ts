@@ -29,6 +29,9 @@ export type ParamName = keyof typeof Param;
 export declare const Material: Readonly<{ simple: 0; neoHookean: 1 }>;
 /** sb_collider_param: the names Collider.setParam takes. */
 export declare const ColliderParam: Readonly<{ friction: 0; restitution: 1 }>;
+/** What a tetrahedralization does when thin parts take its estimate over maxTets (sb_tetra_set_thin_parts). */
+export declare const ThinParts: Readonly<{ sample: 0; thicken: 1; coarsen: 2 }>;
+export type ThinPartsChoice = keyof typeof ThinParts;
 
 /** Return codes of the C API (sb_error); negative means failure. */
 export declare const ErrorCode: Readonly<{
@@ -185,6 +188,18 @@ export interface TetraStats {
   thinnest: number;
   /** m: the interior grid's spacing (the longest side over the resolution); parts at least this thick are sampled as a solid is. */
   cellSize: number;
+  /** The createTetra option thinParts. */
+  thinParts: ThinPartsChoice;
+  /** The estimate with thin parts sampled by their thickness, when the choice acted (else 0). */
+  estimatedTetsAsSampled: number;
+  /** When the choice could not fit maxTets either: the lowest estimate it reached. */
+  choiceFloorTets: number;
+  /** m: the thickness thin sheets were offset outward to ('thicken'), else 0. */
+  thickenedTo: number;
+  /** m^3 the offset added to the solid (surfaceVolume includes it). */
+  thickenedVolume: number;
+  /** m: the spacing thin parts were sampled at ('coarsen'), else 0. */
+  coarsenedSpacing: number;
 }
 
 export interface LoadOptions {
@@ -218,7 +233,7 @@ export declare class Softbody {
    * simple material, ground, pins) and throws BackendError for the rest. */
   createWorld(options: { backend?: 'wasm' | 'webgpu' | 'auto' }): Promise<BackendWorld>;
   /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */
-  createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean; /** A bound on the tets: the first run() throws TOO_LARGE, naming the estimate, when the estimate exceeds it (0: none). */ maxTets?: number }): Tetra;
+  createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean; /** A bound on the tets: the first run() throws TOO_LARGE, naming the estimate, when the estimate exceeds it (0: none). */ maxTets?: number; /** When thin parts take the estimate over maxTets: refuse ('sample', the default), thicken them, or sample them coarser. */ thinParts?: ThinPartsChoice }): Tetra;
   lastError(): string;
 }
 
