@@ -23,8 +23,9 @@
 // The targets keep the region's linear momentum (sum m_i (x_i* - c) = 0) and exert no torque about c
 // (R A^T is symmetric).
 //
-// When. Only on a tangle (kRepairTangledFraction of the body's tets inverted at once) and once no other
-// body and no collider has touched the body for kRepairFreeSubsteps: its neighbours in a pile flatten
+// When. On a tangle (kRepairTangledFraction of the body's tets inverted at once) once no other body and
+// no collider has touched the body for kRepairFreeSubsteps, and on any inverted tet once none has for
+// kRepairAnyFreeSubsteps: its neighbours in a pile flatten
 // a few tets of it, and snapped back against them every substep, bunnies there trembled for good. After the elastic passes and before the ground,
 // press plate and colliders, so those still have
 // the last word and the substep's start `prev` is left where the vertices really were (continuous
@@ -50,10 +51,16 @@ namespace sb {
 constexpr uint32_t kRepairFreeSubsteps = 30;
 
 // A body is repaired only when at least this fraction of its tets is inverted in a substep: a tangle
-// (a box pressed to 5 % inverts 20-45 % of its tets at once), not a few tets flattened by a landing or
-// by neighbours (0.3-2 % of a bunny's), which its volume constraints restore and which, snapped back
-// against what presses on them, set a pile's bodies trembling (tests/bridge/scenes.test.mjs).
+// (a box pressed to 5 % inverts 20-45 % of its tets at once), not a few tets flattened by neighbours
+// (0.3-2 % of a bunny's), which snapped back against what presses on them set a pile's bodies
+// trembling (tests/bridge/scenes.test.mjs)...
 constexpr float kRepairTangledFraction = 0.01f;
+
+// ...unless no other body or collider has touched it for this many substeps (0.5 s at the default 10):
+// then any inverted tet is repaired. A body that landed alone keeps a few tets folded flat against the
+// ground for good otherwise (the bunny at the page's defaults: 11-12 of 5,538 from 4 s to 10 s; with
+// this, none from 2 s), while in a pile every body is touched far more often than that.
+constexpr uint32_t kRepairAnyFreeSubsteps = 300;
 
 // Only bodies whose volume terms are this stiff or stiffer (compliance in m^5/N; 0, incompressible, is
 // the page's default): inverted tets of a body with soft or no volume terms (the article's "edges

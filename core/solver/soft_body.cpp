@@ -521,7 +521,7 @@ void SoftBody::substep_begin(float h, const StepSettings& s, int sub) {
   }
   substep_contacts_ = 0;
   if (plate_.active) advance_plate(h);
-  position_based_begin(h, s, sub, true);
+  position_based_begin(h, s, sub);
 }
 
 void SoftBody::substep_passes(int first, int count) {

@@ -321,7 +321,7 @@ class SoftBody {
   double mechanical_energy(const float gravity[3]) const;  // kinetic + gravity + elastic, J
   void vbd_limit_energy(const float gravity[3]);
   void position_based_substep(float h, const StepSettings& s, int sub);
-  void position_based_begin(float h, const StepSettings& s, int sub, bool split);
+  void position_based_begin(float h, const StepSettings& s, int sub);
   void position_based_passes(int first, int count);
   void position_based_end();
   // The per-vertex passes of a substep fused into the XPBD job's copies (xpbd_schedule.h), run on

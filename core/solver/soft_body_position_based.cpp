@@ -135,14 +135,13 @@ void SoftBody::fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t en
 }
 
 void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
-  position_based_begin(h, s, sub, false);
+  position_based_begin(h, s, sub);
   position_based_passes(0, params_.iterations);
   position_based_end();
 }
 
-// A substep in three parts, so a world can solve the contacts between bodies between the passes
-// (split: no per-vertex work fused into the passes, whose copies then run once per call).
-void SoftBody::position_based_begin(float h, const StepSettings& s, int sub, bool split) {
+// A substep in three parts, so a world can solve the contacts between bodies between the passes.
+void SoftBody::position_based_begin(float h, const StepSettings& s, int sub) {
   PositionBasedSubstep& pb = pb_;
   pb.s = &s;
   pb.sub = sub;
@@ -165,7 +164,7 @@ void SoftBody::position_based_begin(float h, const StepSettings& s, int sub, boo
   // The per-vertex passes run inside the XPBD job (on its threads) when nothing else touches the
   // vertices between them: no grab, press plate or collider, and (for the velocities) no contact
   // with other bodies between this and substep_finish.
-  pb.fuse = !split && solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
+  pb.fuse = solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
             s.collider_count == 0;
   VertexWork& work = pb.work;
   work = VertexWork{};
@@ -213,10 +212,11 @@ void SoftBody::position_based_end() {
   // left as many tets inverted. A body on the ground and under the press plate is repaired.
   if (solver_ == Solver::Xpbd && s.collider_count > 0 && !pressed_by_other_)
     for (uint32_t i = 0; i < vertex_count() && !pressed_by_other_; ++i) pressed_by_other_ = contact_restitution_[i] >= 0.0f;
-  substeps_free_ = pressed_by_other_ ? 0 : std::min(substeps_free_ + 1, kRepairFreeSubsteps);
+  substeps_free_ = pressed_by_other_ ? 0 : std::min(substeps_free_ + 1, kRepairAnyFreeSubsteps);
+  const float flagged = float(inverted_repair_.flagged());
   const bool tangled = solver_ == Solver::Xpbd && !neo_hookean() && params_.volume_compliance <= kRepairMaxVolumeCompliance &&
-                       substeps_free_ >= kRepairFreeSubsteps &&
-                       inverted_repair_.flagged() >= std::max(1.0f, kRepairTangledFraction * float(tet_count()));
+                       ((substeps_free_ >= kRepairFreeSubsteps && flagged >= std::max(1.0f, kRepairTangledFraction * float(tet_count()))) ||
+                        (substeps_free_ >= kRepairAnyFreeSubsteps && flagged >= 1.0f));
   const bool repaired =
       tangled && inverted_repair_.repair(pos_.data(), rest_pos_.data(), mass_.data(), inv_mass_.data(), tet_ids_.data()) > 0;
   if (!tangled) inverted_repair_.forget();  // the flags the pass set, unused
@@ -385,9 +385,9 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.vertex_bounds = copy_bounds_.data();
   job.vertex_ranges = uint32_t(copy_bounds_.size()) - 1;
   job.copies_per_group = vertex_bounds_.size() > 2;
-  if (work) {
-    job.before = fused_before;
-    job.after = fused_after;
+  if (work) {  // (split into calls: the prediction in the first, the ground and velocities in the last)
+    job.before = begin ? fused_before : nullptr;
+    job.after = end ? fused_after : nullptr;
     job.vertex_ctx = work;
   }
   // A body with one unit per phase and its colours below the split size gains nothing from the team.
