@@ -361,6 +361,8 @@ export class Figure {
   // One frame of dt seconds for every view that has not exploded. Returns the lanes that exploded in
   // this frame. A view's C API error other than divergence propagates after the others stepped.
   advance(dt) {
+    // A GPU world still running earlier frames skips this one: simulated time follows the GPU.
+    if (this.lanes.some((lane) => lane.world.busy)) return [];
     this.time += dt;
     const exploded = [];
     let failure = null;

@@ -142,6 +142,14 @@ export class GpuWorld {
     this.device.queue.submit([encoder.finish()]);
     this.counters = { dispatches, submits: 1 };
     this.time += dt;
+    this.inFlight = (this.inFlight ?? 0) + 1;
+    this.device.queue.onSubmittedWorkDone().then(() => { this.inFlight -= 1; });
+  }
+
+  // True while the GPU is two or more frames behind what was submitted: a frame loop that steps
+  // anyway queues work faster than the GPU runs it, and what it reads back falls ever further behind.
+  get busy() {
+    return (this.inFlight ?? 0) >= 2;
   }
 
   // Resolves when the GPU has finished everything submitted so far.
