@@ -27,7 +27,7 @@ const float* sb_body_edge_rest_lengths(sb_world world, sb_body body) {
   return b && b->edge_count() > 0 ? b->edge_rest_lengths() : nullptr;  // NULL with SB_OK: no edges
 }
 
-const float* sb_body_tet_six_rest_volumes(sb_world world, sb_body body) {
+const float* sb_body_tet_6_rest_volumes(sb_world world, sb_body body) {
   clear_error();
   sb::SoftBody* b = find_body(world, body);
   return b && b->tet_count() > 0 ? b->tet_rest_volumes6() : nullptr;  // NULL with SB_OK: no tets

@@ -2,10 +2,10 @@
 
 # Every function declared in softbody.h is exported: the header is the single list.
 file(READ ${CMAKE_CURRENT_SOURCE_DIR}/emscripten/softbody.h SOFTBODY_HEADER)
-string(REGEX MATCHALL "[ *](sb_[a-z_]+)\\(" SOFTBODY_DECLS "${SOFTBODY_HEADER}")
+string(REGEX MATCHALL "[ *](sb_[a-z0-9_]+)\\(" SOFTBODY_DECLS "${SOFTBODY_HEADER}")
 set(SOFTBODY_EXPORTS _malloc,_free)
 foreach(decl ${SOFTBODY_DECLS})
-  string(REGEX REPLACE "[ *](sb_[a-z_]+)\\(" "_\\1" name "${decl}")
+  string(REGEX REPLACE "[ *](sb_[a-z0-9_]+)\\(" "_\\1" name "${decl}")
   string(APPEND SOFTBODY_EXPORTS ",${name}")
 endforeach()
 

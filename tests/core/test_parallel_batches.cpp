@@ -117,7 +117,7 @@ TEST_CASE("C API: the reads for a GPU backend are zero-copy, validated and leave
   CHECK(inv[0] == 0.0f);  // a live view: the pin shows through it
   CHECK(inv[1] > 0.0f);
   const float* rest = sb_body_edge_rest_lengths(w, b);
-  const float* rest6 = sb_body_tet_six_rest_volumes(w, b);
+  const float* rest6 = sb_body_tet_6_rest_volumes(w, b);
   REQUIRE(rest != nullptr);
   REQUIRE(rest6 != nullptr);
   CHECK(sb_body_inverse_rest_shapes(w, b) != nullptr);

@@ -37,7 +37,7 @@ export function bodySolverData(body) {
   }
   return {
     edgeRest: body.edgeCount > 0 ? view(body, Float32Array, M._sb_body_edge_rest_lengths(w, h), body.edgeCount).slice() : new Float32Array(0),
-    tetRest6: body.tetCount > 0 ? view(body, Float32Array, M._sb_body_tet_six_rest_volumes(w, h), body.tetCount).slice() : new Float32Array(0),
+    tetRest6: body.tetCount > 0 ? view(body, Float32Array, M._sb_body_tet_6_rest_volumes(w, h), body.tetCount).slice() : new Float32Array(0),
     inverseRestShapes: body.tetCount > 0 ? view(body, Float32Array, M._sb_body_inverse_rest_shapes(w, h), 9 * body.tetCount).slice() : new Float32Array(0),
     batches,
   };

@@ -48,6 +48,7 @@ export const SQUASH_START = 0.7; // start="squash": pressed to 70 % of the heigh
 export const PLOTS = Object.freeze(['none', 'energy', 'volume', 'both']);
 export const LOADINGS = Object.freeze(['lazy', 'eager']);
 export const REVEALS = Object.freeze(['auto', 'interaction', 'manual']);
+export const BACKENDS = Object.freeze(['wasm', 'webgpu', 'auto']); // backend.js BACKENDS
 
 // Default resolution per scene, in the scene's own unit (see figure.js SCENE_BUILDERS).
 export const DEFAULT_RESOLUTION = Object.freeze({
@@ -103,6 +104,7 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'bending-stiffness', param: 'bendingStiffness', kind: 'number', min: 0, max: 1e3, default: 1e-5, unit: 'N m', apply: 'body', slider: { log: true, min: -7, max: -1, step: 0.05, zero: true }, doc: 'cloth only: D of the bending energy (cotton 1e-5, card 1e-2), 0 to 1000' },
   { name: 'thickness', param: 'thickness', kind: 'number', min: 0, max: 0.1, default: 0.002, unit: 'm', apply: 'body', slider: { min: 0, max: 0.02, step: 0.0005 }, doc: 'cloth only: half of it is kept from the ground, 0 to 0.1' },
   { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved)' },
+  { name: 'backend', kind: 'enum', values: BACKENDS, default: 'wasm', apply: 'rebuild', doc: 'wasm (every feature), webgpu (XPBD tet bodies on the GPU, no grabbing, colliders or scenery yet: docs/gpu.md) or auto (WebGPU when there is an adapter, the figure runs nothing WebGPU lacks and the scene has 30,000 tets or more); the figure falls back to wasm rather than break, and its label says which it got and why' },
   { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },
   { name: 'gravity', kind: 'number', default: -9.81, unit: 'm/s²', apply: 'world', slider: { min: -30, max: 30, step: 0.1 }, doc: 'along y' },
   { name: 'ground', kind: 'boolean', default: true, apply: 'world', doc: 'the floor y = 0 ("false" removes it)' },

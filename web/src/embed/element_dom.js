@@ -44,6 +44,8 @@ canvas.plot[hidden] { display: none; }
 }
 .label .exploded { display: block; color: #b3261e; font-weight: 700; }
 .label .exploded[hidden] { display: none; }
+.label .backend { display: block; font-weight: 400; font-size: 0.85em; }
+.label .backend[hidden] { display: none; }
 .play {
   position: absolute; left: 50%; top: 50%; width: 64px; height: 64px; margin: -32px 0 0 -32px;
   border: 0; border-radius: 50%; background: rgb(29 39 51 / 0.72); color: #fff; font-size: 26px;

@@ -31,7 +31,8 @@ export function samplePlot(el) {
   });
 }
 
-// One label per view: its solver (when several are compared) and EXPLODED once it has.
+// One label per view: its solver (when several are compared) and EXPLODED once it has; the first
+// also says which backend runs the views and why, when the page asked for a choice (backend="...").
 export function labelViews(el) {
   const lanes = el._figure?.lanes ?? [];
   const rects = el._view?.rects ?? [];
@@ -43,19 +44,24 @@ export function labelViews(el) {
     const name = document.createElement('span');
     const exploded = document.createElement('span');
     exploded.className = 'exploded';
-    label.append(name, exploded);
+    const backend = document.createElement('span');
+    backend.className = 'backend';
+    label.append(name, exploded, backend);
     container.append(label);
     el._labels.push(label);
   }
   lanes.forEach((lane, i) => {
     const label = el._labels[i];
-    const [name, exploded] = label.children;
+    const [name, exploded, backend] = label.children;
     const several = lanes.length > 1;
+    const chosen = i === 0 && el._values.backend !== 'wasm' ? el._backend : null;
+    backend.hidden = !chosen;
+    backend.textContent = chosen ? `${chosen.backend} · ${chosen.reason}` : '';
     name.textContent = several ? SOLVER_LABELS[lane.solver] : '';
     name.hidden = !several;
     exploded.hidden = !lane.exploded;
     exploded.textContent = lane.exploded ? `EXPLODED at ${lane.explodedAt.toFixed(2)} s` : '';
-    label.hidden = !several && !lane.exploded;
+    label.hidden = !several && !lane.exploded && !chosen;
     label.style.setProperty('--view-color', el._rt?.VIEW_COLORS[i] ?? '#ff5a3c');
     const r = rects[i];
     if (r) Object.assign(label.style, { left: `${r.x}px`, top: `${r.y}px` });

@@ -132,7 +132,7 @@ class FigureLane {
     this.stepMs = 0;
     // More threads only for large bodies in the multi-threaded build, and only if faster here.
     this.threads = new ThreadTuner(world);
-    this.threads.fit(autoThreads(world.sb, body.tetCount));
+    this.threads.fit(world.backend === 'webgpu' ? 1 : autoThreads(world.sb, body.tetCount));
   }
 
   restart(start, stiffness) {
@@ -155,7 +155,8 @@ class FigureLane {
   }
 
   _observe() {
-    this.stats = this.body.stats();
+    // A WebGPU body cannot wait for its read back inside a frame: it reports its last one.
+    this.stats = this.body.frameStats ? this.body.frameStats() : this.body.stats();
     this.energy = totalEnergy(this.stats);
   }
 
@@ -204,6 +205,7 @@ export class Figure {
     this.config = null;
     this.target = MESH_TARGET; // where the camera looks
     this.bounds = null; // the scenery's box ({ center, halfExtents }, m) for the camera, or null
+    this.makeWorld = () => softbody.createWorld(); // one per view; figure_backend.js may hand GPU worlds
   }
 
   // config: { scene, resolution (null: the scene's default), solvers: [bridge names], values (the
@@ -216,7 +218,7 @@ export class Figure {
     const lanes = [];
     try {
       for (const solver of solvers) {
-        const world = this.softbody.createWorld();
+        const world = this.makeWorld();
         let body;
         try {
           world.setSubsteps(values.substeps);
@@ -359,6 +361,8 @@ export class Figure {
   // One frame of dt seconds for every view that has not exploded. Returns the lanes that exploded in
   // this frame. A view's C API error other than divergence propagates after the others stepped.
   advance(dt) {
+    // A GPU world still running earlier frames skips this one: simulated time follows the GPU.
+    if (this.lanes.some((lane) => lane.world.busy)) return [];
     this.time += dt;
     const exploded = [];
     let failure = null;

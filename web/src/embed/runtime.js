@@ -4,6 +4,7 @@
 export { sharedSoftbody } from '../wasm_module.js';
 export { pageStage } from './page_stage.js';
 export { Figure } from './figure.js';
+export { buildOnBackend } from './figure_backend.js';
 export { FigureView, VIEW_COLORS } from './figure_view.js';
 export { loadMesh, fileNameOf, srcUrls } from './mesh_source.js';
 export { Plot } from '../compare/plot.js';

@@ -284,6 +284,10 @@ export class SoftBodyElement extends HTMLElement {
   get loaded() {
     return this._status === 'ready';
   }
+  // { backend: 'wasm' | 'webgpu', reason } the views run on (backend="..." asks), null before.
+  get activeBackend() {
+    return this._backend ?? null;
+  }
 
   // reveal="interaction" or "manual": show the simulation now (loading it first if it has not).
   dismissPoster() {
@@ -423,9 +427,12 @@ export class SoftBodyElement extends HTMLElement {
       if (id !== this._buildId) return false;
     }
     try {
-      this._figure.build(config, mesh);
+      // { backend, reason } for the label; null: a newer build took over while the GPU was asked for.
+      this._backend = await this._rt.buildOnBackend(this._figure, config, mesh, v.backend, () => id === this._buildId);
+      if (!this._backend) return false;
     } catch (error) {
       if (!initial) throw error;
+      this._backend = { backend: 'wasm', reason: `${v.backend}: values tried one at a time on wasm` };
       this._buildOneByOne(config, mesh, error);
     }
     this._built();

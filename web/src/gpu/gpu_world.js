@@ -15,6 +15,9 @@ const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its
 const BATCH_STRIDE = 256;    // bytes between batch entries: the minimum uniform dynamic offset alignment
 // The parameters the GPU solver runs; any other one may be read but not changed from its default.
 const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations']);
+// Parameters of features the backend refuses on their own (grabbing, Neo-Hookean, PBD, plastic creep):
+// stored, with no effect until that feature is asked for, which throws then.
+const INERT_PARAMS = new Set(['grabRadius', 'grabCompliance', 'youngsModulus', 'poissonRatio', 'plasticYield', 'pbdStiffness']);
 
 // Pipelines and layouts, one set per device.
 function makeKernels(device) {
@@ -139,6 +142,14 @@ export class GpuWorld {
     this.device.queue.submit([encoder.finish()]);
     this.counters = { dispatches, submits: 1 };
     this.time += dt;
+    this.inFlight = (this.inFlight ?? 0) + 1;
+    this.device.queue.onSubmittedWorkDone().then(() => { this.inFlight -= 1; });
+  }
+
+  // True while the GPU is two or more frames behind what was submitted: a frame loop that steps
+  // anyway queues work faster than the GPU runs it, and what it reads back falls ever further behind.
+  get busy() {
+    return (this.inFlight ?? 0) >= 2;
   }
 
   // Resolves when the GPU has finished everything submitted so far.
@@ -318,6 +329,14 @@ export class GpuBody {
     return dispatches;
   }
 
+  // Topology, as the wasm Body has it (the core's arrays; they never change).
+  get edges() {
+    return this.body.edges;
+  }
+  get tets() {
+    return this.body.tets;
+  }
+
   touches(other) {
     return (this.group & other.mask) !== 0 && (other.group & this.mask) !== 0;
   }
@@ -328,7 +347,9 @@ export class GpuBody {
   }
 
   setParam(name, value) {
-    if (!GPU_PARAMS.has(name) && Param[name] !== undefined && value !== this.p[name]) throw new BackendError(`the parameter ${name}`);
+    // The core keeps float32: a default read back (0.15 -> 0.15000000596) is the same value.
+    const runs = GPU_PARAMS.has(name) || INERT_PARAMS.has(name);
+    if (!runs && Param[name] !== undefined && Math.fround(value) !== Math.fround(this.p[name])) throw new BackendError(`the parameter ${name}`);
     const density = this.p.density;
     this.body.setParam(name, value); // checks name and range
     this._readParams();
@@ -371,6 +392,8 @@ export class GpuBody {
   // Back to the creation state (the core's body was never stepped), pins kept.
   reset() {
     this._writeState(this.body.positions, new Float32Array(3 * this.vertexCount));
+    this.positions.set(this.body.positions);
+    this.velocities.fill(0);
   }
 
   // Reads positions and velocities back (xyz, m and m/s) into this.positions / this.velocities.
@@ -392,6 +415,17 @@ export class GpuBody {
     return s;
   }
 
+  // For a frame loop that cannot wait (the <soft-body> figure): starts a read back unless one is in
+  // flight, and returns the stats of the last one, so positions and stats trail the GPU by a frame
+  // or two. The elastic energy is not computed on the GPU (0 here), nor the volume (NaN).
+  frameStats() {
+    if (!this._reading) {
+      this._reading = this.read().catch(() => {}).finally(() => { this._reading = null; }); // a destroyed body's read fails: nothing to show
+    }
+    const s = stateStats(this.positions, this.velocities, this.mass, this.world.gravity);
+    return { ...s, solver: 'xpbd', finite: this.positions.every(Number.isFinite), elasticEnergy: 0, volumeRatio: NaN };
+  }
+
   squash() {
     throw new BackendError('squash');
   }
@@ -402,6 +436,9 @@ export class GpuBody {
     throw new BackendError('grabbing');
   }
   setVisual() {
+    throw new BackendError('a visual surface (skinning)');
+  }
+  setVisualBound() {
     throw new BackendError('a visual surface (skinning)');
   }
   setVertexScales() {

@@ -9,9 +9,9 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
 /** Attributes that controls="..." can show as sliders. */
 export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
@@ -102,6 +102,9 @@ export interface SoftBodyAttributes {
   /** iterations: XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved) */
   get iterations(): number;
   set iterations(value: number | null);
+  /** backend: wasm (every feature), webgpu (XPBD tet bodies on the GPU, no grabbing, colliders or scenery yet: docs/gpu.md) or auto (WebGPU when there is an adapter, the figure runs nothing WebGPU lacks and the scene has 30,000 tets or more); the figure falls back to wasm rather than break, and its label says which it got and why */
+  get backend(): ('wasm' | 'webgpu' | 'auto');
+  set backend(value: ('wasm' | 'webgpu' | 'auto') | null);
   /** substeps: substeps per frame */
   get substeps(): number;
   set substeps(value: number | null);
@@ -229,6 +232,8 @@ export declare class SoftBodyElement extends HTMLElement {
   readonly frames: number;
   readonly time: number;
   readonly loaded: boolean;
+  /** What the views run on (backend="..." asks for it) and why, e.g. "auto: 1,296 tets, below the 30,000 where WebGPU gains"; null before the first build. */
+  readonly activeBackend: { backend: 'wasm' | 'webgpu'; reason: string } | null;
   /** Refuse src files (or meshed samples) with more tets than this; null: no cap (embed.html sets 150,000). */
   maxTets: number | null;
 
