@@ -77,7 +77,6 @@ export class SoftBodyElement extends HTMLElement {
     this._values = {}; // property name -> the value in effect
     for (const a of ATTRIBUTES) this._values[propertyName(a.name)] = a.default;
     this._status = 'idle'; // idle | loading | ready | failed
-    this.maxTets ??= null; // kept if a page set it before the element was upgraded
     this._rt = null;
     this._stage = null;
     this._figure = null;
@@ -113,6 +112,8 @@ export class SoftBodyElement extends HTMLElement {
 
   connectedCallback() {
     clearTimeout(this._disposeTimer);
+    // A property a page set before the element was upgraded hides the accessor: pass it through.
+    for (const [key, value] of Object.entries(this)) if (key in this._values && delete this[key]) this[key] = value;
     this._syncTabIndex();
     this._describe();
     this._showPoster();
@@ -405,7 +406,7 @@ export class SoftBodyElement extends HTMLElement {
       const label = v.src ? `meshing ${this._rt.fileNameOf(this._rt.srcUrls(v.src)[0])}` : `meshing ${v.scene}`;
       this._progress(0, label);
       try {
-        mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src }, (f) => {
+        mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src, maxTets: v.maxTets, thinParts: v.thinParts }, (f) => {
           if (id === this._buildId) this._progress(f, label);
         });
       } finally {
@@ -413,9 +414,9 @@ export class SoftBodyElement extends HTMLElement {
       }
       if (id === this._buildId) this._emit('progress', { fraction: 1, label }); // done: the ring is gone
       if (id !== this._buildId) return false;
-      // A page may cap what a file can cost its readers (embed.html does); the element alone does not.
+      // max-tets bounds a surface by its estimate, before meshing (mesh_source.js); a tet file here.
       const tets = mesh.tets.length / 4;
-      if (this.maxTets && tets > this.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${this.maxTets.toLocaleString('en')}`);
+      if (!mesh.stats && v.maxTets && tets > v.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${v.maxTets.toLocaleString('en')}`);
     }
     const config = this._config();
     if (v.scenery !== 'none' && this._rt.scenePreset(v.scenery).needsBunny) {
