@@ -432,9 +432,12 @@ test('src: a mesh file is tetrahedralized with a progress ring and drawn with it
 const PLATE_SRC = `data:model/obj,${encodeURIComponent(CUBE_OBJ.replace(/^v (\S+) (\S+) (\S+)$/gm, (_, x, y, z) => `v ${x} ${Number(y) * 0.005} ${z}`))}`;
 
 test('max-tets and thin-parts: a thin plate over the bound is refused before it is meshed, naming the choice; thicken and coarsen mesh it within the bound', async () => {
-  const { page, context, problems } = await openFixture(`<soft-body id="a" max-tets="15000"></soft-body>`);
+  // #b's maxTets is set by a classic script before the element module runs (before the upgrade).
+  const { page, context, problems } = await openFixture(`<soft-body id="a" max-tets="15000"></soft-body><soft-body id="b"></soft-body>
+    <script>document.getElementById('b').maxTets = 7;</script>`);
   try {
     await waitElementFrames(page, '#a', 1);
+    assert.deepEqual(await page.evaluate(() => [document.getElementById('b').maxTets, document.getElementById('b').getAttribute('max-tets')]), [7, '7'], 'set before the upgrade, it reaches the attribute');
     const before = await page.evaluate(() => document.getElementById('a').bodies[0].tetCount);
     const failure = page.evaluate(() => new Promise((resolve) => document.getElementById('a').addEventListener('error', (e) => resolve(e.detail), { once: true })));
     await page.evaluate((src) => (document.getElementById('a').src = src), PLATE_SRC);

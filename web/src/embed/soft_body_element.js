@@ -113,7 +113,7 @@ export class SoftBodyElement extends HTMLElement {
   connectedCallback() {
     clearTimeout(this._disposeTimer);
     // A property a page set before the element was upgraded hides the accessor: pass it through.
-    for (const [key, value] of Object.entries(this)) if (key in this._values && delete this[key]) this[key] = value;
+    for (const [key, value] of Object.entries(this)) if (Object.hasOwn(this._values, key) && delete this[key]) this[key] = value;
     this._syncTabIndex();
     this._describe();
     this._showPoster();
