@@ -438,6 +438,16 @@ test('max-tets and thin-parts: a thin plate over the bound is refused before it 
   try {
     await waitElementFrames(page, '#a', 1);
     assert.deepEqual(await page.evaluate(() => [document.getElementById('b').maxTets, document.getElementById('b').getAttribute('max-tets')]), [7, '7'], 'set before the upgrade, it reaches the attribute');
+    // A lattice figure is not rebuilt (nor restarted) for a bound that only meshes feel.
+    const kept = await page.evaluate(async () => {
+      const b = document.getElementById('b');
+      const body = b.bodies[0];
+      b.thinParts = 'thicken';
+      b.maxTets = 8;
+      await new Promise((r) => setTimeout(r, 200));
+      return [b.bodies[0] === body, b.thinParts, b.maxTets];
+    });
+    assert.deepEqual(kept, [true, 'thicken', 8]);
     const before = await page.evaluate(() => document.getElementById('a').bodies[0].tetCount);
     const failure = page.evaluate(() => new Promise((resolve) => document.getElementById('a').addEventListener('error', (e) => resolve(e.detail), { once: true })));
     await page.evaluate((src) => (document.getElementById('a').src = src), PLATE_SRC);
@@ -450,8 +460,10 @@ test('max-tets and thin-parts: a thin plate over the bound is refused before it 
     for (const thinParts of ['thicken', 'coarsen']) {
       const loaded = page.evaluate(() => new Promise((resolve) => document.getElementById('a').addEventListener('load', (e) => resolve(e.detail), { once: true })));
       await page.evaluate(([src, choice]) => Object.assign(document.getElementById('a'), { thinParts: choice, src }), [PLATE_SRC, thinParts]);
-      const { tets, src } = await loaded;
+      const { tets, src, note } = await loaded;
       assert.ok(src.startsWith('data:model/obj,') && tets > 1000 && tets <= 1.38 * 15000, `${thinParts}: ${tets} tets`);
+      // What the choice did, in the load event: thickened by tens of mm, or sampled tens of mm apart.
+      assert.match(note, thinParts === 'thicken' ? /^thin parts thickened to \d\d mm \(\+0\.\d+ m³\)$/ : /^thin parts sampled \d\d mm apart$/);
       assert.equal(await page.evaluate(() => document.getElementById('a').getAttribute('thin-parts')), thinParts);
     }
     assert.deepEqual(problems, []);

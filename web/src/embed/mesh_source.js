@@ -64,7 +64,9 @@ async function surfaceToTets(name, surface, resolution, { maxTets = 0, thinParts
   }
   // The worker hands back the surface as drawn (normalized, perhaps refined) and its binding to
   // the tets, so the page only copies it (Body.setVisualBound) instead of searching the tets.
-  return { name, positions: result.positions, tets: result.tets, surface: result.surface ?? surface, visual: result.visual ?? null, stats: result.stats };
+  // What a thin-parts choice did ("thin parts thickened to 58 mm (+0.053 m³)"), for the load event.
+  const note = result.stats?.thickenedTo > 0 || result.stats?.coarsenedSpacing > 0 ? (await import('../import/import_messages.js')).thinChoiceNote(result.stats) : null;
+  return { name, positions: result.positions, tets: result.tets, surface: result.surface ?? surface, visual: result.visual ?? null, stats: result.stats, note };
 }
 
 // A refusal over max-tets in the page's words (the estimate, what drives it), plus what the element

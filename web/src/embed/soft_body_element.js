@@ -181,7 +181,9 @@ export class SoftBodyElement extends HTMLElement {
       this._applyElementValue(name, value);
       return;
     }
-    if (info.apply === 'rebuild') {
+    // The tet bound matters only to meshes: a lattice figure keeps running.
+    const meshOnly = (name === 'max-tets' || name === 'thin-parts') && !this._values.src && !SAMPLE_SCENES.includes(this._values.scene);
+    if (info.apply === 'rebuild' && !meshOnly) {
       this._rebuildOld ??= {};
       if (!(name in this._rebuildOld)) this._rebuildOld[name] = oldText;
       this._values[key] = value;
@@ -414,6 +416,7 @@ export class SoftBodyElement extends HTMLElement {
       }
       if (id === this._buildId) this._emit('progress', { fraction: 1, label }); // done: the ring is gone
       if (id !== this._buildId) return false;
+      this._meshNote = mesh.note ?? null;
       // max-tets bounds a surface by its estimate, before meshing (mesh_source.js); a tet file here.
       const tets = mesh.tets.length / 4;
       if (!mesh.stats && v.maxTets && tets > v.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${v.maxTets.toLocaleString('en')}`);
@@ -560,7 +563,7 @@ export class SoftBodyElement extends HTMLElement {
       this._loadPending = false;
       const v = this._values;
       const body = figure.lanes[0].body;
-      this._emit('load', { scene: v.src ? null : v.scene, src: v.src, views: figure.lanes.length, vertices: body.vertexCount, tets: body.tetCount, ms: performance.now() - this._loadStarted });
+      this._emit('load', { scene: v.src ? null : v.scene, src: v.src, views: figure.lanes.length, vertices: body.vertexCount, tets: body.tetCount, ms: performance.now() - this._loadStarted, note: this._meshNote ?? null });
       this._loadStarted = null;
     }
     if (now - this._lastFrameEvent >= FRAME_EVENT_MS) {

@@ -193,7 +193,7 @@ export interface FigureStats extends ViewStats {
 
 export interface SoftBodyEventMap {
   /** The first frame of each build (the first load, and after scene, src, resolution, compare change). */
-  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number }>;
+  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number; note: string | null }>;
   /** The figure's very first frame (the same moment as the first load). */
   ready: CustomEvent<{ frames: number }>;
   /** Meshing a sample scene or src: fraction 0 to 1 (1 once done). */
