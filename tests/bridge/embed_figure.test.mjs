@@ -189,6 +189,23 @@ test('embed snippets leave defaults out, escape values, and their iframe address
   for (const [name, text] of params) assert.deepEqual(parseAttribute(name, text), attributes[name], name);
 });
 
+test('the embed dialog\'s figure options: left out at their defaults; alt names the iframe too, loading is the iframe\'s own', () => {
+  const embedUrl = 'https://example.org/figures/embed.html';
+  const base = { scene: 'ball', autoplay: true };
+  const defaults = { alt: null, loading: 'lazy', reveal: 'auto', interactive: true, 'disable-zoom': false, 'camera-follow': true };
+  const plain = embedSnippets({ ...base, ...defaults }, { embedUrl, title: 'a ball' });
+  assert.doesNotMatch(plain.element, /alt=|loading=|reveal=|interactive|disable-zoom|camera-follow/);
+  assert.match(plain.iframe, /" width="640" height="400" style="border:0" loading="lazy" title="a ball"><\/iframe>$/);
+  const chosen = { alt: 'a "soft" ball', loading: 'eager', reveal: 'interaction', interactive: false, 'disable-zoom': true, 'camera-follow': false };
+  const { element, iframe, url } = embedSnippets({ ...base, ...chosen }, { embedUrl, title: 'a ball' });
+  assert.match(element, /<soft-body scene="ball" autoplay alt="a &quot;soft&quot; ball" loading="eager" reveal="interaction" interactive="false" disable-zoom camera-follow="false"><\/soft-body>/);
+  // In the frame the figure loads with the frame: no loading parameter, and the iframe is not lazy.
+  assert.match(iframe, /style="border:0" title="a &quot;soft&quot; ball"><\/iframe>$/);
+  const params = new URL(url).searchParams;
+  assert.deepEqual([...params.keys()], ['scene', 'autoplay', 'alt', 'reveal', 'interactive', 'disable-zoom', 'camera-follow']);
+  for (const [name, text] of params) assert.deepEqual(parseAttribute(name, text), { ...base, ...chosen }[name], name);
+});
+
 test('scenery: every view gets the demo scene\'s obstacles and bodies, the same physics, reset with the body', async () => {
   const { SCENES } = await import('../../web/src/scenes/scene_presets.js');
   const { SCENERIES } = await import('../../web/src/embed/attributes.js');

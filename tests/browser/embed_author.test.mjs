@@ -246,7 +246,7 @@ test('events: load once per build with what was built, progress up to 1, visibil
     const loads = await events(page, 'a', 'load');
     assert.equal(loads.length, 1, 'one load for one build');
     const tets = await page.evaluate(() => document.getElementById('a').bodies[0].tetCount);
-    assert.deepEqual({ ...loads[0], ms: 0 }, { scene: 'box', src: null, views: 1, vertices: 343, tets, ms: 0 });
+    assert.deepEqual({ ...loads[0], ms: 0 }, { scene: 'box', src: null, views: 1, vertices: 343, tets, ms: 0, note: null });
     assert.ok(loads[0].ms > 0);
     assert.equal((await events(page, 'a', 'ready')).length, 1);
     assert.deepEqual(await events(page, 'a', 'visibility'), [{ visible: true }]);

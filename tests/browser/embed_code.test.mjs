@@ -67,6 +67,33 @@ test('the demo copies its setup as an element and an iframe that reproduce it', 
     });
     assert.deepEqual(state, { edge: 0.0010000000474974513, substeps: 20, damping: 2.5, vertices: 729, paused: false });
     assert.deepEqual(embedProblems, []);
+
+    // The figure options an author picks in the dialog: each rewrites both snippets at once.
+    await page.fill('[data-option="alt"]', 'a soft box dropped on the floor');
+    await page.uncheck('[data-option="interactive"]');
+    await page.check('[data-option="disable-zoom"]');
+    await page.uncheck('[data-option="camera-follow"]');
+    const chosen = await snippets(page);
+    assert.match(chosen.element, / alt="a soft box dropped on the floor" interactive="false" disable-zoom camera-follow="false"><\/soft-body>$/);
+    assert.match(chosen.iframe, /&amp;alt=a%20soft%20box%20dropped%20on%20the%20floor&amp;interactive=false&amp;disable-zoom&amp;camera-follow=false" .* loading="lazy" title="a soft box dropped on the floor">/);
+    const { page: optioned, problems: optionedProblems } = await openEmbed(context, chosen.iframe);
+    const options = await optioned.evaluate(() => {
+      const f = window.app.figure;
+      return { interactive: f.interactive, disableZoom: f.disableZoom, cameraFollow: f.cameraFollow, label: f.shadowRoot.querySelector('canvas.scene').getAttribute('aria-label'), tabIndex: f.tabIndex };
+    });
+    assert.deepEqual(options, { interactive: false, disableZoom: true, cameraFollow: false, label: 'a soft box dropped on the floor.', tabIndex: -1 });
+    assert.deepEqual(optionedProblems, []);
+    // Load on click, and at once: the element says so; the frame loads with the iframe (not lazy).
+    await page.selectOption('[data-option="reveal"]', 'interaction');
+    await page.selectOption('[data-option="loading"]', 'eager');
+    const eager = await snippets(page);
+    assert.match(eager.element, / loading="eager" reveal="interaction" interactive="false"/);
+    assert.match(eager.iframe, /&amp;reveal=interaction&amp;/);
+    assert.doesNotMatch(eager.iframe, /loading/);
+    // Opened again, the dialog starts from the defaults.
+    await page.evaluate(() => document.querySelector('#embed-dialog').close());
+    await page.evaluate(() => app.press('copyEmbed'));
+    assert.deepEqual(await snippets(page), code);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -297,12 +297,23 @@ test('locked down: only the parent drives the frame, replies go to its origin, f
     assert.ok(!requests.some((r) => r.startsWith('http://127.0.0.1:9/')), 'nothing fetched from a refused origin');
     // (The strict frame below screened the same address from its URL at load.)
     assert.equal(requests.filter((r) => r === `${third.origin}/cube.obj`).length, 1, 'only the frame that lists its origin fetched the cube');
-    // The tet cap (150,000 here; lowered to see it): a file with more is refused, the body stays.
+    // The parent hears the meshing progress and each build's load, with what was built.
     const tets = await figure.evaluate(() => window.app.figure.bodies[0].tetCount);
-    await figure.evaluate(() => (window.app.figure.maxTets = 10));
-    await send({ softbody: 'setParam', name: 'resolution', value: 8 });
-    await figure.waitForFunction(() => /cube\.obj has [\d,]+ tets; this figure takes at most 10/.test(window.app.figure.shadowRoot.querySelector('.message span').textContent), null, { timeout: FRAME_TIMEOUT });
-    assert.equal(await figure.evaluate(() => window.app.figure.bodies[0].tetCount), tets);
+    await page.waitForFunction(() => window.__messages.some((m) => m.softbody === 'load' && m.from === 'frame' && m.src), null, { timeout: FRAME_TIMEOUT });
+    const heard = await page.evaluate(() => window.__messages.filter((m) => m.from === 'frame' && (m.softbody === 'load' || m.softbody === 'progress')));
+    assert.deepEqual(heard.filter((m) => m.softbody === 'load').map((m) => [m.scene, m.src, m.views]), [['spring', null, 1], [null, `${third.origin}/cube.obj`, 1]]);
+    assert.equal(heard.find((m) => m.src).tets, tets);
+    const progress = heard.filter((m) => m.softbody === 'progress');
+    assert.ok(progress.length >= 2 && progress.every((m) => m.label === 'meshing cube.obj' && m.fraction >= 0 && m.fraction <= 1), JSON.stringify(progress));
+    assert.equal(progress.at(-1).fraction, 1);
+    // The tet cap (150,000 here): a message may lower it, never lift it. Lowered to 10, the cube's
+    // estimate is refused before it is meshed, and the body and the cap stay as they were.
+    await send({ softbody: 'setParam', name: 'max-tets', value: 1e9 });
+    await figure.waitForFunction(() => /max-tets=1000000000: this frame builds at most 150,000 tets/.test(window.app.figure.shadowRoot.querySelector('.message span').textContent));
+    assert.equal(await figure.evaluate(() => window.app.figure.maxTets), 150000);
+    await send({ softbody: 'setParam', name: 'max-tets', value: 10 });
+    await figure.waitForFunction(() => /cube\.obj: this surface would give about [\d,]+ tets, above the limit of 10;/.test(window.app.figure.shadowRoot.querySelector('.message span').textContent), null, { timeout: FRAME_TIMEOUT });
+    assert.deepEqual(await figure.evaluate(() => [window.app.figure.bodies[0].tetCount, window.app.figure.maxTets]), [tets, 150000]);
 
     // A parent not in origin=...: commands are refused and nothing is sent to it.
     assert.equal(await strict.evaluate(() => window.app.replyOrigin), null);

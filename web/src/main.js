@@ -189,8 +189,8 @@ async function init() {
         const s = sim.settings;
         const lattice = LATTICE_SHAPES.includes(s.shape);
         const sample = SAMPLE_SHAPES.includes(s.shape);
-        const snippets = embedSnippets(
-          withMaterial({
+        const setup = withMaterial(
+          {
             scene: lattice || sample ? s.shape : 'box',
             resolution: lattice ? s.resolution : sample ? panel.meshOptions().resolution : null,
             'edge-compliance': s.edgeCompliance,
@@ -204,16 +204,18 @@ async function init() {
             substeps: s.substeps,
             scenery: sim.scene === 'single' ? null : sim.scene,
             autoplay: true,
-          }, s, sim.body),
-          { ...embedAddresses(), title: `a soft ${lattice || sample ? s.shape : 'body'}, live` },
+          },
+          s,
+          sim.body,
         );
+        const addresses = { ...embedAddresses(), title: `a soft ${lattice || sample ? s.shape : 'body'}, live` };
         // Said plainly, from the state now (not from an earlier import): what a figure cannot hold.
         const notes = [];
         if (!lattice && !sample) notes.push(`${s.shape} is your own file: put it on your site and add src="…" with its address (the snippets show the box meanwhile).`);
         // The scene carries over (scenery="..."); bodies added by hand and moved obstacles do not.
         const added = sim.extras.length - scenePreset(sim.scene).drops.length;
         if (added > 0) notes.push(`Left out: ${added} ${added === 1 ? 'body' : 'bodies'} added with "add body" (a figure holds its body and its scenery's).`);
-        showEmbedDialog({ ...snippets, note: notes.join(' ') });
+        showEmbedDialog({ make: (options) => embedSnippets({ ...setup, ...options }, addresses), note: notes.join(' ') });
       },
       restoreDefaults: () => {
         grabber.cancel();

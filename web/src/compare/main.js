@@ -202,36 +202,34 @@ async function init() {
         const substeps = setup.views[0].substeps;
         const iterations = setup.views[0].iterations ?? 1;
         const neoHookean = setup.material === 'neo-hookean';
-        const snippets = embedSnippets(
-          {
-            scene,
-            resolution: setup.resolution,
-            compare: setup.views.map((v) => v.solver),
-            start: setup.start,
-            stiffness: setup.stiffness,
-            'spring-damping': setup.springDamping,
-            damping: setup.drag,
-            'pbd-stiffness': setup.pbdStiffness,
-            density: SCENES[setup.scene].params?.density ?? null,
-            pressure: SCENES[setup.scene].usesPressure ? setup.pressure : null,
-            gravity: setup.gravity,
-            substeps,
-            iterations,
-            material: neoHookean ? 'neo-hookean' : null,
-            'youngs-modulus': neoHookean ? setup.youngsModulus : null,
-            'poisson-ratio': neoHookean ? setup.poissonRatio : null,
-            dt: 1 / setup.hz,
-            plot: 'both',
-            autoplay: true,
-          },
-          { ...embedAddresses(), title: `${setup.views.map((v) => SOLVER_LABELS[v.solver]).join(' vs ')}, live` },
-        );
+        const attributes = {
+          scene,
+          resolution: setup.resolution,
+          compare: setup.views.map((v) => v.solver),
+          start: setup.start,
+          stiffness: setup.stiffness,
+          'spring-damping': setup.springDamping,
+          damping: setup.drag,
+          'pbd-stiffness': setup.pbdStiffness,
+          density: SCENES[setup.scene].params?.density ?? null,
+          pressure: SCENES[setup.scene].usesPressure ? setup.pressure : null,
+          gravity: setup.gravity,
+          substeps,
+          iterations,
+          material: neoHookean ? 'neo-hookean' : null,
+          'youngs-modulus': neoHookean ? setup.youngsModulus : null,
+          'poisson-ratio': neoHookean ? setup.poissonRatio : null,
+          dt: 1 / setup.hz,
+          plot: 'both',
+          autoplay: true,
+        };
+        const addresses = { ...embedAddresses(), title: `${setup.views.map((v) => SOLVER_LABELS[v.solver]).join(' vs ')}, live` };
         const notes = [];
         if (setup.views.some((v) => v.substeps !== substeps)) notes.push(`The views here use different substeps; a figure gives every view the same, so the snippets use the first view's ${substeps}.`);
         if (setup.views.some((v) => (v.iterations ?? 1) !== iterations)) notes.push(`The views use different iterations per substep; a figure gives every view the first view's ${iterations}.`);
         if (setup.scene === 'cantilever') notes.push('A figure has no clamped beam yet: the snippets show the box with the same material.');
         const note = notes.join(' ');
-        showEmbedDialog({ ...snippets, note });
+        showEmbedDialog({ make: (options) => embedSnippets({ ...attributes, ...options }, addresses), note });
       },
       // Back to the page as it opens without parameters: DEFAULT_SETUP, no preset. load() rebuilds
       // every view and reports the change (panel, view menus, plot labels, URL).

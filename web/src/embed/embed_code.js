@@ -31,8 +31,12 @@ export function embedSnippets(attributes, { embedUrl, scriptUrl = null, title = 
   const tagAttributes = texts.map(([name, text]) => (text === '' ? name : `${name}="${escapeHtml(text)}"`)).join(' ');
   const tag = `<soft-body ${tagAttributes}></soft-body>`;
   const element = scriptUrl ? `<script type="module" src="${escapeHtml(scriptUrl)}"></script>\n${tag}` : `${tag}\n<script type="module">import 'softbody';</script>`;
-  const query = texts.map(([name, text]) => (text === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(text)}`)).join('&');
+  // A figure filling its frame loads with the frame: loading="..." is the iframe's own attribute,
+  // and alt also names the frame (its title).
+  const params = texts.filter(([name]) => name !== 'loading');
+  const query = params.map(([name, text]) => (text === '' ? encodeURIComponent(name) : `${encodeURIComponent(name)}=${encodeURIComponent(text)}`)).join('&');
   const url = `${embedUrl}?${query}`;
-  const iframe = `<iframe src="${escapeHtml(url)}" width="640" height="400" style="border:0" loading="lazy" title="${escapeHtml(title)}"></iframe>`;
+  const loading = attributes.loading === 'eager' ? '' : ' loading="lazy"';
+  const iframe = `<iframe src="${escapeHtml(url)}" width="640" height="400" style="border:0"${loading} title="${escapeHtml(attributes.alt ?? title)}"></iframe>`;
   return { element, iframe, url };
 }

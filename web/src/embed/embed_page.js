@@ -10,8 +10,8 @@
 // drive it with postMessage:
 //   frame.contentWindow.postMessage({ softbody: 'play' | 'pause' | 'reset' | 'step', n }, origin)
 //   frame.contentWindow.postMessage({ softbody: 'setParam', name: 'substeps', value: 20 }, origin)
-// and hears back, at its own origin only, { source: 'softbody', softbody: 'ready' | 'exploded' |
-// 'error' | 'stats', ...detail }.
+// and hears back, at its own origin only, { source: 'softbody', softbody: 'ready' | 'load' |
+// 'progress' | 'exploded' | 'error' | 'stats', ...detail }.
 //
 // Locked down because a frame is a guest on someone else's page: a sibling frame (an ad) must not
 // drive it, replies must not reach other windows, a message must not make it fetch any URL (a
@@ -47,6 +47,10 @@ figure.maxTets = MAX_TETS;
 function screen(name, value) {
   if (name === 'resolution' && Number(value) > MAX_RESOLUTION) {
     return { value: String(MAX_RESOLUTION), note: `resolution=${value} is more than this frame builds; using ${MAX_RESOLUTION} (at most ~83,000 tets)` };
+  }
+  // max-tets may lower the frame's cap, never lift it (0 or unset means no bound to the element).
+  if (name === 'max-tets' && !(Number(value) > 0 && Number(value) <= MAX_TETS)) {
+    return { value: String(MAX_TETS), note: `max-tets=${value}: this frame builds at most ${MAX_TETS.toLocaleString('en')} tets; using that` };
   }
   if ((name === 'src' || name === 'poster') && value !== null && String(value).trim() !== '') {
     const text = String(value).trim();
@@ -104,6 +108,10 @@ const reply = (message) => {
   if (replyOrigin) window.parent.postMessage({ source: 'softbody', ...message }, replyOrigin);
 };
 figure.addEventListener('ready', () => reply({ softbody: 'ready', frames: figure.frames }));
+// Each build's first frame (scene, src, views, vertices, tets, ms) and the meshing progress
+// (fraction, label), so the parent can show its own loading state.
+figure.addEventListener('load', (e) => reply({ softbody: 'load', ...e.detail }));
+figure.addEventListener('progress', (e) => reply({ softbody: 'progress', ...e.detail }));
 figure.addEventListener('exploded', (e) => reply({ softbody: 'exploded', ...e.detail }));
 figure.addEventListener('error', (e) => reply({ softbody: 'error', ...e.detail }));
 

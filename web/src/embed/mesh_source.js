@@ -53,34 +53,54 @@ function meshed(key, make, onProgress) {
   return entry.promise.finally(() => entry.listeners.delete(onProgress));
 }
 
-async function surfaceToTets(name, surface, resolution, onProgress) {
-  const job = tetrahedralize(surface, { resolution, minQuality: MIN_QUALITY, thinSurface: true }, { onProgress });
-  const result = await job.promise;
+// bound: { maxTets (0: none), thinParts } (the max-tets and thin-parts attributes).
+async function surfaceToTets(name, surface, resolution, { maxTets = 0, thinParts = 'sample' }, onProgress) {
+  const options = { resolution, minQuality: MIN_QUALITY, thinSurface: true, maxTets, thinParts };
+  let result;
+  try {
+    result = await tetrahedralize(surface, options, { onProgress }).promise;
+  } catch (error) {
+    throw await overBudgetError(error, name, options);
+  }
   // The worker hands back the surface as drawn (normalized, perhaps refined) and its binding to
   // the tets, so the page only copies it (Body.setVisualBound) instead of searching the tets.
-  return { name, positions: result.positions, tets: result.tets, surface: result.surface ?? surface, visual: result.visual ?? null, stats: result.stats };
+  // What a thin-parts choice did ("thin parts thickened to 58 mm (+0.053 m³)"), for the load event.
+  const note = result.stats?.thickenedTo > 0 || result.stats?.coarsenedSpacing > 0 ? (await import('../import/import_messages.js')).thinChoiceNote(result.stats) : null;
+  return { name, positions: result.positions, tets: result.tets, surface: result.surface ?? surface, visual: result.visual ?? null, stats: result.stats, note };
 }
 
-// scene: a sample name, or null with src: one URL, or two for a TetGen pair ("a.node a.ele").
+// A refusal over max-tets in the page's words (the estimate, what drives it), plus what the element
+// can do about it: the thin-parts choice when thin parts drive it. Other errors pass unchanged.
+async function overBudgetError(error, name, options) {
+  if (!(error?.stats?.maxTets > 0 && error.stats.estimatedTets > error.stats.maxTets)) return error;
+  const { describeImportError, isThinOverBudget } = await import('../import/import_messages.js');
+  const hint = isThinOverBudget(error) ? ' thin-parts="thicken" or "coarsen" meshes it within max-tets.' : '';
+  return Object.assign(new Error(`${describeImportError(error, name, options).message}${hint}`), { code: error.code, codeName: error.codeName, stats: error.stats });
+}
+
+// scene: a sample name, or null with src: one URL, or two for a TetGen pair ("a.node a.ele");
+// maxTets, thinParts: the bound on a surface's tets and the thin-parts choice (surfaceToTets).
 // Returns { name, positions (m), tets, surface (or null), visual (a binding, or null), stats (or
 // null) }; rejects with an Error
 // whose message names what failed.
-export function loadMesh({ scene = null, src = null, resolution = 10 }, onProgress = () => {}) {
+export function loadMesh({ scene = null, src = null, resolution = 10, maxTets = 0, thinParts = 'sample' }, onProgress = () => {}) {
+  const bound = { maxTets: maxTets ?? 0, thinParts: thinParts ?? 'sample' };
+  const boundKey = `${bound.maxTets}:${bound.thinParts}`;
   if (!src) {
-    return meshed(`sample:${scene}:${resolution}`, async (progress) => {
+    return meshed(`sample:${scene}:${resolution}:${boundKey}`, async (progress) => {
       const { sampleSurface } = await import('../import/samples.js');
-      return surfaceToTets(scene, await sampleSurface(scene), resolution, progress);
+      return surfaceToTets(scene, await sampleSurface(scene), resolution, bound, progress);
     }, onProgress);
   }
   const urls = srcUrls(src).map((u) => new URL(u, document.baseURI).href);
-  return meshed(`src:${urls.join(' ')}:${resolution}`, async (progress) => {
+  return meshed(`src:${urls.join(' ')}:${resolution}:${boundKey}`, async (progress) => {
     const files = await Promise.all(urls.map(fetchFile));
     const { classifyFiles } = await import('../import/file_kinds.js');
     const request = classifyFiles(files);
     if (request.kind === 'surface') {
       const { normalizeSurface, readSurfaceFile } = await import('../import/mesh_files.js');
       const surface = normalizeSurface(await readSurfaceFile(request.file), request.file.name);
-      return surfaceToTets(request.file.name, surface, resolution, progress);
+      return surfaceToTets(request.file.name, surface, resolution, bound, progress);
     }
     const { parseTetGen, parseTetJson } = await import('../import/tet_files.js');
     if (request.kind === 'tets') {

@@ -77,7 +77,6 @@ export class SoftBodyElement extends HTMLElement {
     this._values = {}; // property name -> the value in effect
     for (const a of ATTRIBUTES) this._values[propertyName(a.name)] = a.default;
     this._status = 'idle'; // idle | loading | ready | failed
-    this.maxTets ??= null; // kept if a page set it before the element was upgraded
     this._rt = null;
     this._stage = null;
     this._figure = null;
@@ -113,6 +112,8 @@ export class SoftBodyElement extends HTMLElement {
 
   connectedCallback() {
     clearTimeout(this._disposeTimer);
+    // A property a page set before the element was upgraded hides the accessor: pass it through.
+    for (const [key, value] of Object.entries(this)) if (Object.hasOwn(this._values, key) && delete this[key]) this[key] = value;
     this._syncTabIndex();
     this._describe();
     this._showPoster();
@@ -180,7 +181,9 @@ export class SoftBodyElement extends HTMLElement {
       this._applyElementValue(name, value);
       return;
     }
-    if (info.apply === 'rebuild') {
+    // The tet bound matters only to meshes: a lattice figure keeps running.
+    const meshOnly = (name === 'max-tets' || name === 'thin-parts') && !this._values.src && !SAMPLE_SCENES.includes(this._values.scene);
+    if (info.apply === 'rebuild' && !meshOnly) {
       this._rebuildOld ??= {};
       if (!(name in this._rebuildOld)) this._rebuildOld[name] = oldText;
       this._values[key] = value;
@@ -409,7 +412,7 @@ export class SoftBodyElement extends HTMLElement {
       const label = v.src ? `meshing ${this._rt.fileNameOf(this._rt.srcUrls(v.src)[0])}` : `meshing ${v.scene}`;
       this._progress(0, label);
       try {
-        mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src }, (f) => {
+        mesh = await this._rt.loadMesh({ scene: v.scene, src: v.src, resolution: v.resolution ?? DEFAULT_RESOLUTION.src, maxTets: v.maxTets, thinParts: v.thinParts }, (f) => {
           if (id === this._buildId) this._progress(f, label);
         });
       } finally {
@@ -417,9 +420,10 @@ export class SoftBodyElement extends HTMLElement {
       }
       if (id === this._buildId) this._emit('progress', { fraction: 1, label }); // done: the ring is gone
       if (id !== this._buildId) return false;
-      // A page may cap what a file can cost its readers (embed.html does); the element alone does not.
+      this._meshNote = mesh.note ?? null;
+      // max-tets bounds a surface by its estimate, before meshing (mesh_source.js); a tet file here.
       const tets = mesh.tets.length / 4;
-      if (this.maxTets && tets > this.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${this.maxTets.toLocaleString('en')}`);
+      if (!mesh.stats && v.maxTets && tets > v.maxTets) throw new Error(`${mesh.name} has ${tets.toLocaleString('en')} tets; this figure takes at most ${v.maxTets.toLocaleString('en')}`);
     }
     const config = this._config();
     if (v.scenery !== 'none' && this._rt.scenePreset(v.scenery).needsBunny) {
@@ -566,7 +570,7 @@ export class SoftBodyElement extends HTMLElement {
       this._loadPending = false;
       const v = this._values;
       const body = figure.lanes[0].body;
-      this._emit('load', { scene: v.src ? null : v.scene, src: v.src, views: figure.lanes.length, vertices: body.vertexCount, tets: body.tetCount, ms: performance.now() - this._loadStarted });
+      this._emit('load', { scene: v.src ? null : v.scene, src: v.src, views: figure.lanes.length, vertices: body.vertexCount, tets: body.tetCount, ms: performance.now() - this._loadStarted, note: this._meshNote ?? null });
       this._loadStarted = null;
     }
     if (now - this._lastFrameEvent >= FRAME_EVENT_MS) {

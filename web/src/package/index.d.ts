@@ -9,9 +9,9 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'max-tets' | 'thin-parts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'maxTets' | 'thinParts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
 /** Attributes that controls="..." can show as sliders. */
 export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
@@ -30,6 +30,12 @@ export interface SoftBodyAttributes {
   /** resolution: detail, in the scene's unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10) */
   get resolution(): number | null;
   set resolution(value: number | null);
+  /** max-tets: the most tets a src file or sample may give: a surface is refused before it is meshed when its estimate is above this (unless thin-parts chooses), a tet file after it is read; unset or 0: no bound (embed.html: 150,000) */
+  get maxTets(): number | null;
+  set maxTets(value: number | null);
+  /** thin-parts: when thin parts (sampled by their thickness) take a surface over max-tets: sample refuses with the estimate; thicken offsets them outward until the bound meshes them (the shape and volume change); coarsen samples them as far apart as the bound allows */
+  get thinParts(): ('sample' | 'thicken' | 'coarsen');
+  set thinParts(value: ('sample' | 'thicken' | 'coarsen') | null);
   /** solver: xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler, vbd */
   get solver(): SolverName;
   set solver(value: SolverName | SolverAttribute | null);
@@ -190,7 +196,7 @@ export interface FigureStats extends ViewStats {
 
 export interface SoftBodyEventMap {
   /** The first frame of each build (the first load, and after scene, src, resolution, compare change). */
-  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number }>;
+  load: CustomEvent<{ scene: SceneName | null; src: string | null; views: number; vertices: number; tets: number; ms: number; note: string | null }>;
   /** The figure's very first frame (the same moment as the first load). */
   ready: CustomEvent<{ frames: number }>;
   /** Meshing a sample scene or src: fraction 0 to 1 (1 once done). */
@@ -234,8 +240,6 @@ export declare class SoftBodyElement extends HTMLElement {
   readonly loaded: boolean;
   /** What the views run on (backend="..." asks for it) and why, e.g. "auto: 1,296 tets, below the 30,000 where WebGPU gains"; null before the first build. */
   readonly activeBackend: { backend: 'wasm' | 'webgpu'; reason: string } | null;
-  /** Refuse src files (or meshed samples) with more tets than this; null: no cap (embed.html sets 150,000). */
-  maxTets: number | null;
 
   addEventListener<K extends keyof SoftBodyEventMap>(type: K, listener: (this: SoftBodyElement, event: SoftBodyEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
