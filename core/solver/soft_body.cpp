@@ -333,6 +333,7 @@ void SoftBody::restore_rest_shape() {
 
 void SoftBody::reset() {
   restore_rest_shape();
+  convergence_ = ConvergenceReport{};
   pos_ = rest_pos_;
   last_good_pos_ = rest_pos_;
   scratch_.verlet_started = false;
@@ -493,6 +494,7 @@ bool SoftBody::step(float dt, const StepSettings& s) {
 void SoftBody::frame_begin() {
   max_penetration_ = 0.0f;
   frame_seconds_ = 0.0f;
+  frame_convergence_ = ConvergenceReport{};
 }
 
 void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
@@ -525,6 +527,7 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
 }
 
 bool SoftBody::frame_end() {
+  convergence_ = frame_convergence_;
   if (diverged_) {  // already reported; frozen until reset
     hold_frozen_shape();
     return true;

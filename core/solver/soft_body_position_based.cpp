@@ -177,7 +177,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
   } else {
     xpbd_solve(pbd, edge_alpha, volume_alpha, scale, gamma, sub == s.substeps - 1, s.pool, s.split_min,
-               fuse ? &work : nullptr, s.ground);
+               fuse ? &work : nullptr, s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
   }
   // Regions of inverted tets back on their rest shape, ahead of the contacts (inverted_tets.h). When
   // the ground was fused into the passes, it is applied again to the vertices the repair moved.
@@ -238,19 +238,26 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
 void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                          WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground) {
+                          WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, float gravity) {
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
+  // With a stiffness target (Neo-Hookean only, convergence.h) passes run until it is met, at most
+  // max_iterations; otherwise `iterations` of them.
+  const bool target = nh && params_.stiffness_target > 0.0f;
+  const int budget = target ? params_.max_iterations : params_.iterations;
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
   // residual; a single pass in any other substep needs none.
-  const bool keep = params_.iterations > 1 || last;
+  const bool keep = budget > 1 || last;
   float* edge_lambda = keep ? edge_lambda_.data() : nullptr;
   float* volume_lambda = keep ? volume_lambda_.data() : nullptr;
   if (nh) {
     if (keep) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
     NeoHookeanPass pass = neo_hookean_pass();
     pass.lambda = keep ? tet_lambda_.data() : nullptr;
-    const bool resync = params_.iterations > 1;  // keep positions and multipliers one rounding apart
+    const bool resync = budget > 1;  // keep positions and multipliers one rounding apart
+    // The stiffness reached is measured after every pass with a target, else after the frame's last
+    // substep's passes (for the report): it needs the prediction y, kept in nh_target_.
+    const bool measure = target || last;
     // Spring damping: the edge dashpots after the blocks in each pass (only when c > 0: no cost, and
     // the same bits, otherwise). After, not interleaved: the block pass stays as it is, and the order
     // changes only how fast the passes converge, not to what.
@@ -268,7 +275,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
       for (size_t j = 0; j < pos_.size(); ++j) nh_relative_[j] = pos_[j] - origin[j % 3];
       pass.pos = nh_relative_.data();
     }
-    if (resync) std::copy(pass.pos, pass.pos + pos_.size(), nh_target_.begin());
+    if (resync || measure) std::copy(pass.pos, pass.pos + pos_.size(), nh_target_.begin());
     EdgeDashpotPass damp;
     if (dashpots) {
       damp.pos = pass.pos;
@@ -287,11 +294,36 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
         damp.moved = dashpot_moved_.data();
       }
     }
-    for (int k = 0; k < params_.iterations; ++k) {
+    // The frame the deformation is measured in (convergence.h), from the prediction: its rigid motion
+    // changes little over the passes.
+    DeformationFrame frame;
+    if (measure) frame = deformation_frame(pass.pos, rest_pos_.data(), mass_.data(), inv_mass_.data(), vertex_count(), origin);
+    int passes = 0;
+    double reached = -1.0;
+    bool met = false;
+    for (int k = 0; k < budget; ++k) {
       solve_neo_hookean_blocks(pass);
       if (dashpots) solve_edge_dashpots(damp);
       if (resync) neo_hookean_positions(pass, nh_target_.data(), nh_sum_.data(), vertex_count(), damp.moved);
+      ++passes;
+      if (target || (measure && k == budget - 1)) {
+        // scratch_force_ is free here (the pressure used it before the prediction).
+        // scratch_force_ is free here (the pressure used it before the prediction).
+        ForceBalance balance;
+        balance.frame = &frame;
+        balance.rest = rest_pos_.data();
+        neo_hookean_force_balance(&balance, neo_hookean_, pass.pos, nh_target_.data(), mass_.data(), inv_mass_.data(),
+                                  nh_planes_ ? nh_plane_.data() : nullptr, vertex_count(), tet_ids_.data(),
+                                  tet_inverse_rest_.data(), tet_energy_volume_.data(), tet_count(), last_inv_h2_,
+                                  gravity, scratch_force_.data());
+        reached = balance.stiffness_reached();
+        if (target && reached >= params_.stiffness_target) {
+          met = true;
+          break;
+        }
+      }
     }
+    count_passes(passes, reached, target, met);
     if (relative)
       for (size_t j = 0; j < pos_.size(); ++j) pos_[j] += nh_relative_[j] - (pos_[j] - origin[j % 3]);
     neo_hookean_planes_end();
@@ -301,6 +333,7 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
   }
+  count_passes(params_.iterations, -1.0, false, false);  // the simple model has no force measure here
   // The passes run on positions padded to xyzw with the inverse mass in w, copied in and out around
   // them (pos_ stays the public xyz buffer).
   XpbdPasses job;
@@ -531,16 +564,33 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   // From kVbdForwardSweeps on, forward sweeps accelerated from the third (rho = 0.9) converge twice
   // as fast per sweep as pairs do (a stiff cantilever within 1 % of implicit Euler at 24 sweeps,
   // pairs 48) and the many sweeps leave w small.
-  const bool pairs = params_.iterations < kVbdForwardSweeps;
-  const int rounds = pairs ? (std::max(params_.iterations, 1) + 1) / 2 : params_.iterations;
+  // With a stiffness target (convergence.h) the sweeps go in pairs whatever the budget: they may stop
+  // after any pair, and only pairs are stable stopped early; the budget counts sweeps.
+  const bool target = params_.stiffness_target > 0.0f;
+  const int budget = target ? params_.max_iterations : params_.iterations;
+  const bool pairs = target || budget < kVbdForwardSweeps;
+  const int rounds = pairs ? (std::max(budget, 1) + 1) / 2 : budget;
+  const DeformationFrame frame = deformation_frame(pos_.data(), rest_pos_.data(), mass_.data(), inv_mass_.data(),
+                                                   vertex_count(), origin);  // convergence.h, from the prediction
+  ForceBalance balance;
+  int sweeps = 0;
+  bool met = false;
   const int start = 2;  // the round Chebyshev starts at (none with fewer rounds)
   const float rho2 = kVbdChebyshevRho * kVbdChebyshevRho;
   float omega = 1.0f;
   std::copy(pos_.begin(), pos_.end(), vbd_older_.begin());  // x_{n-2}
   for (int round = 0; round < rounds; ++round) {
     std::copy(pos_.begin(), pos_.end(), vbd_old_.begin());  // x_{n-1}
-    vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), false);
-    if (pairs) vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), true);
+    balance = ForceBalance{};
+    balance.frame = &frame;
+    balance.rest = rest_pos_.data();
+    vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), false, pairs ? nullptr : &balance);
+    if (pairs) vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), true, &balance);
+    sweeps += pairs ? 2 : 1;
+    if (target && balance.stiffness_reached() >= params_.stiffness_target) {
+      met = true;
+      break;
+    }
     if (round >= start) {
       omega = round == start ? 2.0f / (2.0f - rho2) : 4.0f / (4.0f - rho2 * omega);
       for (uint32_t i = 0; i < vertex_count(); ++i) {
@@ -553,6 +603,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
     }
     vbd_older_.swap(vbd_old_);
   }
+  count_passes(sweeps, balance.stiffness_reached(), target, met);
   // The acceleration may carry a vertex past a plane the sweep held it on.
   for (uint32_t i = 0; i < vertex_count(); ++i) {
     if (inv_mass_[i] == 0.0f) continue;
