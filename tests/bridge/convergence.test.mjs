@@ -37,11 +37,23 @@ test('a Neo-Hookean body under a target reports met or budget spent, with the pa
   assert.ok(c.passes >= 10 && c.passes <= 60, String(c.passes));
   assert.ok(c.stiffnessReached >= 0 && c.stiffnessReached <= 1);
   assert.match(stiffnessText(c), /^stiffness reached ≈ \d+ %/);
-  // Budget 1 and a target it cannot meet in one pass right after release: spent, and said so.
-  body.setParams({ maxIterations: 1, stiffnessTarget: 0.999 });
-  world.step(1 / 60);
-  assert.equal(body.convergence().status, 'budgetSpent');
-  assert.equal(body.convergence().passes, 10);
-  assert.match(stiffnessText(body.convergence()), /budget spent/);
+  world.destroy();
+});
+
+test('a clamped 5 MPa bar with a budget of one pass says the budget was spent', () => {
+  const world = sb.createWorld();
+  world.setGround(false);
+  const bar = world.addBox({ cells: [8, 2, 2], size: [0.8, 0.1, 0.1], center: [0.4, 1, 0] });
+  const x = bar.positions;
+  for (let i = 0; i < bar.vertexCount; i++) if (x[3 * i] < 1e-5) bar.pin(i, true);
+  bar.setParams({ material: Material.neoHookean, youngsModulus: 5e6, poissonRatio: 0.3, stiffnessTarget: 0.95, maxIterations: 1 });
+  for (let f = 0; f < 30; f++) world.step(1 / 60);
+  const c = bar.convergence();
+  // One pass per substep leaves this bar visibly soft (issue 28: 3 times the static sag on a beam
+  // like it), so the body must say so rather than claim the target.
+  assert.equal(c.status, 'budgetSpent');
+  assert.equal(c.passes, 10);
+  assert.ok(c.stiffnessReached < 0.95, String(c.stiffnessReached));
+  assert.match(stiffnessText(c), /budget spent/);
   world.destroy();
 });
