@@ -190,6 +190,7 @@ static bool has_force_form(const BodyParams& p, uint32_t tets) {
 }
 
 bool SoftBody::set_params(const BodyParams& params) {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   if (needs_force_form(solver_) && !has_force_form(params, tet_count())) return false;
   const bool remass = params.density != params_.density || params.areal_density != params_.areal_density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
@@ -203,6 +204,7 @@ bool SoftBody::set_params(const BodyParams& params) {
 }
 
 bool SoftBody::set_solver(Solver solver) {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   if (is_cloth() && solver != Solver::Xpbd) return false;  // bending is an XPBD constraint only so far
   if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
   if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
@@ -332,6 +334,7 @@ void SoftBody::restore_rest_shape() {
 }
 
 void SoftBody::reset() {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   restore_rest_shape();
   convergence_ = ConvergenceReport{};
   pos_ = rest_pos_;
@@ -352,6 +355,7 @@ void SoftBody::reset() {
 }
 
 bool SoftBody::squash(float factor) {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   // Volume-preserving: heights shrink by factor about the lowest point, widths grow by 1/sqrt(factor)
   // about the centroid, so an incompressible body is squashed without an infinite-energy state.
   const uint32_t n = vertex_count();

@@ -41,6 +41,9 @@ struct BodyParams {
   // or max_iterations of them ran (the budget). 0 = no target: `iterations` passes, as before.
   float stiffness_target = 0.0f;
   int32_t max_iterations = 16;
+  // XPBD with Neo-Hookean under a stiffness target, off the ground: start each substep from the last
+  // one's multipliers when it met its target (soft_body_position_based.cpp; measured in the commit).
+  bool warm_start = true;
   float edge_compliance = 0.0f;    // m/N, alpha = 1/k of each edge spring; 0 = inextensible
   float volume_compliance = 0.0f;  // m^5/N, alpha of C = 6(V - V0) per tet (C in m^3); 0 = incompressible
   float density = 1000.0f;         // kg/m^3; vertex mass = sum over its tets of density * V0 / 4
@@ -401,6 +404,7 @@ class SoftBody {
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
   std::vector<float> vbd_start_, vbd_previous_;  // VBD: the substep's start and prev_ in world coordinates / relative to the origin, m
   float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)
+  float nh_warm_h2_ = 0.0f;  // s^2: h^2 of the substep whose multipliers tet_lambda_ holds for a warm start (0: none)
   ConvergenceReport convergence_;       // the last frame's (convergence.h)
   ConvergenceReport frame_convergence_; // the current frame's, so far
   // A substep's passes are done: passes run, the stiffness they reached (< 0: not measured), and

@@ -5,7 +5,7 @@
 //
 //   softbody_bench_convergence [--cells nx ny nz] [--size lx ly lz] [--youngs Pa] [--poisson nu]
 //                              [--substeps n] [--frames n] [--timed n]
-//                              --solver xpbd|vbd|implicit [--iterations n | --target s --budget n]
+//                              --solver xpbd|vbd|implicit [--iterations n | --target s --budget n] [--cold]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +28,7 @@ struct Options {
   std::string solver = "xpbd";
   int iterations = 1, budget = 16;
   float target = 0.0f;
+  bool warm = true;
 };
 
 [[noreturn]] void usage(const char* why) {
@@ -57,6 +58,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--budget") o.budget = int(num(i));
     else if (a == "--target") o.target = float(num(i));
     else if (a == "--solver" && i + 1 < argc) o.solver = argv[++i];
+    else if (a == "--cold") o.warm = false;
     else usage(("unknown argument " + a).c_str());
   }
   return o;
@@ -71,6 +73,7 @@ std::unique_ptr<sb::SoftBody> beam(const Options& o) {
   p.iterations = o.iterations;
   p.stiffness_target = o.target;
   p.max_iterations = o.budget;
+  p.warm_start = o.warm;
   auto b = std::make_unique<sb::SoftBody>(
       sb::make_box(o.cells[0], o.cells[1], o.cells[2], o.size[0], o.size[1], o.size[2], 0.5f * o.size[0], 1.0f, 0.0f), p);
   for (uint32_t i = 0; i < b->vertex_count(); ++i)
