@@ -117,6 +117,8 @@ export const RANGES = Object.freeze({
   youngsModulus: { log: true, min: 3, max: 8, step: 0.05, unit: 'Pa' },
   poissonRatio: { min: 0, max: 0.49, step: 0.01 },
   iterations: { min: 1, max: 32, step: 1 },
+  stiffnessTarget: { min: 0, max: 0.99, step: 0.01 }, // 0: `iterations` passes
+  maxIterations: { min: 1, max: 32, step: 1 },
   plasticYield: { min: 0, max: 0.3, step: 0.005 },
   plasticCreep: { log: true, min: -1, max: 2.5, step: 0.05, unit: '1/s' },
 });
