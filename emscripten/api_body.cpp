@@ -85,6 +85,8 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"areal density (kg/m^2)", 1e-4f, 1e3f, &sb::BodyParams::areal_density},
     {"bending stiffness (N m)", 0.0f, 1e3f, &sb::BodyParams::bending_stiffness},
     {"thickness (m)", 0.0f, 0.1f, &sb::BodyParams::thickness},
+    {"stiffness target", 0.0f, 0.999f, &sb::BodyParams::stiffness_target},
+    {"max iterations", 1.0f, 100.0f, nullptr},  // whole passes per substep, handled by set_param/get_param
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);
@@ -218,10 +220,15 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
   if (!check_range(value, info.lo, info.hi, info.name)) return sb_last_error_code();
   const sb::BodyParams old = b->params();
   sb::BodyParams p = old;
-  if (param == SB_PARAM_ITERATIONS || param == SB_PARAM_MATERIAL) {
+  if (param == SB_PARAM_STIFFNESS_TARGET && value > 0.0f && value < 0.01f)
+    return fail(SB_ERR_OUT_OF_RANGE, "stiffness target %g: 0 turns the target off, otherwise it is a fraction of the "
+                "material's stiffness in [0.01, 0.999] (0.95: the body sags at most about 1/0.95 of the static answer)",
+                double(value));
+  if (param == SB_PARAM_ITERATIONS || param == SB_PARAM_MATERIAL || param == SB_PARAM_MAX_ITERATIONS) {
     if (value != std::floor(value))
       return fail(SB_ERR_OUT_OF_RANGE, "%s must be a whole number, got %g", info.name, double(value));
     if (param == SB_PARAM_ITERATIONS) p.iterations = int32_t(value);
+    else if (param == SB_PARAM_MAX_ITERATIONS) p.max_iterations = int32_t(value);
     else {
       const bool nh = value == float(SB_MATERIAL_NEO_HOOKEAN);
       if (nh && b->tet_count() == 0)
@@ -259,6 +266,7 @@ float sb_body_get_param(sb_world world, sb_body body, int32_t param) {
   sb::SoftBody* b = find_body(world, body);
   if (!b || !check_param(param)) return NAN;
   if (param == SB_PARAM_ITERATIONS) return float(b->params().iterations);
+  if (param == SB_PARAM_MAX_ITERATIONS) return float(b->params().max_iterations);
   if (param == SB_PARAM_MATERIAL) return float(b->params().material);
   return b->params().*kParams[param].field;
 }
@@ -499,6 +507,23 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   out->residual = float(s.residual);
   out->stiffness_number = float(s.stiffness_number);
   out->inverted_tets = int32_t(s.inverted_tets);
+  return SB_OK;
+}
+
+static_assert(sizeof(sb_convergence) == 16 && offsetof(sb_convergence, status) == 4, "as web/src/convergence.js reads it");
+static_assert(int32_t(sb::ConvergenceStatus::BudgetSpent) == SB_CONVERGENCE_BUDGET_SPENT &&
+                  int32_t(sb::ConvergenceStatus::Fixed) == SB_CONVERGENCE_FIXED, "one status list");
+
+int32_t sb_body_get_convergence(sb_world world, sb_body body, sb_convergence* out) {
+  clear_error();
+  sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  if (!out) return fail(SB_ERR_NULL_POINTER, "out is NULL");
+  const sb::ConvergenceReport& c = b->convergence();
+  out->stiffness_reached = float(c.stiffness_reached);
+  out->status = int32_t(c.status);
+  out->passes = c.passes;
+  out->substeps = c.substeps;
   return SB_OK;
 }
 

@@ -138,7 +138,16 @@ typedef enum sb_param {
   SB_PARAM_BENDING_STIFFNESS = 18, /* 1e-5, [0, 1e3]   N m     D of the bending energy 1/2 D kappa^2 per m^2
                                       (plate: E t^3 / (12 (1 - nu^2)); cotton ~1e-5, card ~1e-2) */
   SB_PARAM_THICKNESS = 19,        /* 0.002, [0, 0.1]   m       the sheet keeps half of it from the ground */
-  SB_PARAM_COUNT = 20
+  /* Convergence by target (XPBD with SB_MATERIAL_NEO_HOOKEAN, and VBD; sb_body_get_convergence): passes
+   * or sweeps run each substep until the stiffness reached is at least the target, or the budget is
+   * spent. 0 = no target: SB_PARAM_ITERATIONS passes. Other solvers and the simple material under
+   * XPBD keep SB_PARAM_ITERATIONS (the target is kept and applies after a switch). */
+  SB_PARAM_STIFFNESS_TARGET = 20, /* 0,     0 or [0.01, 0.999] - fraction of the material's stiffness a substep
+                                                                must reach (docs/solvers.md: 0.95 = the body
+                                                                sags at most ~1/0.95 of the static answer) */
+  SB_PARAM_MAX_ITERATIONS = 21,   /* 16,    1..100     -       the budget: passes or sweeps per substep at
+                                                                most while a target is set (whole numbers) */
+  SB_PARAM_COUNT = 22
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per
@@ -425,6 +434,25 @@ int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears d
 
 int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float value);
 float sb_body_get_param(sb_world world, sb_body body, int32_t param);
+
+/* What the last sb_world_step's passes did about the body's stiffness target (SB_PARAM_STIFFNESS_TARGET).
+ * Stiffness reached s = 1 - sum_i |r_i| / sum_i max(|f_i|, m_i |g|) over the free vertices, with f_i
+ * the body's internal force and r_i = f_i - m_i (x_i - y_i) / h^2 what the passes left unbalanced of
+ * implicit Euler's step (y: the inertial prediction): a body settled at s sags about 1/s of the
+ * static answer (docs/solvers.md, measured). */
+typedef enum sb_convergence_status {
+  SB_CONVERGENCE_NOT_MEASURED = 0, /* the simple material under XPBD, PBD, force-based solvers, no step yet */
+  SB_CONVERGENCE_FIXED = 1,        /* no target: SB_PARAM_ITERATIONS passes ran; s measured after the last substep */
+  SB_CONVERGENCE_MET = 2,          /* every substep reached the target within the budget */
+  SB_CONVERGENCE_BUDGET_SPENT = 3  /* at least one substep spent SB_PARAM_MAX_ITERATIONS short of it */
+} sb_convergence_status;
+typedef struct sb_convergence {
+  float stiffness_reached; /* s, 0..1: the lowest over the last frame's measured substeps (1 when not measured) */
+  int32_t status;          /* sb_convergence_status */
+  int32_t passes;          /* XPBD passes or VBD sweeps the last frame ran, over all its substeps */
+  int32_t substeps;        /* substeps of the last frame */
+} sb_convergence;
+int32_t sb_body_get_convergence(sb_world world, sb_body body, sb_convergence* out);
 int32_t sb_body_pin(sb_world world, sb_body body, int32_t vertex, int32_t pinned); /* pinned: 0 or 1 */
 /* Vertex groups: sets the mass and stiffness multipliers of `count` listed vertices (indices < the
  * vertex count; count in [1, SB_MAX_VERTEX_GROUP]). mass_scale multiplies each vertex's mass;

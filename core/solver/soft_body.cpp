@@ -200,6 +200,7 @@ static bool has_force_form(const BodyParams& p, uint32_t tets) {
 }
 
 bool SoftBody::set_params(const BodyParams& params) {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   if (needs_force_form(solver_) && !has_force_form(params, tet_count())) return false;
   const bool remass = params.density != params_.density || params.areal_density != params_.areal_density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
   params_ = params;
@@ -213,6 +214,7 @@ bool SoftBody::set_params(const BodyParams& params) {
 }
 
 bool SoftBody::set_solver(Solver solver) {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   if (is_cloth() && solver != Solver::Xpbd) return false;  // bending is an XPBD constraint only so far
   if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
   if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
@@ -342,7 +344,9 @@ void SoftBody::restore_rest_shape() {
 }
 
 void SoftBody::reset() {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   restore_rest_shape();
+  convergence_ = ConvergenceReport{};
   pos_ = rest_pos_;
   last_good_pos_ = rest_pos_;
   scratch_.verlet_started = false;
@@ -361,6 +365,7 @@ void SoftBody::reset() {
 }
 
 bool SoftBody::squash(float factor) {
+  nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   // Volume-preserving: heights shrink by factor about the lowest point, widths grow by 1/sqrt(factor)
   // about the centroid, so an incompressible body is squashed without an infinite-energy state.
   const uint32_t n = vertex_count();
@@ -503,6 +508,7 @@ bool SoftBody::step(float dt, const StepSettings& s) {
 void SoftBody::frame_begin() {
   max_penetration_ = 0.0f;
   frame_seconds_ = 0.0f;
+  frame_convergence_ = ConvergenceReport{};
 }
 
 void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
@@ -534,7 +540,11 @@ void SoftBody::substep_end() {
 }
 
 int SoftBody::passes_per_substep() const {
-  return solver_ == Solver::Xpbd || solver_ == Solver::Pbd ? std::max(params_.iterations, 1) : 1;
+  return solver_ == Solver::Xpbd || solver_ == Solver::Pbd ? std::max(xpbd_budget(), 1) : 1;
+}
+
+bool SoftBody::substep_passes_done() const {
+  return !split_substep_ || solver_ == Solver::Vbd || pb_.finished;
 }
 
 void SoftBody::resolve_ground(const StepSettings& s) {
@@ -559,6 +569,7 @@ void SoftBody::substep_finish(float h, const StepSettings& s) {
 }
 
 bool SoftBody::frame_end() {
+  convergence_ = frame_convergence_;
   if (diverged_) {  // already reported; frozen until reset
     hold_frozen_shape();
     return true;

@@ -20,6 +20,7 @@
 #include "shapes/cloth_mesh.h"
 #include "shapes/tet_mesh.h"
 #include "solver/cloth_constraints.h"
+#include "solver/convergence.h"
 #include "math/vec3.h"
 
 namespace sb {
@@ -35,7 +36,15 @@ struct BodyParams {
   Material material = Material::Simple;
   float youngs_modulus = 1e5f;     // Pa, NeoHookean only (soft silicone)
   float poisson_ratio = 0.45f;     // NeoHookean only, [0, 0.5)
-  int32_t iterations = 1;          // XPBD/PBD Gauss-Seidel passes per substep
+  int32_t iterations = 1;          // XPBD/PBD Gauss-Seidel passes per substep (with no stiffness_target)
+  // Convergence by target (convergence.h), XPBD with the Neo-Hookean material and VBD: passes or
+  // sweeps run until the substep's stiffness reached is at least stiffness_target (a fraction, 0..1)
+  // or max_iterations of them ran (the budget). 0 = no target: `iterations` passes, as before.
+  float stiffness_target = 0.0f;
+  int32_t max_iterations = 16;
+  // XPBD with Neo-Hookean under a stiffness target, off the ground: start each substep from the last
+  // one's multipliers when it met its target (soft_body_position_based.cpp; measured in the commit).
+  bool warm_start = true;
   float edge_compliance = 0.0f;    // m/N, alpha = 1/k of each edge spring; 0 = inextensible
   float volume_compliance = 0.0f;  // m^5/N, alpha of C = 6(V - V0) per tet (C in m^3); 0 = incompressible
   float density = 1000.0f;         // kg/m^3; vertex mass = sum over its tets of density * V0 / 4
@@ -174,8 +183,10 @@ class SoftBody {
   void substep_begin(float h, const StepSettings& s, int sub);
   void substep_passes(int first, int count);
   void substep_end();
-  // How many passes substep_passes runs per substep (1 for the solvers it does not split).
+  // The most passes substep_passes runs per substep (1 for the solvers it does not split), and
+  // whether this substep's are over (its budget spent or its stiffness target met).
   int passes_per_substep() const;
+  bool substep_passes_done() const;
   void substep_finish(float h, const StepSettings& s);
   // The ground again, after the world's body contacts pushed particles (a body pressed down by another
   // must not end the substep below y = 0).
@@ -226,6 +237,10 @@ class SoftBody {
   bool set_solver(Solver solver);
   Solver solver() const { return solver_; }
   const CgReport& last_cg() const { return last_cg_; }  // implicit Euler's last linear solve
+  // The last frame's passes against the stiffness target (convergence.h).
+  const ConvergenceReport& convergence() const { return convergence_; }
+  // Convergence by target applies to this body now: XPBD with the Neo-Hookean material, or VBD.
+  bool target_supported() const { return solver_ == Solver::Vbd || (solver_ == Solver::Xpbd && neo_hookean()); }
   // Density changes recompute masses. Returns false, changing nothing, if a force-based solver is
   // active and a compliance would become 0 (infinite stiffness has no force form).
   bool set_params(const BodyParams& params);
@@ -344,14 +359,22 @@ class SoftBody {
     bool pbd = false, fuse = false;
     VertexWork work;
     float nh_origin[3] = {0.0f, 0.0f, 0.0f};  // m: the Neo-Hookean passes' origin this substep
+    // The substep's passes so far (they may come in several calls): how many, the stiffness reached
+    // after the last measured one (-1: none), whether the target was met, whether they are over.
+    int passes = 0;
+    double reached = -1.0;
+    bool met = false, finished = false;
+    DeformationFrame frame;  // the Neo-Hookean measure's frame, from the prediction (convergence.h)
   };
+  // Passes per substep: the budget under a stiffness target (Neo-Hookean XPBD), else `iterations`.
+  int xpbd_budget() const;
   PositionBasedSubstep pb_;
   void predict(uint32_t begin, uint32_t end, float h, const float gravity[3], float damping_factor);
   void update_velocities(uint32_t begin, uint32_t end, float h, bool ground, float rest_threshold);
   static void fused_before(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   static void fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t end);
   void xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                  WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, int first, int count);
+                  WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, float gravity, int first, int count);
   void neo_hookean_planes_begin(bool ground, NeoHookeanPass* pass, const float origin[3]);
   void neo_hookean_planes_attach(bool ground, NeoHookeanPass* pass, const float origin[3]);
   void neo_hookean_planes_end();
@@ -431,6 +454,12 @@ class SoftBody {
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
   std::vector<float> vbd_start_, vbd_previous_;  // VBD: the substep's start and prev_ in world coordinates / relative to the origin, m
   float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)
+  float nh_warm_h2_ = 0.0f;  // s^2: h^2 of the substep whose multipliers tet_lambda_ holds for a warm start (0: none)
+  ConvergenceReport convergence_;       // the last frame's (convergence.h)
+  ConvergenceReport frame_convergence_; // the current frame's, so far
+  // A substep's passes are done: passes run, the stiffness they reached (< 0: not measured), and
+  // whether a target was set and met.
+  void count_passes(int passes, double stiffness, bool target, bool met);
   PlasticState plastic_;           // built when plasticity is first switched on (empty before)
   float frame_seconds_ = 0.0f;     // s simulated in the current frame (for the plastic flow)
   uint32_t last_plastic_tets_ = 0; // tets whose rest shape flowed at the end of the last frame

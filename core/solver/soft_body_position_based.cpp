@@ -136,7 +136,7 @@ void SoftBody::fused_after(void* ctx, uint32_t unit, uint32_t begin, uint32_t en
 
 void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   position_based_begin(h, s, sub);
-  position_based_passes(0, params_.iterations);
+  position_based_passes(0, xpbd_budget());
   position_based_end();
 }
 
@@ -178,20 +178,31 @@ void SoftBody::position_based_begin(float h, const StepSettings& s, int sub) {
   if (solver_ == Solver::Vbd) vbd_energy_start_ = mechanical_energy(s.gravity);
   if (!pb.fuse) pre_solve(h, s.gravity, work.damping_factor, grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
+  pb.passes = 0;
+  pb.reached = -1.0;
+  pb.met = pb.finished = false;
 }
 
-// Passes [first, first + count) of the substep (VBD: all its sweeps in the first call).
+int SoftBody::xpbd_budget() const {
+  const bool target = solver_ == Solver::Xpbd && neo_hookean() && params_.stiffness_target > 0.0f;  // convergence.h
+  return target ? params_.max_iterations : params_.iterations;
+}
+
+// Passes [first, first + count) of the substep (VBD: all its sweeps in the first call); none once
+// its budget is spent or its stiffness target met.
 void SoftBody::position_based_passes(int first, int count) {
   const PositionBasedSubstep& pb = pb_;
   const StepSettings& s = *pb.s;
+  const float gravity = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});  // m/s^2
   if (solver_ == Solver::Vbd) {
-    if (first == 0) vbd_solve(s.ground, length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}));
+    if (first == 0) vbd_solve(s.ground, gravity);
     return;
   }
-  count = std::min(count, params_.iterations - first);
+  if (pb.finished) return;
+  count = std::min(count, xpbd_budget() - first);
   if (count <= 0) return;
   xpbd_solve(pb.pbd, pb.edge_alpha, pb.volume_alpha, pb.scale, pb.gamma, pb.sub == s.substeps - 1, s.pool, s.split_min,
-             pb.fuse ? &pb_.work : nullptr, s.ground, first, count);
+             pb.fuse ? &pb_.work : nullptr, s.ground, gravity, first, count);
 }
 
 void SoftBody::position_based_end() {
@@ -263,20 +274,29 @@ void SoftBody::position_based_end() {
 
 // XPBD/PBD: `iterations` Gauss-Seidel passes over the constraints, multipliers summed over the passes.
 void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float scale, float gamma, bool last,
-                          WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, int first, int count) {
-  const bool begin = first == 0, end = first + count >= params_.iterations;  // of the substep's passes
+                          WorkerPool* pool, uint32_t split_min, VertexWork* work, bool ground, float gravity, int first,
+                          int count) {
   // PBD has no compliance, so no material: its constraints are the simple model's, made hard.
   const bool nh = !pbd && neo_hookean();
+  // With a stiffness target (Neo-Hookean only, convergence.h) passes run until it is met, at most
+  // max_iterations; otherwise `iterations` of them.
+  const bool target = nh && params_.stiffness_target > 0.0f;
+  const int budget = xpbd_budget();
+  // Of the substep's passes: this call runs [first, first + count), the first or the last of them.
+  const bool begin = first == 0;
+  bool end = first + count >= budget;
   // Multipliers are summed over several passes, and kept in the frame's last substep for the
   // residual; a single pass in any other substep needs none.
-  const bool keep = params_.iterations > 1 || last;
+  const bool keep = budget > 1 || last;
   float* edge_lambda = keep ? edge_lambda_.data() : nullptr;
   float* volume_lambda = keep ? volume_lambda_.data() : nullptr;
   if (nh) {
-    if (keep && begin) std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
     NeoHookeanPass pass = neo_hookean_pass();
     pass.lambda = keep ? tet_lambda_.data() : nullptr;
-    const bool resync = params_.iterations > 1;  // keep positions and multipliers one rounding apart
+    const bool resync = budget > 1;  // keep positions and multipliers one rounding apart
+    // The stiffness reached is measured after every pass with a target, else after the frame's last
+    // substep's passes (for the report): it needs the prediction y, kept in nh_target_.
+    const bool measure = target || last;
     // Spring damping: the edge dashpots after the blocks in each pass (only when c > 0: no cost, and
     // the same bits, otherwise). After, not interleaved: the block pass stays as it is, and the order
     // changes only how fast the passes converge, not to what.
@@ -296,11 +316,30 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
       for (size_t j = 0; j < pos_.size(); ++j) nh_relative_[j] = pos_[j] - origin[j % 3];
       pass.pos = nh_relative_.data();
     }
-    // Split into calls (contact between bodies solved between them): what moved the positions
-    // since the last call is kept in the target the passes rebuild them from.
-    if (resync && begin) std::copy(pass.pos, pass.pos + pos_.size(), nh_target_.begin());
-    if (resync && !begin)
+    if (begin) {
+      if (resync || measure) std::copy(pass.pos, pass.pos + pos_.size(), nh_target_.begin());
+      // Warm start (BodyParams::warm_start, under a target): the passes begin from the last substep's multipliers, scaled
+      // to this h (Lambda = -h^2 V0 P), positions rebuilt from them, instead of from Lambda = 0 at the
+      // prediction. Any multipliers with their positions rebuilt are a consistent start (the primal
+      // equation holds), so only the speed changes. Not with the ground or the plate in the passes: their
+      // impulses start from 0 each substep and the rebuilt positions would cross them.
+      const bool warm = params_.warm_start && target && resync && !nh_planes_ && nh_warm_h2_ > 0.0f;
+      if (warm) {
+        const float ratio = (1.0f / last_inv_h2_) / nh_warm_h2_;
+        if (ratio != 1.0f)
+          for (float& l : tet_lambda_) l *= ratio;
+        neo_hookean_positions(pass, nh_target_.data(), nh_sum_.data(), vertex_count());
+      } else if (keep) {
+        std::fill(tet_lambda_.begin(), tet_lambda_.end(), 0.0f);
+      }
+      // The frame the deformation is measured in (convergence.h), from the prediction: its rigid
+      // motion changes little over the passes.
+      if (measure) pb_.frame = deformation_frame(pass.pos, rest_pos_.data(), mass_.data(), inv_mass_.data(), vertex_count(), origin);
+    } else if (resync) {
+      // Split into calls (contact between bodies solved between them): what moved the positions
+      // since the last call is kept in the target the passes rebuild them from.
       for (size_t j = 0; j < pos_.size(); ++j) nh_target_[j] += pos_[j] - nh_between_[j];
+    }
     EdgeDashpotPass damp;
     if (dashpots) {
       damp.pos = pass.pos;
@@ -325,6 +364,30 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
       solve_neo_hookean_blocks(pass);
       if (dashpots) solve_edge_dashpots(damp);
       if (resync) neo_hookean_positions(pass, nh_target_.data(), nh_sum_.data(), vertex_count(), damp.moved);
+      ++pb_.passes;
+      if (target || (measure && first + k == budget - 1)) {
+        // scratch_force_ is free here (the pressure used it before the prediction).
+        ForceBalance balance;
+        balance.frame = &pb_.frame;
+        balance.rest = rest_pos_.data();
+        neo_hookean_force_balance(&balance, neo_hookean_, pass.pos, nh_target_.data(), mass_.data(), inv_mass_.data(),
+                                  nh_planes_ ? nh_plane_.data() : nullptr, vertex_count(), tet_ids_.data(),
+                                  tet_inverse_rest_.data(), tet_energy_volume_.data(), tet_count(), last_inv_h2_,
+                                  gravity, scratch_force_.data());
+        pb_.reached = balance.stiffness_reached();
+        if (target && pb_.reached >= params_.stiffness_target) {
+          pb_.met = end = true;
+          break;
+        }
+      }
+    }
+    if (end) {
+      // Only a substep that met its target hands its multipliers on: warm starts after passes that
+      // stop short ring (the cantilever at a fixed 4 passes, warm, still swung by 0.3 of its static
+      // sag after 2 s, cold it rests).
+      nh_warm_h2_ = pb_.met && resync ? 1.0f / last_inv_h2_ : 0.0f;
+      count_passes(pb_.passes, pb_.reached, target, pb_.met);
+      pb_.finished = true;
     }
     if (relative)
       for (size_t j = 0; j < pos_.size(); ++j) pos_[j] += nh_relative_[j] - (pos_[j] - origin[j % 3]);
@@ -335,6 +398,10 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   if (keep && begin) {
     std::fill(edge_lambda_.begin(), edge_lambda_.end(), 0.0f);
     std::fill(volume_lambda_.begin(), volume_lambda_.end(), 0.0f);
+  }
+  if (end) {
+    count_passes(budget, -1.0, false, false);  // the simple model has no force measure here
+    pb_.finished = true;
   }
   // The passes run on positions padded to xyzw with the inverse mass in w, copied in and out around
   // them (pos_ stays the public xyz buffer).
@@ -573,16 +640,33 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   // From kVbdForwardSweeps on, forward sweeps accelerated from the third (rho = 0.9) converge twice
   // as fast per sweep as pairs do (a stiff cantilever within 1 % of implicit Euler at 24 sweeps,
   // pairs 48) and the many sweeps leave w small.
-  const bool pairs = params_.iterations < kVbdForwardSweeps;
-  const int rounds = pairs ? (std::max(params_.iterations, 1) + 1) / 2 : params_.iterations;
+  // With a stiffness target (convergence.h) the sweeps go in pairs whatever the budget: they may stop
+  // after any pair, and only pairs are stable stopped early; the budget counts sweeps.
+  const bool target = params_.stiffness_target > 0.0f;
+  const int budget = target ? params_.max_iterations : params_.iterations;
+  const bool pairs = target || budget < kVbdForwardSweeps;
+  const int rounds = pairs ? (std::max(budget, 1) + 1) / 2 : budget;
+  const DeformationFrame frame = deformation_frame(pos_.data(), rest_pos_.data(), mass_.data(), inv_mass_.data(),
+                                                   vertex_count(), origin);  // convergence.h, from the prediction
+  ForceBalance balance;
+  int sweeps = 0;
+  bool met = false;
   const int start = 2;  // the round Chebyshev starts at (none with fewer rounds)
   const float rho2 = kVbdChebyshevRho * kVbdChebyshevRho;
   float omega = 1.0f;
   std::copy(pos_.begin(), pos_.end(), vbd_older_.begin());  // x_{n-2}
   for (int round = 0; round < rounds; ++round) {
     std::copy(pos_.begin(), pos_.end(), vbd_old_.begin());  // x_{n-1}
-    vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), false);
-    if (pairs) vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), true);
+    balance = ForceBalance{};
+    balance.frame = &frame;
+    balance.rest = rest_pos_.data();
+    vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), false, pairs ? nullptr : &balance);
+    if (pairs) vbd_imbalance_ = vbd_sweep(m, adjacency_, pos_.data(), true, &balance);
+    sweeps += pairs ? 2 : 1;
+    if (target && balance.stiffness_reached() >= params_.stiffness_target) {
+      met = true;
+      break;
+    }
     if (round >= start) {
       omega = round == start ? 2.0f / (2.0f - rho2) : 4.0f / (4.0f - rho2 * omega);
       for (uint32_t i = 0; i < vertex_count(); ++i) {
@@ -595,6 +679,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
     }
     vbd_older_.swap(vbd_old_);
   }
+  count_passes(sweeps, balance.stiffness_reached(), target, met);
   // The acceleration may carry a vertex past a plane the sweep held it on.
   for (uint32_t i = 0; i < vertex_count(); ++i) {
     if (inv_mass_[i] == 0.0f) continue;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "math/vec3.h"
+#include "solver/convergence.h"
 #include "solver/spring_forces.h"
 #include "solver/xpbd_constraints.h"
 
@@ -148,7 +149,7 @@ void vertex_force(const VbdModel& m, const VertexAdjacency& adj, const float* x,
 
 }  // namespace
 
-float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool backward) {
+float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool backward, ForceBalance* balance) {
   // The residual: how much force is left unbalanced over how much acts (each term's magnitude),
   // summed over vertices, when each vertex is reached. A step length would not do: stiff vertices
   // take tiny steps while the body as a whole is far from solved (measured: 4e-4 of an edge for a
@@ -164,6 +165,14 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool ba
     if (!m.supported || !m.supported[i]) {
       unbalanced += std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
       acting += forces;
+      if (balance) {
+        // The internal force is the net force without the inertia term -m/h^2 (x - y).
+        const double inertia = double(m.mass[i]) * m.inv_h2;
+        const double internal[3] = {f[0] + inertia * (double(xi.x) - m.target[3 * i]),
+                                    f[1] + inertia * (double(xi.y) - m.target[3 * i + 1]),
+                                    f[2] + inertia * (double(xi.z) - m.target[3 * i + 2])};
+        balance->add(i, x + 3 * size_t(i), f, internal, double(m.mass[i]) * std::max(1.0f, m.gravity));
+      }
     }
     double d[3];
     if (!solve_block(H, f, d)) continue;

@@ -78,7 +78,10 @@ struct VbdModel {
 // taken when each vertex is reached (supported ones left out), with each vertex's weight m max(|g|,
 // 1 m/s^2) added to what acts, so a body falling freely and undeformed reads 0, not rounding over
 // rounding; 0 = solved.
-float vbd_sweep(const VbdModel& m, const VertexAdjacency& adjacency, float* x, bool backward = false);
+// balance (may be null): the stiffness-reached sums of convergence.h, from the same forces.
+struct ForceBalance;
+float vbd_sweep(const VbdModel& m, const VertexAdjacency& adjacency, float* x, bool backward = false,
+                ForceBalance* balance = nullptr);
 
 // Takes out of the sweeps' result x the net force and torque their elastic and damping terms left.
 // Converged, m_i (x_i - y_i) / h^2 = f_i(x) are internal forces, which sum to zero and have no net

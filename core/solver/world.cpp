@@ -169,10 +169,11 @@ int World::step(float dt, BodyHandle* first_diverged) {
     contact_report_.gather_ms = ms_since(gather);
     contact_report_.broad_ms = contact_.broad_ms();
     contact_report_.candidates = contact_.candidate_count();
-    // Contact inside the solve: with several passes, the contacts between bodies are solved after
-    // each round of passes, so the passes carry what contact does into the bodies. Solved only
-    // after the last, the passes of a stiff body dragged the surface the contact stopped on into the
-    // other body with the rest of it, every substep, and only the surface's momentum was taken.
+    // Contact inside the solve: with several passes (or a stiffness target's budget), the contacts
+    // between bodies are solved after each round of passes, so the passes carry what contact does
+    // into the bodies. Solved only after the last, the passes of a stiff body dragged the surface the
+    // contact stopped on into the other body with the rest of it, every substep, and only the
+    // surface's momentum was taken.
     int rounds = 1;
     for (const SoftBody* b : stepping_) rounds = std::max(rounds, b->passes_per_substep());
     for (int sub = 0; sub < step_settings.substeps; ++sub) {
@@ -182,6 +183,10 @@ int World::step(float dt, BodyHandle* first_diverged) {
         const Clock::time_point between = Clock::now();
         contact_.solve(stepping_.data(), uint32_t(stepping_.size()), body_contact, false);
         contact_report_.solve_ms += ms_since(between);
+        // Every body's budget spent or stiffness target met (convergence.h): no more rounds.
+        bool done = true;
+        for (const SoftBody* b : stepping_) done = done && b->substep_passes_done();
+        if (done) break;
       }
       for (SoftBody* b : stepping_) b->substep_passes(rounds - 1, 1 << 30);
       for (SoftBody* b : stepping_) b->substep_end();

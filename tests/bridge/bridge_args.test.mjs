@@ -232,7 +232,7 @@ const TABLE = {
 // return codes and arrays the bridge made itself).
 const NO_ARGUMENTS = new Set(['Softbody.createWorld', 'Softbody.lastError', 'Softbody.check', 'Softbody.checkPointer', 'Softbody.copyIn',
   'World.contactStats', 'World.destroy', 'Collider.destroy', 'Tetra.runAll', 'Tetra.estimateTets', 'Tetra.stats', 'Tetra.result', 'Tetra.destroy',
-  'Body.visualBinding', 'Body.reset', 'Body.stats', 'Body.destroy']);
+  'Body.visualBinding', 'Body.reset', 'Body.stats', 'Body.convergence', 'Body.destroy']);
 
 // The value the message must show: the first element that is wrong, for an array of the right length.
 function offending(bad) {

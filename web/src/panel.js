@@ -116,6 +116,9 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
   controllers.set('material', { controller: material, set: (value) => material.setValue(value), update: () => material.updateDisplay() });
   addLog(matter, 'youngsModulus', "Young's modulus", false);
   addLinear(matter, 'poissonRatio', "Poisson's ratio");
+  // Neo-Hookean bodies run passes until the stiffness target (0: the iterations below instead).
+  addLinear(matter, 'stiffnessTarget', 'stiffness target');
+  addLinear(matter, 'maxIterations', 'max passes (budget)');
   addLinear(matter, 'iterations', 'iterations');
   addLinear(matter, 'plasticYield', 'plastic yield');
   addLog(matter, 'plasticCreep', 'plastic creep');

@@ -2,6 +2,7 @@
 // (particles touching the ground or obstacles, and the deepest penetration corrected), the solver
 // and its residual, and a line about how the current mesh was made (after an import). Averages over
 // half a second and touches the DOM only then, so it costs nothing per frame.
+import { STIFFNESS_TOOLTIP, stiffnessText } from './convergence.js';
 import { POSITION_BASED_SOLVERS } from './softbody.js';
 
 const WINDOW_MS = 500;
@@ -99,9 +100,12 @@ export class Readout {
         : null;
     const contactMs = summary && summary.ms !== undefined ? ` · ${summary.ms.toFixed(1)} ms` : '';
     f.contacts.textContent = summary ? `${summary.contacts.toLocaleString('en-US')} · ${(1000 * summary.deepest).toFixed(1)} mm${contactMs}` : '–';
-    // The page's body's solver and how far its last substep was from solved, in words too.
-    const residual = describeResidual(stats.residual);
-    f.solver.textContent = `${stats.solver === 'vbd' ? 'VBD' : stats.solver.toUpperCase()}${residual}`;
-    f.solver.parentElement.title = residual ? RESIDUAL_TOOLTIP : '';
+    // The page's body's solver and how stiff its passes made it (convergence.js); the raw residual
+    // only where that is not measured (the simple material under XPBD).
+    const name = stats.solver === 'vbd' ? 'VBD' : stats.solver.toUpperCase();
+    const stiffness = typeof body.convergence === 'function' ? stiffnessText(body.convergence()) : null;
+    const residual = stiffness ? '' : describeResidual(stats.residual);
+    f.solver.textContent = stiffness ? `${name} · ${stiffness}` : `${name}${residual}`;
+    f.solver.parentElement.title = stiffness ? STIFFNESS_TOOLTIP : residual ? RESIDUAL_TOOLTIP : '';
   }
 }

@@ -10,6 +10,7 @@ import { Collider } from './collider.js';
 import { createWorldOn } from './backend.js';
 import { THIN_CHOICE_STATS_BYTES, ThinParts, setThinParts, thinChoiceStats } from './tetra_thin_parts.js';
 import createSoftbodyModule from './wasm/softbody.mjs';
+import { bodyConvergence } from './convergence.js';
 
 export { Collider, ThinParts };
 
@@ -38,6 +39,8 @@ export const Param = Object.freeze({
   arealDensity: 17, // kg/m^2, [1e-4, 1e3]
   bendingStiffness: 18, // N m, D of 1/2 D kappa^2 per m^2, [0, 1e3]
   thickness: 19, // m, half of it kept from the ground, [0, 0.1]
+  stiffnessTarget: 20, // 0 (off: `iterations` passes) or [0.01, 0.999]: passes run until reached (convergence.js)
+  maxIterations: 21, // 1..100, the budget of passes or sweeps per substep while a target is set
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean
@@ -809,6 +812,11 @@ export class Body {
       stiffnessNumber: tail[2], // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (allowed up to XPBD_NEO_HOOKEAN_MAX_STIFFNESS); else 0
       invertedTets: inverted, // tets with signed volume <= 0 now (inside out or flat)
     };
+  }
+
+  // What the last step did about the stiffness target (convergence.js).
+  convergence() {
+    return bodyConvergence(this);
   }
 
   // Contact with other bodies: bodies touch when (groupA & maskB) and (groupB & maskA) are nonzero.

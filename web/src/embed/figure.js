@@ -72,6 +72,8 @@ export function bodyParams(values, { meanEdge, solvers, scene }) {
   }
   params.pressure = values.pressure ?? (scene === 'pressure-ball' ? PRESSURE_BALL_NRT : 0);
   params.iterations = values.iterations;
+  params.stiffnessTarget = values.stiffnessTarget;
+  params.maxIterations = values.maxIterations;
   params.youngsModulus = values.youngsModulus;
   params.poissonRatio = values.poissonRatio;
   params.plasticYield = values.plasticYield;

@@ -9,11 +9,11 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'max-tets' | 'thin-parts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'max-tets' | 'thin-parts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'stiffness-target' | 'max-iterations' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'maxTets' | 'thinParts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'maxTets' | 'thinParts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'stiffnessTarget' | 'maxIterations' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
 /** Attributes that controls="..." can show as sliders. */
-export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'iterations' | 'substeps' | 'gravity' | 'dt';
+export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'stiffness-target' | 'max-iterations' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
 export interface CameraSetting { position: [number, number, number]; target: [number, number, number] | null }
 /** Every attribute as a property: reads give the value in effect, writes set the attribute (null removes it). */
@@ -105,7 +105,13 @@ export interface SoftBodyAttributes {
   /** thickness (m): cloth only: half of it is kept from the ground, 0 to 0.1 */
   get thickness(): number;
   set thickness(value: number | null);
-  /** iterations: XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved) */
+  /** stiffness-target: neo-hookean under xpbd, and vbd: passes run each substep until this share of the material's stiffness is reached (0.95: sags at most about 1/0.95 of the static answer) or max-iterations are spent; 0 runs iterations passes instead */
+  get stiffnessTarget(): number;
+  set stiffnessTarget(value: number | null);
+  /** max-iterations: the budget of passes or sweeps per substep while stiffness-target is set */
+  get maxIterations(): number;
+  set maxIterations(value: number | null);
+  /** iterations: XPBD/PBD passes or VBD sweeps per substep where no stiffness target applies (the simple material, or stiffness-target 0) */
   get iterations(): number;
   set iterations(value: number | null);
   /** backend: wasm (every feature), webgpu (XPBD tet bodies on the GPU, no grabbing, colliders or scenery yet: docs/gpu.md) or auto (WebGPU when there is an adapter, the figure runs nothing WebGPU lacks and the scene has 30,000 tets or more); the figure falls back to wasm rather than break, and its label says which it got and why */
