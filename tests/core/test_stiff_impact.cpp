@@ -35,9 +35,16 @@ double winding(const SoftBody& b, Vec3 p) {
 
 // How deep a's deepest surface vertex is inside b, m (0 when none is).
 float depth_inside(const SoftBody& a, const SoftBody& b) {
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};  // b's bounds, m
+  for (uint32_t i = 0; i < b.vertex_count(); ++i)
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = std::min(lo[c], b.positions()[3 * i + c]);
+      hi[c] = std::max(hi[c], b.positions()[3 * i + c]);
+    }
   float deepest = 0.0f;
   for (uint32_t k = 0; k < a.surface_vertex_count(); ++k) {
     const Vec3 p = load3(a.positions(), a.surface_vertices()[k]);
+    if (p.x < lo[0] || p.x > hi[0] || p.y < lo[1] || p.y > hi[1] || p.z < lo[2] || p.z > hi[2]) continue;  // outside b
     if (winding(b, p) < 0.5) continue;
     float nearest = INFINITY;
     const uint32_t* t = b.surface_triangles();
@@ -61,7 +68,8 @@ struct Impact {
   double one_body = 0.0;    // kg m/s, one body's momentum at the start
 };
 
-// Two bodies meeting head-on along x at `speed` m/s each (no gravity, no ground), 0.5 s.
+// Two bodies meeting head-on along x at `speed` m/s each (no gravity, no ground), 0.25 s: they meet
+// within 10 ms and have parted by 0.1 s.
 Impact collide(TetMesh a_mesh, TetMesh b_mesh, const BodyParams& p, float speed) {
   World w;
   w.settings.gravity[1] = 0.0f;
@@ -75,7 +83,7 @@ Impact collide(TetMesh a_mesh, TetMesh b_mesh, const BodyParams& p, float speed)
   const double start = a.stats().kinetic_energy + b.stats().kinetic_energy;
   double total[3];
   for (int k = 0; k < 3; ++k) total[k] = a.stats().momentum[k] + b.stats().momentum[k];
-  for (int f = 0; f < 30; ++f) {
+  for (int f = 0; f < 15; ++f) {
     REQUIRE(w.step(kFrame, nullptr) == 0);
     r.deepest = std::max({r.deepest, depth_inside(a, b), depth_inside(b, a)});
     const BodyStats sa = a.stats(), sb = b.stats();
@@ -103,7 +111,7 @@ TEST_CASE("stiff bodies meeting head-on at 8 m/s closing speed stay apart, with 
   // The issue's bound: 2 mm (or 1 % of the smaller body) at the default substeps. The bodies keep a
   // 5 mm gap, so a vertex that ends a frame inside the other body got there through the contact.
   // Measured with contacts between the passes: 0 mm and none inverted in every case below; with
-  // them after the passes only, 15-54 mm and 27-42 tets inverted on the 0.1 m balls.
+  // them after the passes only, 15-54 mm and 27-42 tets inverted on the 0.1 m balls, 133 mm on the 0.2 m ones.
   // Momentum: each contact moves both sides by their inverse masses, so the total stays what it was up
   // to float rounding (bound: 1e-3 of one body's momentum); a collision never adds kinetic energy.
   struct Case {
@@ -113,7 +121,7 @@ TEST_CASE("stiff bodies meeting head-on at 8 m/s closing speed stay apart, with 
     float radius;  // m
     int cells;
   };
-  for (const Case& c : {Case{true, 1e6f, 2, 0.1f, 6}, Case{true, 5e6f, 4, 0.1f, 6}, Case{true, 1e6f, 4, 0.2f, 8},
+  for (const Case& c : {Case{true, 1e6f, 2, 0.1f, 6}, Case{true, 5e6f, 4, 0.1f, 6}, Case{true, 1e6f, 2, 0.2f, 6},
                         Case{false, 0.0f, 2, 0.1f, 6}}) {
     CAPTURE(c.neo_hookean);
     CAPTURE(c.youngs);
@@ -123,6 +131,23 @@ TEST_CASE("stiff bodies meeting head-on at 8 m/s closing speed stay apart, with 
     const Impact r = collide(make_ball(c.radius, c.cells, -1.5f * c.radius, 1.0f, 0.0f),
                              make_ball(c.radius, c.cells, 1.5f * c.radius, 1.0f, 0.2f * c.radius), material(c.neo_hookean, c.youngs, c.passes),
                              4.0f);
+    CHECK(r.deepest < 2e-3f);
+    CHECK(r.inverted == 0);
+    CHECK(r.momentum < 1e-3 * r.one_body);
+    CHECK(r.energy_gain <= 0.0);
+  }
+}
+
+TEST_CASE("stiff balls meeting head-on at the page's defaults (a stiffness target of 95 %, 4 passes at most) stay apart") {
+  // The page and <soft-body> run Neo-Hookean bodies to a stiffness target (convergence.h) within a
+  // budget of 4 passes; the world runs those passes round by round with the contacts between them.
+  // Measured: 0 mm and none inverted at 1 and 5 MPa. Bounds as above.
+  for (float youngs : {1e6f, 5e6f}) {
+    CAPTURE(youngs);
+    BodyParams p = material(true, youngs, 1);
+    p.stiffness_target = 0.95f;
+    p.max_iterations = 4;
+    const Impact r = collide(make_ball(0.1f, 6, -0.15f, 1.0f, 0.0f), make_ball(0.1f, 6, 0.15f, 1.0f, 0.02f), p, 4.0f);
     CHECK(r.deepest < 2e-3f);
     CHECK(r.inverted == 0);
     CHECK(r.momentum < 1e-3 * r.one_body);
