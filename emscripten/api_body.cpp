@@ -85,6 +85,7 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"areal density (kg/m^2)", 1e-4f, 1e3f, &sb::BodyParams::areal_density},
     {"bending stiffness (N m)", 0.0f, 1e3f, &sb::BodyParams::bending_stiffness},
     {"thickness (m)", 0.0f, 0.1f, &sb::BodyParams::thickness},
+    {"long-range stretch", 0.0f, 10.0f, &sb::BodyParams::long_range_stretch},
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);

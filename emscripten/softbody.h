@@ -137,8 +137,12 @@ typedef enum sb_param {
   SB_PARAM_AREAL_DENSITY = 17,    /* 0.2,   [1e-4, 1e3] kg/m^2 vertex mass = this x a third of its triangles' area */
   SB_PARAM_BENDING_STIFFNESS = 18, /* 1e-5, [0, 1e3]   N m     D of the bending energy 1/2 D kappa^2 per m^2
                                       (plate: E t^3 / (12 (1 - nu^2)); cotton ~1e-5, card ~1e-2) */
-  SB_PARAM_THICKNESS = 19,        /* 0.002, [0, 0.1]   m       the sheet keeps half of it from the ground */
-  SB_PARAM_COUNT = 20
+  SB_PARAM_THICKNESS = 19,        /* 0.002, [0, 0.1]   m       the sheet keeps half of it from the ground
+                                     (and half of it plus SB body contact's gap from other bodies) */
+  SB_PARAM_LONG_RANGE_STRETCH = 20, /* 0,   [0, 10]      -       long-range attachments: 0 = off; else no free
+                                      vertex gets farther from its nearest pinned vertex than this x its rest
+                                      distance along the sheet (1 = no stretch past it; 1.1 = 10 % slack) */
+  SB_PARAM_COUNT = 21
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per

@@ -161,7 +161,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
   // vertices between them: no grab, press plate or collider, and (for the velocities) no contact
   // with other bodies between this and substep_finish.
   const bool fuse = solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
-                    s.collider_count == 0;
+                    s.collider_count == 0 && !lra_active();
   VertexWork work;
   work.body = this;
   work.h = h;
@@ -207,6 +207,7 @@ void SoftBody::position_based_substep(float h, const StepSettings& s, int sub) {
     add_contacts(touching, depth);
     return;
   }
+  if (lra_active()) apply_long_range_attachments(lra_, params_.long_range_stretch, pos_.data());
   solve_grab(h, grab_t);
   if (s.ground) {
     uint32_t touching = 0;

@@ -36,6 +36,7 @@ export const Param = Object.freeze({
   arealDensity: 17, // kg/m^2, [1e-4, 1e3]
   bendingStiffness: 18, // N m, D of 1/2 D kappa^2 per m^2, [0, 1e3]
   thickness: 19, // m, half of it kept from the ground, [0, 0.1]
+  longRangeStretch: 20, // 0 = off; else no vertex farther from its nearest pin than this x its rest distance along the sheet, [0, 10]
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean
