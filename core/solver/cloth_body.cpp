@@ -48,6 +48,7 @@ SoftBody::SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t gro
   cloth_edge_weight_ = cloth_edge_weights(rest_pos_.data(), surface_.data(), surface_triangle_count(), edge_ids_.data(), edge_count());
   padded_colliders_.reserve(kMaxColliders);  // filled per substep without allocating
   normals_.assign(pos_.size(), 0.0f);
+  aero_dv_.assign(pos_.size(), 0.0f);
   apply_vertex_scales();  // the masses from the areas, the edges' stretch weights
   shape_changed();
 }

@@ -18,6 +18,7 @@
 #include "meshing/skinning.h"
 #include "shapes/cloth_mesh.h"
 #include "shapes/tet_mesh.h"
+#include "solver/cloth_aero.h"
 #include "solver/cloth_attachments.h"
 #include "solver/cloth_constraints.h"
 #include "math/vec3.h"
@@ -59,6 +60,9 @@ struct BodyParams {
   // Long-range attachments (cloth_attachments.h): 0 = off; else no free vertex gets farther from its
   // nearest pin than this x its rest distance along the sheet (1 = not at all; 1.1 = 10 % slack).
   float long_range_stretch = 0.0f; // dimensionless
+  // Wind and drag on cloth (cloth_aero.h): 0 = none (the defaults). A flat plate face-on: C_d ~ 1.2.
+  float drag_coefficient = 0.0f;   // C_d, dimensionless
+  float lift_coefficient = 0.0f;   // C_l, dimensionless
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -97,6 +101,12 @@ struct StepSettings {
   float gravity[3] = {0.0f, -9.81f, 0.0f};  // m/s^2
   int substeps = 10;
   bool ground = true;  // the plane y = 0
+  // The air (cloth_aero.h): cloth with a drag or lift coefficient feels it. World::step turns the
+  // gust into the wind of each frame: wind x (1 + wind_gust sin(2 pi t / wind_gust_period)).
+  float wind[3] = {0.0f, 0.0f, 0.0f};  // m/s
+  float wind_gust = 0.0f;              // dimensionless amplitude, 0..1
+  float wind_gust_period = 2.0f;       // s
+  float air_density = 1.2f;            // kg/m^3
   // The obstacles bodies collide with during this step (the world's live colliders, each sweeping
   // from its previous pose to its pose over the step); set by World::step.
   const Collider* colliders = nullptr;
@@ -408,6 +418,8 @@ class SoftBody {
   ClothModel cloth_;            // empty unless a cloth body
   LongRangeAttachments lra_;    // cloth with long_range_stretch > 0: rebuilt at a frame's start after pins change
   bool lra_dirty_ = true;
+  std::vector<float> aero_dv_;  // cloth: scratch, 3 per vertex (cloth_aero.h)
+  bool aero_active() const { return is_cloth() && (params_.drag_coefficient > 0.0f || params_.lift_coefficient != 0.0f); }
   bool lra_active() const { return is_cloth() && params_.long_range_stretch > 0.0f && !lra_.empty(); }
   std::vector<float> cloth_edge_weight_;  // cloth: sum_t A_t / l^2 per edge (stretch multiplier)
   std::vector<float> normals_;  // cloth: xyz per vertex, unit
