@@ -104,7 +104,7 @@ function presetFor(name) {
       // self-contact on: docs/contact.md#cloth-in-body-contact).
       return {
         colliders: [],
-        drops: [box([1.5, 0.25, 0], 0.5, 4), { kind: 'cloth', at: [1.5, 1.0, 0], size: 1.0, cells: 20, selfCollision: 0.012 }],
+        drops: [box([1.5, 0.25, 0], 0.5, 4), { kind: 'cloth', at: [1.5, 1.0, 0], size: 1.0, cells: 14, selfCollision: 0.012 }],
       };
     default:
       throw new Error(`unknown scene "${name}" (${SCENES.join(', ')})`);
