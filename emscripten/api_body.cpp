@@ -87,7 +87,7 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"thickness (m)", 0.0f, 0.1f, &sb::BodyParams::thickness},
     {"long-range stretch", 0.0f, 10.0f, &sb::BodyParams::long_range_stretch},
     {"drag coefficient", 0.0f, 10.0f, &sb::BodyParams::drag_coefficient},
-    {"lift coefficient", -10.0f, 10.0f, &sb::BodyParams::lift_coefficient},
+    {"lift coefficient", 0.0f, 10.0f, &sb::BodyParams::lift_coefficient},
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);

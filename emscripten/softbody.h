@@ -145,7 +145,7 @@ typedef enum sb_param {
                                       distance along the sheet (1 = no stretch past it; 1.1 = 10 % slack) */
   SB_PARAM_DRAG_COEFFICIENT = 21, /* 0,    [0, 10]      -       C_d of each triangle's drag 1/2 rho (A c) s^2 along
                                       the relative wind (c: the sine of its angle to the sheet); flat plate ~1.2 */
-  SB_PARAM_LIFT_COEFFICIENT = 22, /* 0,    [-10, 10]    -       C_l of the lift 1/2 rho A c s^2 across it */
+  SB_PARAM_LIFT_COEFFICIENT = 22, /* 0,    [0, 10]      -       C_l of the lift 1/2 rho A c s^2 across it */
   SB_PARAM_COUNT = 23
 } sb_param;
 

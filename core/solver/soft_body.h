@@ -62,7 +62,7 @@ struct BodyParams {
   float long_range_stretch = 0.0f; // dimensionless
   // Wind and drag on cloth (cloth_aero.h): 0 = none (the defaults). A flat plate face-on: C_d ~ 1.2.
   float drag_coefficient = 0.0f;   // C_d, dimensionless
-  float lift_coefficient = 0.0f;   // C_l, dimensionless
+  float lift_coefficient = 0.0f;   // C_l, dimensionless, >= 0 (the lift's side is the flow's, cloth_aero.h)
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate

@@ -79,7 +79,8 @@ TEST_CASE("Cloth wind C API: sb_world_set_wind validates, changes nothing when r
   const sb_body sheet = sb_body_create_cloth_rectangle(w, 4, 4, 0.5f, 0.5f, 0, 1, 0, 1);
   REQUIRE(sheet > 0);
   CHECK(sb_body_set_param(w, sheet, SB_PARAM_DRAG_COEFFICIENT, 1.2f) == SB_OK);
-  CHECK(sb_body_set_param(w, sheet, SB_PARAM_LIFT_COEFFICIENT, -0.5f) == SB_OK);
+  CHECK(sb_body_set_param(w, sheet, SB_PARAM_LIFT_COEFFICIENT, 0.5f) == SB_OK);
+  CHECK(sb_body_set_param(w, sheet, SB_PARAM_LIFT_COEFFICIENT, -0.5f) == SB_ERR_OUT_OF_RANGE);
   CHECK(sb_body_set_param(w, sheet, SB_PARAM_DRAG_COEFFICIENT, -1.0f) == SB_ERR_OUT_OF_RANGE);
   CHECK(sb_body_get_param(w, sheet, SB_PARAM_DRAG_COEFFICIENT) == doctest::Approx(1.2f));
   CHECK(sb_world_set_wind(w, 0, 0, 200.0f, 0, 2) == SB_ERR_OUT_OF_RANGE);

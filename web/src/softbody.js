@@ -38,7 +38,7 @@ export const Param = Object.freeze({
   thickness: 19, // m, half of it kept from the ground, [0, 0.1]
   longRangeStretch: 20, // 0 = off; else no vertex farther from its nearest pin than this x its rest distance along the sheet, [0, 10]
   dragCoefficient: 21, // C_d of each triangle in the wind (World.setWind, web/src/wind.js), [0, 10]
-  liftCoefficient: 22, // C_l, [-10, 10]
+  liftCoefficient: 22, // C_l, [0, 10]
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean

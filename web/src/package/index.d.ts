@@ -105,7 +105,7 @@ export interface SoftBodyAttributes {
   /** drag-coefficient: cloth only: C_d of each triangle in the wind (flat plate ~1.2; 0 no air), 0 to 10 */
   get dragCoefficient(): number;
   set dragCoefficient(value: number | null);
-  /** lift-coefficient: cloth only: C_l, the wind's push across its flow, −10 to 10 */
+  /** lift-coefficient: cloth only: C_l, the wind's push across its flow, 0 to 10 */
   get liftCoefficient(): number;
   set liftCoefficient(value: number | null);
   /** iterations: XPBD/PBD passes or VBD sweeps per substep; more converge stiff bodies (the residual in stats() says how far from solved) */
