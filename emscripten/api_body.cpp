@@ -87,6 +87,9 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"thickness (m)", 0.0f, 0.1f, &sb::BodyParams::thickness},
     {"stiffness target", 0.0f, 0.999f, &sb::BodyParams::stiffness_target},
     {"max iterations", 1.0f, 100.0f, nullptr},  // whole passes per substep, handled by set_param/get_param
+    {"long-range stretch", 0.0f, 10.0f, &sb::BodyParams::long_range_stretch},
+    {"drag coefficient", 0.0f, 10.0f, &sb::BodyParams::drag_coefficient},
+    {"lift coefficient", 0.0f, 10.0f, &sb::BodyParams::lift_coefficient},
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);

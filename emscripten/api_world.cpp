@@ -68,6 +68,22 @@ int32_t sb_world_set_gravity(sb_world world, float x, float y, float z) {
   return SB_OK;
 }
 
+int32_t sb_world_set_wind(sb_world world, float x, float y, float z, float gust, float gust_period) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!check_range(x, -SB_MAX_WIND, SB_MAX_WIND, "wind x (m/s)") || !check_range(y, -SB_MAX_WIND, SB_MAX_WIND, "wind y (m/s)") ||
+      !check_range(z, -SB_MAX_WIND, SB_MAX_WIND, "wind z (m/s)") || !check_range(gust, 0.0f, 1.0f, "gust") ||
+      !check_range(gust_period, 0.1f, 100.0f, "gust period (s)"))
+    return sb_last_error_code();
+  w->settings.wind[0] = x;
+  w->settings.wind[1] = y;
+  w->settings.wind[2] = z;
+  w->settings.wind_gust = gust;
+  w->settings.wind_gust_period = gust_period;
+  return SB_OK;
+}
+
 int32_t sb_world_set_substeps(sb_world world, int32_t substeps) {
   clear_error();
   sb::World* w = find_world(world);

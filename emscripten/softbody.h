@@ -79,6 +79,7 @@ typedef enum sb_error {
                                      so alpha / h^2 never becomes 0 / 0 */
 #define SB_MAX_DT 1.0f            /* s, per sb_world_step call */
 #define SB_MAX_GRAVITY 1000.0f    /* m/s^2, per component */
+#define SB_MAX_WIND 100.0f        /* m/s, per component */
 #define SB_MAX_COORDINATE 1.0e4f  /* m, for shape centres and grab targets */
 #define SB_MAX_SPEED 1.0e3f       /* m/s, per component of a release velocity */
 #define SB_TETRA_MAX_VERTICES 1000000  /* surface vertices given to sb_tetra_create */
@@ -137,7 +138,8 @@ typedef enum sb_param {
   SB_PARAM_AREAL_DENSITY = 17,    /* 0.2,   [1e-4, 1e3] kg/m^2 vertex mass = this x a third of its triangles' area */
   SB_PARAM_BENDING_STIFFNESS = 18, /* 1e-5, [0, 1e3]   N m     D of the bending energy 1/2 D kappa^2 per m^2
                                       (plate: E t^3 / (12 (1 - nu^2)); cotton ~1e-5, card ~1e-2) */
-  SB_PARAM_THICKNESS = 19,        /* 0.002, [0, 0.1]   m       the sheet keeps half of it from the ground */
+  SB_PARAM_THICKNESS = 19,        /* 0.002, [0, 0.1]   m       the sheet keeps half of it from the ground
+                                     (and half of it plus SB body contact's gap from other bodies) */
   /* Convergence by target (XPBD with SB_MATERIAL_NEO_HOOKEAN, and VBD; sb_body_get_convergence): passes
    * or sweeps run each substep until the stiffness reached is at least the target, or the budget is
    * spent. 0 = no target: SB_PARAM_ITERATIONS passes. Other solvers and the simple material under
@@ -147,7 +149,13 @@ typedef enum sb_param {
                                                                 sags at most ~1/0.95 of the static answer) */
   SB_PARAM_MAX_ITERATIONS = 21,   /* 16,    1..100     -       the budget: passes or sweeps per substep at
                                                                 most while a target is set (whole numbers) */
-  SB_PARAM_COUNT = 22
+  SB_PARAM_LONG_RANGE_STRETCH = 22, /* 0,   [0, 10]      -       long-range attachments: 0 = off; else no free
+                                      vertex gets farther from its nearest pinned vertex than this x its rest
+                                      distance along the sheet (1 = no stretch past it; 1.1 = 10 % slack) */
+  SB_PARAM_DRAG_COEFFICIENT = 23, /* 0,    [0, 10]      -       C_d of each triangle's drag 1/2 rho (A c) s^2 along
+                                      the relative wind (c: the sine of its angle to the sheet); flat plate ~1.2 */
+  SB_PARAM_LIFT_COEFFICIENT = 24, /* 0,    [0, 10]      -       C_l of the lift 1/2 rho A c s^2 across it */
+  SB_PARAM_COUNT = 25
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per
@@ -303,6 +311,10 @@ const char* sb_error_name(int32_t code); /* "SB_ERR_..." */
 sb_world sb_world_create(void);
 int32_t sb_world_destroy(sb_world world);
 int32_t sb_world_set_gravity(sb_world world, float x, float y, float z); /* default (0, -9.81, 0) */
+/* The air's velocity (m/s, each component in [-SB_MAX_WIND, SB_MAX_WIND]; default 0), felt by cloth
+ * with SB_PARAM_DRAG_COEFFICIENT or SB_PARAM_LIFT_COEFFICIENT set; gust in [0, 1]: each frame's wind is
+ * wind x (1 + gust sin(2 pi t / gust_period)), gust_period in [0.1, 100] s. */
+int32_t sb_world_set_wind(sb_world world, float x, float y, float z, float gust, float gust_period);
 int32_t sb_world_set_substeps(sb_world world, int32_t substeps);       /* default 10 */
 int32_t sb_world_set_ground(sb_world world, int32_t enabled);          /* plane y = 0, default 1 */
 int32_t sb_world_get_substeps(sb_world world);

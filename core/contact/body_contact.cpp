@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "contact/cloth_contact.h"
 #include "math/closest_points.h"
 #include "math/vec3.h"
 #include "solver/soft_body.h"
@@ -39,12 +40,14 @@ constexpr float kPruneSlack = 0.02f;
 
 }  // namespace
 
-namespace {
-
-// The gap a vertex of body a keeps from a triangle of body b, m.
-float gap_between(const SoftBody& a, const SoftBody& b, const BodyContactSettings& s) {
-  return &a == &b ? a.self_thickness() : s.thickness;
+float contact_gap(const SoftBody& a, const SoftBody& b, const BodyContactSettings& s) {
+  if (&a == &b) return a.self_thickness();
+  const float half_a = a.is_cloth() ? 0.5f * a.params().thickness : 0.0f;
+  const float half_b = b.is_cloth() ? 0.5f * b.params().thickness : 0.0f;
+  return s.thickness + half_a + half_b;
 }
+
+namespace {
 
 bool takes_part(const SoftBody* b) {
   // A body frozen after diverging (at its last finite shape) still takes part, as an immovable
@@ -62,9 +65,21 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   cand_tri_.clear();
   // The widest reach of any pair: triangles this close to a vertex's path are its candidates.
   float reach = settings.thickness + settings.search_radius;
-  for (uint32_t i = 0; i < count; ++i)
-    if (takes_part(bodies[i]) && bodies[i]->self_collision())
-      reach = std::max(reach, bodies[i]->self_thickness() + settings.search_radius);
+  float cloth_halves = 0.0f;  // m, the two thickest sheets' half thicknesses (the widest gap between bodies)
+  float thickest = 0.0f;
+  edge_pairs_.clear();
+  any_cloth_ = false;  // set once this frame's cloth pairs are gathered
+  bool cloth_seen = false;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!takes_part(bodies[i])) continue;
+    if (bodies[i]->self_collision()) reach = std::max(reach, bodies[i]->self_thickness() + settings.search_radius);
+    if (!bodies[i]->is_cloth()) continue;
+    cloth_seen = true;
+    const float half = 0.5f * bodies[i]->params().thickness;
+    cloth_halves = std::max(cloth_halves, thickest + half);
+    thickest = std::max(thickest, half);
+  }
+  reach += cloth_halves;
   // Each surface vertex's path over the frame, predicted from its velocity (0 for a frozen body).
   auto path_box = [&](const SoftBody& b, uint32_t v, float lo[3], float hi[3]) {
     const float* x = b.positions();
@@ -253,7 +268,10 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
     const float* rest = A.rest_positions();
     // Pairs nearer than twice the thickness in the rest shape never touch (a vertex's own
     // neighbourhood on the surface); anything farther may.
-    const float self_exclusion = 2.0f * A.self_thickness();
+    // A sheet (two-sided, with edge-edge contacts) only drops what would touch at rest, with a
+    // quarter to spare: its second ring of triangles stays a candidate, so a sharp crease cannot fold
+    // through it (cloth_contact.h).
+    const float self_exclusion = (A.is_cloth() ? kClothSelfExclusion : 2.0f) * A.self_thickness();
     const uint32_t own_begin = body_tri_begin_[a], own_end = body_tri_begin_[a + 1];  // its triangles in the hash
     for (uint32_t k = 0; k < A.surface_vertex_count(); ++k, ++query) {
       const uint32_t v = sv[k];
@@ -292,18 +310,21 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 const Vec3 r = load3(rest, v);
                 const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
                 if (length_sq(r - q0) < self_exclusion * self_exclusion) continue;
-                // Only from the triangle's outer side at the frame start.
+                // Only from the triangle's outer side at the frame start (a sheet has two).
                 const Vec3 x = load3(xa, v), p0 = load3(xa, tri[0]), p1 = load3(xa, tri[1]), p2 = load3(xa, tri[2]);
                 const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
                 const Vec3 nf = cross(p1 - p0, p2 - p0);
                 const float nf_len = length(nf);
-                if (nf_len == 0.0f || dot(x - q, nf) < 0.0f) continue;
+                if (nf_len == 0.0f || (!A.is_cloth() && dot(x - q, nf) < 0.0f)) continue;
                 // And near enough that this frame's motion can bring it within the reach (a box test
                 // alone takes most of a fine surface's neighbourhood).
                 const float* vel = A.velocities();
                 const float motion = dt * (length(load3(vel, v)) + std::max({length(load3(vel, tri[0])), length(load3(vel, tri[1])),
                                                                               length(load3(vel, tri[2]))}));
-                const float reach_now = A.self_thickness() + settings.search_radius + motion;
+                // A sheet has no inside to find a vertex deep in: only what can come within its gap
+                // (and half as much again for motion the velocity did not predict).
+                const float slack = A.is_cloth() ? 0.5f * A.self_thickness() : settings.search_radius;
+                const float reach_now = A.self_thickness() + slack + motion;
                 if (length_sq(x - q) > reach_now * reach_now) continue;
               } else if (!filter_allows(A, *bodies[b])) {
                 continue;
@@ -321,6 +342,8 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
       cand_start_.push_back(uint32_t(cand_tri_.size()));
     }
   }
+  any_cloth_ = cloth_seen;
+  if (any_cloth_) gather_edge_pairs(bodies, count, dt, settings);
 }
 
 void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, size_t first, float dt,
@@ -362,7 +385,7 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
     const uint32_t index = cand_tri_[e];
     if (tri_body_[index] != a) {
       const float low = prune_low_[e - first];
-      const float reach = gap_between(A, *bodies[tri_body_[index]], settings) + settings.search_radius;
+      const float reach = contact_gap(A, *bodies[tri_body_[index]], settings) + settings.search_radius;
       // (A NaN distance, from a body diverging now, keeps the triangle: the solve skips it.)
       if (low > reach + kPruneSlack || low > nearest_high + kPruneSlack) continue;
     }
@@ -377,11 +400,13 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // Each candidate vertex against its nearest candidate triangle, solved at once (Gauss-Seidel, in
   // body and vertex order).
   uint32_t solved = 0;
-  if (cand_tri_.empty()) return 0;
+  if (any_cloth_) bound_cloth_pairs(bodies, count, settings);
+  if (cand_tri_.empty() && !any_cloth_) return 0;
   // How far each vertex has moved since the frame started, m: a candidate that was d0 away then is
   // at least d0 - (its vertex's motion + its triangle's fastest corner's) away now, and one
   // that cannot be within the reach is skipped without measuring it (most of a resting pile's:
-  // their distances at the frame start spread out to the reach plus the pruning slack).
+  // their distances at the frame start spread out to the reach plus the pruning slack). Not with
+  // cloth in the world: its sheet contacts move vertices this bookkeeping does not follow.
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t begin = body_pos_begin_[i], n = body_pos_begin_[i + 1] - begin;
     if (n == 0) continue;
@@ -399,6 +424,23 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     if (a >= count) continue;
     SoftBody& A = *bodies[a];
     if (A.diverged()) continue;  // diverged in this frame's substeps: frozen
+    // Cloth triangles first: two-sided, each one within the gap (cloth_contact.h).
+    if (any_cloth_) {
+      for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
+        SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
+        if (!B.is_cloth()) continue;
+        const float depth = solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], contact_gap(A, B, settings));
+        if (depth < 0.0f) continue;
+        ++solved;
+        if (!report) continue;
+        A.add_contacts(1, depth);
+        if (&B != &A) {
+          B.add_contacts(0, depth);
+          A.mark_pressed_by_body();
+          B.mark_pressed_by_body();
+        }
+      }
+    }
     float* xa = A.positions();
     const float* pa = A.previous_positions();
     const float* wa = A.inverse_masses();
@@ -420,11 +462,12 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
-      const float r = gap_between(A, B, settings) + settings.search_radius;
+      if (B.is_cloth()) continue;  // solved above
+      const float r = contact_gap(A, B, settings) + settings.search_radius;
       // Cannot be within the reach (with a margin for the rounding of both distances): not measured.
       const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
       const float* mb = vertex_motion_.data() + body_pos_begin_[tri_body_[index]];
-      if (cand_d0_[e] - moved - std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]}) > r * 1.001f + 1e-5f) continue;
+      if (!any_cloth_ && cand_d0_[e] - moved - std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]}) > r * 1.001f + 1e-5f) continue;
       const float* xb = B.positions();
       float w[3];
       bool in_face;
@@ -469,7 +512,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     if (best_index == ~0u) continue;
     const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
     SoftBody& B = *bodies[b];
-    const float gap = gap_between(A, B, settings);
+    const float gap = contact_gap(A, B, settings);
     float* xb = B.positions();
     const float* pb = B.previous_positions();
     const uint32_t* tri = B.surface_triangles() + 3 * t;
@@ -529,6 +572,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       A.mark_pressed_by_body();
       B.mark_pressed_by_body();
     }
+  }
+  if (any_cloth_) {
+    solved += solve_edge_pairs(bodies, count, settings);
+    apply_bounds(bodies, count);
   }
   return solved;
 }

@@ -38,6 +38,14 @@
 // vertex spacing: vertex-triangle contacts keep vertices off faces, and only that margin keeps two
 // edges from passing between each other's vertices (a folded bar's aligned corners did at 0.3x).
 //
+// Cloth (cloth_contact.h): a cloth triangle is two-sided, so every candidate cloth triangle within the
+// gap is solved from the side the vertex came from (not only the nearest); two cloth bodies, or a cloth
+// body with itself, also get edge-edge contacts between the edges at each candidate vertex and the
+// candidate triangle's edges; and every vertex of such a pair moves at most a fraction of the pair's
+// distance per substep (bounded displacement), so no pair crosses within a substep. The gap to a cloth
+// body is the settings' thickness plus half the sheet's thickness (on each cloth side); within one
+// cloth body it is its self thickness, and a self candidate need not start on the outer side.
+//
 // Limits: a vertex that moves farther than its predicted path plus the search radius within one frame
 // (a hard hit sending it back the way it came) can miss a triangle; edges crossing edges with no vertex
 // near a face are stopped only by the thickness.
@@ -54,6 +62,10 @@ struct BodyContactSettings {
   float thickness = 0.005f;      // m, the gap bodies keep (a body's self thickness is its own)
   float search_radius = 0.02f;   // m, how far past the thickness (inside) a vertex is still found
 };
+
+// The gap a vertex of body a keeps from a triangle (or an edge) of body b, m: a's self thickness within
+// one body, else the settings' thickness plus half of each cloth side's sheet thickness.
+float contact_gap(const SoftBody& a, const SoftBody& b, const BodyContactSettings& settings);
 
 class BodyContact {
  public:
@@ -78,6 +90,14 @@ class BodyContact {
   // nearest within the reach this frame (body_contact.cpp).
   void prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, size_t first, float dt, const BodyContactSettings& settings);
 
+  // Cloth (body_contact_cloth.cpp): the edge pairs of this frame's cloth candidates, and the
+  // bounded displacement of the vertices in cloth pairs.
+  void gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
+  void bound_cloth_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
+  uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
+  void apply_bounds(SoftBody* const* bodies, uint32_t count);
+  uint32_t body_of_edge(uint32_t global_edge) const;
+
   struct Box {
     float lo[3], hi[3];
   };
@@ -100,6 +120,14 @@ class BodyContact {
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
+  // Cloth: per body the first entry of its vertices' edge lists (ve_start_, vertex_count + 1 each) and
+  // of its edges in the global numbering; the edge pairs as (global edge << 32 | global edge), sorted;
+  // per vertex (body_vertex_begin_) its motion bound this substep, m, and the vertices that have one.
+  std::vector<uint32_t> body_ve_begin_, ve_start_, ve_edge_, body_edge_begin_, body_vertex_begin_;
+  std::vector<uint64_t> edge_pairs_;
+  std::vector<float> bound_;
+  std::vector<uint32_t> bounded_;        // global vertex ids with a bound this substep
+  bool any_cloth_ = false;               // a cloth body takes part this frame
   std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
   std::vector<float> cand_d0_;           // per candidate: the vertex's distance to the triangle at the frame start, m
   // The frame-start positions of the bodies near another (body i's vertices from body_pos_begin_[i]),

@@ -46,9 +46,9 @@ SoftBody::SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t gro
     if (plan.splittable(p)) largest_split_ = std::max(largest_split_, plan.units[plan.phase_starts[p]].end - plan.units[plan.phase_starts[p]].begin);
   }
   cloth_edge_weight_ = cloth_edge_weights(rest_pos_.data(), surface_.data(), surface_triangle_count(), edge_ids_.data(), edge_count());
-  collision_mask_ = 0;
   padded_colliders_.reserve(kMaxColliders);  // filled per substep without allocating
   normals_.assign(pos_.size(), 0.0f);
+  aero_dv_.assign(pos_.size(), 0.0f);
   apply_vertex_scales();  // the masses from the areas, the edges' stretch weights
   shape_changed();
 }

@@ -309,6 +309,7 @@ void SoftBody::apply_vertex_scales() {
 
 void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
   pinned_[vertex] = pinned ? 1 : 0;
+  lra_dirty_ = true;
   compute_masses();
   if (pinned) store3(vel_.data(), vertex, {0, 0, 0});
 }
@@ -506,6 +507,12 @@ bool SoftBody::step(float dt, const StepSettings& s) {
 }
 
 void SoftBody::frame_begin() {
+  // The attachments follow the pins (allocates, only in the frame after pins changed).
+  if (lra_dirty_ && is_cloth() && params_.long_range_stretch > 0.0f) {
+    build_long_range_attachments(lra_, vertex_count(), edge_ids_.data(), edge_rest_.data(), edge_count(), pinned_.data(),
+                                 rest_pos_.data(), cloth_.hinge_rest.empty());
+    lra_dirty_ = false;
+  }
   max_penetration_ = 0.0f;
   frame_seconds_ = 0.0f;
   frame_convergence_ = ConvergenceReport{};

@@ -19,6 +19,8 @@
 #include "meshing/skinning.h"
 #include "shapes/cloth_mesh.h"
 #include "shapes/tet_mesh.h"
+#include "solver/cloth_aero.h"
+#include "solver/cloth_attachments.h"
 #include "solver/cloth_constraints.h"
 #include "solver/convergence.h"
 #include "math/vec3.h"
@@ -65,6 +67,12 @@ struct BodyParams {
   float areal_density = 0.2f;      // kg/m^2; vertex mass = this x a third of its triangles' area
   float bending_stiffness = 1e-5f; // N m, D of U = 1/2 D kappa^2 per m^2 (0 = no bending resistance)
   float thickness = 0.002f;        // m; the sheet keeps half of it from the ground
+  // Long-range attachments (cloth_attachments.h): 0 = off; else no free vertex gets farther from its
+  // nearest pin than this x its rest distance along the sheet (1 = not at all; 1.1 = 10 % slack).
+  float long_range_stretch = 0.0f; // dimensionless
+  // Wind and drag on cloth (cloth_aero.h): 0 = none (the defaults). A flat plate face-on: C_d ~ 1.2.
+  float drag_coefficient = 0.0f;   // C_d, dimensionless
+  float lift_coefficient = 0.0f;   // C_l, dimensionless, >= 0 (the lift's side is the flow's, cloth_aero.h)
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -103,6 +111,12 @@ struct StepSettings {
   float gravity[3] = {0.0f, -9.81f, 0.0f};  // m/s^2
   int substeps = 10;
   bool ground = true;  // the plane y = 0
+  // The air (cloth_aero.h): cloth with a drag or lift coefficient feels it. World::step turns the
+  // gust into the wind of each frame: wind x (1 + wind_gust sin(2 pi t / wind_gust_period)).
+  float wind[3] = {0.0f, 0.0f, 0.0f};  // m/s
+  float wind_gust = 0.0f;              // dimensionless amplitude, 0..1
+  float wind_gust_period = 2.0f;       // s
+  float air_density = 1.2f;            // kg/m^3
   // The obstacles bodies collide with during this step (the world's live colliders, each sweeping
   // from its previous pose to its pose over the step); set by World::step.
   const Collider* colliders = nullptr;
@@ -160,6 +174,9 @@ class SoftBody {
   SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
   bool is_cloth() const { return !cloth_.empty(); }
   const ClothModel& cloth() const { return cloth_; }
+  // Cloth with long_range_stretch > 0: each free vertex's nearest pin and its rest distance (built at
+  // the start of the first frame after the pins change; empty before).
+  const LongRangeAttachments& long_range_attachments() const { return lra_; }
   // Cloth: unit area-weighted vertex normals of the triangles, kept current with the positions
   // (after each step, reset, squash). Null for other bodies.
   const float* normals() const { return normals_.empty() ? nullptr : normals_.data(); }
@@ -468,6 +485,11 @@ class SoftBody {
   std::vector<uint8_t> pinned_, grabbed_;  // per vertex flags
   std::vector<uint32_t> surface_;
   ClothModel cloth_;            // empty unless a cloth body
+  LongRangeAttachments lra_;    // cloth with long_range_stretch > 0: rebuilt at a frame's start after pins change
+  bool lra_dirty_ = true;
+  std::vector<float> aero_dv_;  // cloth: scratch, 3 per vertex (cloth_aero.h)
+  bool aero_active() const { return is_cloth() && (params_.drag_coefficient > 0.0f || params_.lift_coefficient != 0.0f); }
+  bool lra_active() const { return is_cloth() && params_.long_range_stretch > 0.0f && !lra_.empty(); }
   std::vector<float> cloth_edge_weight_;  // cloth: sum_t A_t / l^2 per edge (stretch multiplier)
   std::vector<float> normals_;  // cloth: xyz per vertex, unit
   std::vector<Collider> padded_colliders_;  // cloth: the world's colliders grown by half the thickness

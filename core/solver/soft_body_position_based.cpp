@@ -165,7 +165,7 @@ void SoftBody::position_based_begin(float h, const StepSettings& s, int sub) {
   // vertices between them: no grab, press plate or collider, and (for the velocities) no contact
   // with other bodies between this and substep_finish.
   pb.fuse = solver_ != Solver::Vbd && (pbd || !neo_hookean()) && grab_set_.empty() && !plate_.active &&
-            s.collider_count == 0;
+            s.collider_count == 0 && !lra_active() && !aero_active();
   VertexWork& work = pb.work;
   work = VertexWork{};
   work.body = this;
@@ -176,6 +176,15 @@ void SoftBody::position_based_begin(float h, const StepSettings& s, int sub) {
   work.velocities = pb.fuse && stepping_alone_;
   work.rest_threshold = 2.0f * length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]}) * h;  // as substep_finish
   if (solver_ == Solver::Vbd) vbd_energy_start_ = mechanical_energy(s.gravity);
+  if (aero_active()) {
+    AeroSettings air;
+    std::copy(s.wind, s.wind + 3, air.wind);
+    air.air_density = s.air_density;
+    air.drag = params_.drag_coefficient;
+    air.lift = params_.lift_coefficient;
+    apply_aerodynamics(air, pos_.data(), vel_.data(), inv_mass_.data(), vertex_count(), surface_.data(), surface_triangle_count(), h,
+                       aero_dv_.data());
+  }
   if (!pb.fuse) pre_solve(h, s.gravity, work.damping_factor, grab_t, s.ground);
   last_inv_h2_ = 1.0f / (h * h);
   pb.passes = 0;
@@ -243,6 +252,7 @@ void SoftBody::position_based_end() {
     add_contacts(touching, depth);
     return;
   }
+  if (lra_active()) apply_long_range_attachments(lra_, params_.long_range_stretch, pos_.data());
   solve_grab(h, grab_t);
   if (s.ground) {
     uint32_t touching = 0;

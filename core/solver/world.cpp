@@ -1,6 +1,7 @@
 #include "solver/world.h"
 
 #include <chrono>
+#include <cmath>
 #include <utility>
 
 namespace sb {
@@ -133,6 +134,11 @@ int World::step(float dt, BodyHandle* first_diverged) {
   for (const ColliderSlot& s : collider_slots_)
     if (s.alive) active_colliders_.push_back(s.collider);
   StepSettings step_settings = settings;
+  // This frame's wind, with its gust (cloth_aero.h).
+  if (settings.wind_gust > 0.0f && settings.wind_gust_period > 0.0f) {
+    const float gust = 1.0f + settings.wind_gust * float(std::sin(6.283185307179586 * time_ / double(settings.wind_gust_period)));
+    for (float& w : step_settings.wind) w *= gust;
+  }
   step_settings.colliders = active_colliders_.data();
   step_settings.collider_count = uint32_t(active_colliders_.size());
   step_settings.pool = pool_ && pool_->threads() > 1 ? pool_.get() : nullptr;

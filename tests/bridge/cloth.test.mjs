@@ -66,3 +66,19 @@ test('cloth parameters, a disc, and the refusals', () => {
   assert.ok(Math.abs(sheet.stats().mass - 0.2) < 1e-6); // 1 m^2 at 0.2 kg/m^2
   world.destroy();
 });
+
+test('wind (web/src/wind.js): a sheet with a drag coefficient is carried downwind; a bad wind is refused, nothing changed', async () => {
+  const { setWind } = await import('../../web/src/wind.js');
+  const world = sb.createWorld();
+  world.setGravity(0, 0, 0);
+  const sheet = world.addClothRectangle({ cells: [6, 6], size: [0.5, 0.5], center: [0, 1, 0], vertical: true });
+  sheet.setParam('dragCoefficient', 1.2);
+  assert.throws(() => setWind(world, [0, 0, 1e3]), (e) => e.code === ErrorCode.OUT_OF_RANGE);
+  assert.throws(() => setWind(world, [0, 0]), /wind\[2\]/);
+  world.step(1 / 60);
+  assert.equal(sheet.positions[2], 0, 'no wind set yet: it stays');
+  setWind(world, [0, 0, 5], { gust: 0.2, period: 1 });
+  for (let f = 0; f < 30; f++) world.step(1 / 60);
+  // Quadratic drag from rest (docs/physics.md#cloth): after 0.5 s about 4.5 m/s, ~1.3 m travelled.
+  assert.ok(sheet.positions[2] > 0.5, `moved ${sheet.positions[2]} m downwind`);
+});

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { addDropBody, bunnyTets } from '../../web/src/scenes/scene_bodies.js';
-import { SCENES, addSceneColliders, scenePreset, spinPose } from '../../web/src/scenes/scene_presets.js';
+import { SCENES, addSceneColliders, applySceneAir, scenePreset, spinPose } from '../../web/src/scenes/scene_presets.js';
 import { load } from './load.mjs';
 
 const sb = await load();
@@ -18,6 +18,7 @@ function buildScene(name) {
   const source = { positions: main.positions.slice(), tets: main.tets.slice() };
   const preset = scenePreset(name);
   const colliders = addSceneColliders(world, preset);
+  applySceneAir(world, preset);
   const bodies = [main, ...preset.drops.map((drop) => addDropBody(world, drop, { current: source, bunny }))];
   for (const b of bodies) b.setParams({ edgeCompliance: 1e-4, damping: 1, friction: 0.5, restitution: 0.2 });
   return { world, bodies, colliders };
@@ -101,4 +102,27 @@ test('the paddle scene: the spinning paddle moves the bodies it sweeps', () => {
   assert.ok(moved > 0.1, `a swept body ends ${moved} m from where it rests beside a still paddle`);
   still.world.destroy();
   spinning.world.destroy();
+});
+
+test('the flag streams downwind of its pole; the drape sheet rests on the soft box, pressing it down', () => {
+  const flag = buildScene('flag');
+  run(flag, 180);
+  const cloth = flag.bodies[1];
+  const [poleX] = scenePreset('flag').colliders[0].center;
+  // The free edge (the vertices farthest from the pole): downwind (+z) of the pole by more than half the flag's 0.8 m.
+  let far = -Infinity;
+  for (let i = 0; i < cloth.vertexCount; i++) far = Math.max(far, cloth.positions[3 * i + 2]);
+  assert.ok(far > 0.4, `the flag reaches ${far} m downwind`);
+  for (let i = 0; i < cloth.vertexCount; i++) assert.ok(cloth.positions[3 * i] > poleX - 0.1, 'nothing behind the pole');
+  flag.world.destroy();
+
+  const drape = buildScene('drape');
+  const [, box, sheet] = drape.bodies;
+  const top = () => Math.max(...Array.from({ length: box.vertexCount }, (_, i) => box.positions[3 * i + 1]));
+  run(drape, 150);
+  // The sheet rests on the box's top (0.5 m) and hangs over its sides; the box stays under it.
+  assert.ok(sheet.stats().minY < 0.45, `the sheet hangs over the sides (lowest ${sheet.stats().minY} m)`);
+  assert.ok(sheet.stats().maxPenetration < 0.02, `no deep contact (${sheet.stats().maxPenetration} m)`);
+  assert.ok(top() < 0.5 && top() > 0.3, `the box's top at ${top()} m`);
+  drape.world.destroy();
 });

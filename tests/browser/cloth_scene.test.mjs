@@ -53,3 +53,33 @@ test('the cloth scene: the sheet appears in the body colour, falls and drapes ov
     await context.close();
   }
 });
+
+test('the flag and drape scenes: the flag streams downwind of its pole, the sheet drapes over the soft box', async () => {
+  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  try {
+    await page.evaluate(() => app.set('scene', 'flag'));
+    let s = await page.evaluate(() => app.sceneInfo());
+    assert.equal(s.scene, 'flag');
+    assert.deepEqual(s.colliders.map((c) => c.shape), ['capsule']);
+    const start = s.bodies[1].center[2];
+    await waitMoreFrames(page, 120);
+    s = await page.evaluate(() => app.sceneInfo());
+    // The 6 m/s wind along +z carries the flag's middle downwind of where it started (on the pole's plane).
+    assert.ok(s.bodies[1].finite);
+    assert.ok(s.bodies[1].center[2] > start + 0.15, `streams downwind (${start} -> ${s.bodies[1].center[2]} m)`);
+    await page.screenshot({ path: `${OUT_DIR}/flag_scene.png` });
+    await page.evaluate(() => app.set('scene', 'drape'));
+    await waitMoreFrames(page, 120);
+    s = await page.evaluate(() => app.sceneInfo());
+    assert.equal(s.bodies.length, 3);
+    const [, box, sheet] = s.bodies;
+    assert.ok(box.finite && sheet.finite);
+    // The sheet rests above the box's middle (its centre above the box's), not on the ground.
+    assert.ok(sheet.center[1] > box.center[1], `on the box (${sheet.center[1]} vs ${box.center[1]} m)`);
+    assert.ok(sheet.minY > -0.005, `not below the ground (${sheet.minY})`);
+    await page.screenshot({ path: `${OUT_DIR}/drape_scene.png` });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -110,9 +110,14 @@ inline uint32_t count_surface_intersections(const float* xyz, const uint32_t* tr
         b[k] = std::min(b[k], v), b[3 + k] = std::max(b[3 + k], v);
       }
   }
+  // Sweep along x: triangles by their boxes' low x, each tested against those starting within its extent.
+  std::vector<uint32_t> order(triangle_count);
+  for (uint32_t t = 0; t < triangle_count; ++t) order[t] = t;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return box[6 * size_t(a)] < box[6 * size_t(b)]; });
   uint32_t count = 0;
-  for (uint32_t s = 0; s < triangle_count; ++s)
-    for (uint32_t t = s + 1; t < triangle_count; ++t) {
+  for (uint32_t i = 0; i < triangle_count; ++i)
+    for (uint32_t j = i + 1; j < triangle_count && box[6 * size_t(order[j])] <= box[6 * size_t(order[i]) + 3]; ++j) {
+      const uint32_t s = order[i], t = order[j];
       const double *bs = &box[6 * size_t(s)], *bt = &box[6 * size_t(t)];
       if (bs[0] > bt[3] || bt[0] > bs[3] || bs[1] > bt[4] || bt[1] > bs[4] || bs[2] > bt[5] || bt[2] > bs[5]) continue;
       const uint32_t* a = triangles + 3 * s;

@@ -3,7 +3,7 @@
 // change the panel or the test hook makes goes through set(), so both take the same path. Methods
 // throw the bridge's SoftbodyError; callers decide how to show it.
 import { addDropBody, placedCopy } from './scenes/scene_bodies.js';
-import { addSceneColliders, scenePreset, spinPose } from './scenes/scene_presets.js';
+import { addSceneColliders, applySceneAir, scenePreset, spinPose } from './scenes/scene_presets.js';
 import { Material, POSITION_BASED_SOLVERS } from './softbody.js';
 import { ThreadTuner } from './thread_tuner.js';
 import { autoThreads } from './wasm_module.js';
@@ -259,6 +259,7 @@ export class Simulation {
     this.scene = name;
     try {
       this.colliders = addSceneColliders(this.world, preset);
+      applySceneAir(this.world, preset);
       for (const drop of preset.drops) this._addExtra(() => addDropBody(this.world, drop, { current: this.source, bunny }));
     } finally {
       this.body.reset();

@@ -41,6 +41,9 @@ export const Param = Object.freeze({
   thickness: 19, // m, half of it kept from the ground, [0, 0.1]
   stiffnessTarget: 20, // 0 (off: `iterations` passes) or [0.01, 0.999]: passes run until reached (convergence.js)
   maxIterations: 21, // 1..100, the budget of passes or sweeps per substep while a target is set
+  longRangeStretch: 22, // 0 = off; else no vertex farther from its nearest pin than this x its rest distance along the sheet, [0, 10]
+  dragCoefficient: 23, // C_d of each triangle in the wind (World.setWind, web/src/wind.js), [0, 10]
+  liftCoefficient: 24, // C_l, [0, 10]
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean

@@ -8,7 +8,7 @@ import { autoThreads } from '../wasm_module.js';
 import { EXPLOSION_FACTOR, energyScale, explosionReason, totalEnergy } from '../compare/explosion.js';
 import { DEFAULT_RESOLUTION, SQUASH_START } from './attributes.js';
 import { addDropBody } from '../scenes/scene_bodies.js';
-import { addSceneColliders, sceneBounds, scenePreset, spinPose } from '../scenes/scene_presets.js';
+import { addSceneColliders, applySceneAir, sceneBounds, scenePreset, spinPose } from '../scenes/scene_presets.js';
 
 const POSITION_BASED = new Set(['xpbd', 'pbd']);
 const PRESSURE_BALL_NRT = 4000; // J: the comparison page's default gas for the pressure ball
@@ -109,6 +109,7 @@ function addScenery(world, name, bunny) {
   if (!name || name === 'none') return { colliders: [], bodies: [] };
   const preset = scenePreset(name);
   const colliders = addSceneColliders(world, preset);
+  applySceneAir(world, preset);
   const bodies = preset.drops.map((drop) => addDropBody(world, drop, { current: null, bunny }));
   return { colliders, bodies };
 }

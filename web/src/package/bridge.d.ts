@@ -23,6 +23,9 @@ export declare const Param: Readonly<{
   arealDensity: 17; // kg/m^2, cloth only
   bendingStiffness: 18; // N m, cloth only
   thickness: 19; // m, cloth only (half kept from the ground)
+  longRangeStretch: 20;
+  dragCoefficient: 21; // cloth only: C_d in the wind (setWind)
+  liftCoefficient: 22; // cloth only: C_l // cloth only: 0 = off, else the most a vertex may be from its nearest pin over its rest distance along the sheet
 }>;
 export type ParamName = keyof typeof Param;
 /** sb_material: values of Param.material. */

@@ -9,11 +9,11 @@ export type SceneName = 'box' | 'ball' | 'bar' | 'bunny' | 'torus' | 'sphere' | 
 /** Solver names as attributes spell them; properties and setParam take these or the bridge's camelCase names. */
 export type SolverAttribute = 'xpbd' | 'pbd' | 'explicit-euler' | 'semi-implicit-euler' | 'verlet' | 'midpoint' | 'heun' | 'rk4' | 'implicit-euler' | 'vbd';
 /** Attribute names (kebab-case). */
-export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'max-tets' | 'thin-parts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'stiffness-target' | 'max-iterations' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
+export type SoftBodyAttributeName = 'scene' | 'scenery' | 'src' | 'resolution' | 'max-tets' | 'thin-parts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'material' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'stiffness-target' | 'max-iterations' | 'long-range-stretch' | 'drag-coefficient' | 'lift-coefficient' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disable-zoom' | 'camera-follow';
 /** Property names (camelCase); setParam takes these or the attribute names. */
-export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'maxTets' | 'thinParts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'stiffnessTarget' | 'maxIterations' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
+export type SoftBodyPropertyName = 'scene' | 'scenery' | 'src' | 'resolution' | 'maxTets' | 'thinParts' | 'solver' | 'compare' | 'start' | 'stiffness' | 'edgeCompliance' | 'volumeCompliance' | 'density' | 'damping' | 'springDamping' | 'pbdStiffness' | 'pressure' | 'restitution' | 'friction' | 'grabRadius' | 'grabCompliance' | 'material' | 'youngsModulus' | 'poissonRatio' | 'plasticYield' | 'plasticCreep' | 'arealDensity' | 'bendingStiffness' | 'thickness' | 'stiffnessTarget' | 'maxIterations' | 'longRangeStretch' | 'dragCoefficient' | 'liftCoefficient' | 'iterations' | 'backend' | 'substeps' | 'gravity' | 'ground' | 'dt' | 'controls' | 'plot' | 'autoplay' | 'camera' | 'poster' | 'alt' | 'loading' | 'reveal' | 'interactive' | 'disableZoom' | 'cameraFollow';
 /** Attributes that controls="..." can show as sliders. */
-export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'stiffness-target' | 'max-iterations' | 'iterations' | 'substeps' | 'gravity' | 'dt';
+export type SliderAttribute = 'stiffness' | 'edge-compliance' | 'volume-compliance' | 'density' | 'damping' | 'spring-damping' | 'pbd-stiffness' | 'pressure' | 'restitution' | 'friction' | 'grab-radius' | 'grab-compliance' | 'youngs-modulus' | 'poisson-ratio' | 'plastic-yield' | 'plastic-creep' | 'areal-density' | 'bending-stiffness' | 'thickness' | 'stiffness-target' | 'max-iterations' | 'long-range-stretch' | 'drag-coefficient' | 'lift-coefficient' | 'iterations' | 'substeps' | 'gravity' | 'dt';
 /** camera="x y z [tx ty tz]" as a property (m). */
 export interface CameraSetting { position: [number, number, number]; target: [number, number, number] | null }
 /** Every attribute as a property: reads give the value in effect, writes set the attribute (null removes it). */
@@ -111,6 +111,15 @@ export interface SoftBodyAttributes {
   /** max-iterations: the budget of passes or sweeps per substep while stiffness-target is set */
   get maxIterations(): number;
   set maxIterations(value: number | null);
+  /** long-range-stretch: cloth only: 0 off; else no particle gets farther from its nearest pinned one than this × its rest distance along the sheet (1: none past it), 0 to 10 */
+  get longRangeStretch(): number;
+  set longRangeStretch(value: number | null);
+  /** drag-coefficient: cloth only: C_d of each triangle in the wind (flat plate ~1.2; 0 no air), 0 to 10 */
+  get dragCoefficient(): number;
+  set dragCoefficient(value: number | null);
+  /** lift-coefficient: cloth only: C_l, the wind's push across its flow, 0 to 10 */
+  get liftCoefficient(): number;
+  set liftCoefficient(value: number | null);
   /** iterations: XPBD/PBD passes or VBD sweeps per substep where no stiffness target applies (the simple material, or stiffness-target 0) */
   get iterations(): number;
   set iterations(value: number | null);

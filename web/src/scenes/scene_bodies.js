@@ -53,8 +53,18 @@ export function addDropBody(world, drop, shapes) {
   if (kind === 'box') return world.addBox({ cells: [drop.cells, drop.cells, drop.cells], size: [size, size, size], center: at });
   if (kind === 'ball') return world.addBall({ radius: size / 2, cells: drop.cells, center: at });
   if (kind === 'sheet') return world.addBox({ cells: [drop.cells, 1, drop.cells], size: [size, size / drop.cells, size], center: at });
-  // Cloth: a horizontal sheet of near-equilateral triangles, `cells` bases across (rows 0.87 as tall).
-  if (kind === 'cloth') return world.addClothRectangle({ cells: [drop.cells, Math.round(drop.cells / 0.866)], size: [size, size], center: at });
+  // Cloth: a sheet of near-equilateral triangles, `cells` bases across (rows 0.87 as tall), horizontal
+  // unless vertical; pinned along its left edge (a flag's pole), in the wind, touching itself on request.
+  if (kind === 'cloth') {
+    const cloth = world.addClothRectangle({ cells: [drop.cells, Math.round(drop.cells / 0.866)], size: [size, size], center: at, vertical: !!drop.vertical });
+    if (drop.pin === 'left') {
+      for (let i = 0; i < cloth.vertexCount; i++) if (cloth.positions[3 * i] < at[0] - size / 2 + 1e-4) cloth.pin(i);
+    }
+    if (drop.drag) cloth.setParam('dragCoefficient', drop.drag);
+    if (drop.lift) cloth.setParam('liftCoefficient', drop.lift);
+    if (drop.selfCollision) cloth.setSelfCollision(true, drop.selfCollision);
+    return cloth;
+  }
   if (kind === 'copy' || kind === 'bunny') {
     const source = kind === 'copy' ? shapes.current : shapes.bunny;
     if (!source) throw new Error(`a "${kind}" body needs its shape's tets`);

@@ -2,8 +2,9 @@
 // builder that makes the colliders through the bridge, shared by the demo page and <soft-body>.
 // The page's own body stays where it is (its shape at (0, 1, 0)); a scene is laid out around it.
 import { bowl, funnel } from './obstacle_shapes.js';
+import { setWind } from '../wind.js';
 
-export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'cloth']);
+export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'cloth', 'flag', 'drape']);
 
 // A small body of the mix: a box of `cells`^3 cells or a ball, `size` m across, centred at `at`.
 const box = (at, size = 0.35, cells = 4) => ({ kind: 'box', at, size, cells });
@@ -25,7 +26,9 @@ function pileDrops() {
 // name -> { colliders: [spec], drops: [body spec] }. Collider specs are World.addCollider options
 // plus a rotation quaternion (and a spin, rad/s about y, for scripted motion); every collider can be
 // dragged in the page. Body specs: { kind: 'box' | 'ball' | 'sheet' | 'cloth' | 'bunny' | 'copy', at, size,
-// cells } (scene_bodies.js); needsBunny says whether the bunny's tets must be ready first.
+// cells } (scene_bodies.js; cloth also vertical, pin: 'left', drag, lift, selfCollision: thickness m);
+// needsBunny says whether the bunny's tets must be ready first. wind: [x, y, z] m/s with gust (0..1)
+// and gustPeriod (s), for cloth with a drag coefficient (applySceneAir; none when absent).
 export function scenePreset(name) {
   const preset = presetFor(name);
   preset.needsBunny = preset.drops.some((d) => d.kind === 'bunny');
@@ -87,6 +90,22 @@ function presetFor(name) {
         colliders: [{ shape: 'sphere', radius: 0.35, center: [1.5, 0.35, 0] }],
         drops: [{ kind: 'cloth', at: [1.5, 1.3, 0], size: 1.4, cells: 24 }],
       };
+    case 'flag':
+      // A flag on a pole in a gusting wind along +z (docs/physics.md#cloth: drag and lift per triangle).
+      return {
+        colliders: [{ shape: 'capsule', radius: 0.03, halfLength: 1.0, center: [1.2, 1.0, 0] }],
+        drops: [{ kind: 'cloth', at: [1.65, 1.6, 0], size: 0.8, cells: 16, vertical: true, pin: 'left', drag: 1.2, lift: 0.5 }],
+        wind: [0, 0, 6],
+        gust: 0.3,
+        gustPeriod: 1.7,
+      };
+    case 'drape':
+      // A sheet dropped on a soft box: it drapes over it and presses it down (two-sided cloth contact,
+      // self-contact on: docs/contact.md#cloth-in-body-contact).
+      return {
+        colliders: [],
+        drops: [box([1.5, 0.25, 0], 0.5, 4), { kind: 'cloth', at: [1.5, 1.0, 0], size: 1.0, cells: 14, selfCollision: 0.012 }],
+      };
     default:
       throw new Error(`unknown scene "${name}" (${SCENES.join(', ')})`);
   }
@@ -129,6 +148,11 @@ export function addSceneColliders(world, preset) {
     throw error;
   }
   return made;
+}
+
+// The preset's air: its wind (and gust), or none, so switching scenes leaves no wind behind.
+export function applySceneAir(world, preset) {
+  setWind(world, preset.wind ?? [0, 0, 0], { gust: preset.gust ?? 0, period: preset.gustPeriod ?? 2 });
 }
 
 // Kinematic motion (the paddle's spin, rad/s about y), applied before each step unless the collider

@@ -1,0 +1,174 @@
+// BodyContact's cloth parts (body_contact.h, cloth_contact.h): the edge-edge pairs of a frame's cloth
+// candidates, and the bounded substep motion of every vertex in a pair with a cloth triangle or edge.
+#include <algorithm>
+#include <cmath>
+
+#include "contact/body_contact.h"
+#include "contact/cloth_contact.h"
+#include "math/closest_points.h"
+#include "math/vec3.h"
+#include "solver/soft_body.h"
+
+namespace sb {
+
+uint32_t BodyContact::body_of_edge(uint32_t global_edge) const {
+  // body_edge_begin_ is non-decreasing with count + 1 entries: the last body whose first edge is <= it.
+  return uint32_t(std::upper_bound(body_edge_begin_.begin(), body_edge_begin_.end(), global_edge) - body_edge_begin_.begin()) - 1;
+}
+
+void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
+  // Each taking part body's edges listed per vertex (CSR), and the global numbering of edges and vertices.
+  body_ve_begin_.assign(count + 1, 0);
+  body_edge_begin_.assign(count + 1, 0);
+  body_vertex_begin_.assign(count + 1, 0);
+  ve_start_.clear();
+  ve_edge_.clear();
+  for (uint32_t i = 0; i < count; ++i) {
+    const SoftBody* B = bodies[i];
+    const bool listed = B && near_[i];
+    body_ve_begin_[i + 1] = body_ve_begin_[i] + (listed ? B->vertex_count() + 1 : 0);
+    body_edge_begin_[i + 1] = body_edge_begin_[i] + (listed ? B->edge_count() : 0);
+    body_vertex_begin_[i + 1] = body_vertex_begin_[i] + (B ? B->vertex_count() : 0);
+    if (!listed) continue;
+    const uint32_t n = B->vertex_count(), base = uint32_t(ve_start_.size()), edge_base = uint32_t(ve_edge_.size());
+    ve_start_.resize(base + n + 1, 0);
+    const uint32_t* ids = B->edges();
+    for (uint32_t e = 0; e < B->edge_count(); ++e) ++ve_start_[base + ids[2 * e] + 1], ++ve_start_[base + ids[2 * e + 1] + 1];
+    ve_start_[base] = edge_base;
+    for (uint32_t v = 0; v < n; ++v) ve_start_[base + v + 1] += ve_start_[base + v];
+    ve_edge_.resize(ve_start_[base + n]);
+    fill_.assign(ve_start_.begin() + base, ve_start_.begin() + base + n);
+    for (uint32_t e = 0; e < B->edge_count(); ++e) ve_edge_[fill_[ids[2 * e]]++] = e, ve_edge_[fill_[ids[2 * e + 1]]++] = e;
+  }
+  // The edge of body b joining u and w (its lists are short: a vertex's valence).
+  auto edge_of = [&](uint32_t b, uint32_t u, uint32_t w) {
+    const uint32_t base = body_ve_begin_[b];
+    const uint32_t* ids = bodies[b]->edges();
+    for (uint32_t k = ve_start_[base + u]; k < ve_start_[base + u + 1]; ++k) {
+      const uint32_t e = ve_edge_[k];
+      if (ids[2 * e] == w || ids[2 * e + 1] == w) return e;
+    }
+    return ~0u;
+  };
+  // The edges at each candidate vertex against the edges of its candidate triangles, where either side
+  // is a sheet (a sheet's edge draped over a box's edge cuts its corner with no vertex near a face).
+  for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
+    const uint32_t a = cand_body_[k], v = cand_vertex_[k];
+    const uint32_t* a_ids = bodies[a]->edges();
+    const uint32_t a_base = body_ve_begin_[a];
+    for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
+      const uint32_t b = tri_body_[cand_tri_[c]];
+      if (!bodies[a]->is_cloth() && !bodies[b]->is_cloth()) continue;
+      const uint32_t* tri = bodies[b]->surface_triangles() + 3 * tri_id_[cand_tri_[c]];
+      const uint32_t* b_ids = bodies[b]->edges();
+      for (int side = 0; side < 3; ++side) {
+        const uint32_t eb = edge_of(b, tri[side], tri[(side + 1) % 3]);
+        if (eb == ~0u) continue;
+        for (uint32_t m = ve_start_[a_base + v]; m < ve_start_[a_base + v + 1]; ++m) {
+          const uint32_t ea = ve_edge_[m];
+          // Edges that share a vertex meet there: never a contact.
+          if (a == b && (a_ids[2 * ea] == b_ids[2 * eb] || a_ids[2 * ea] == b_ids[2 * eb + 1] ||
+                         a_ids[2 * ea + 1] == b_ids[2 * eb] || a_ids[2 * ea + 1] == b_ids[2 * eb + 1]))
+            continue;
+          // Near in the rest shape (short edges at a border): never a contact, as for the
+          // vertex-triangle pairs (body_contact.cpp).
+          if (a == b) {
+            const float* rest = bodies[a]->rest_positions();
+            float s, t;
+            const float exclusion = kClothSelfExclusion * bodies[a]->self_thickness();
+            if (closest_between_segments(load3(rest, a_ids[2 * ea]), load3(rest, a_ids[2 * ea + 1]), load3(rest, b_ids[2 * eb]),
+                                         load3(rest, b_ids[2 * eb + 1]), &s, &t) < exclusion * exclusion)
+              continue;
+          }
+          // Only pairs this frame's motion (predicted from the velocities, as the candidates) can
+          // bring within the gap, and half the gap again for what it did not predict.
+          {
+            const SoftBody &A = *bodies[a], &B = *bodies[b];
+            const uint32_t i0 = a_ids[2 * ea], i1 = a_ids[2 * ea + 1], j0 = b_ids[2 * eb], j1 = b_ids[2 * eb + 1];
+            float s, t;
+            const float d = std::sqrt(closest_between_segments(load3(A.positions(), i0), load3(A.positions(), i1),
+                                                               load3(B.positions(), j0), load3(B.positions(), j1), &s, &t));
+            const float step_a = A.diverged() ? 0.0f : dt, step_b = B.diverged() ? 0.0f : dt;
+            const float motion = step_a * std::max(length(load3(A.velocities(), i0)), length(load3(A.velocities(), i1))) +
+                                 step_b * std::max(length(load3(B.velocities(), j0)), length(load3(B.velocities(), j1)));
+            const float gap = contact_gap(A, B, settings);
+            if (!(d - motion <= 1.5f * gap)) continue;
+          }
+          const uint64_t ga = body_edge_begin_[a] + ea, gb = body_edge_begin_[b] + eb;
+          edge_pairs_.push_back(std::min(ga, gb) << 32 | std::max(ga, gb));
+        }
+      }
+    }
+  }
+  // Once each, in a fixed order (deterministic).
+  std::sort(edge_pairs_.begin(), edge_pairs_.end());
+  edge_pairs_.erase(std::unique(edge_pairs_.begin(), edge_pairs_.end()), edge_pairs_.end());
+  bound_.assign(body_vertex_begin_[count], INFINITY);
+  bounded_.clear();
+}
+
+void BodyContact::bound_cloth_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings&) {
+  if (bound_.size() != body_vertex_begin_[count]) return;  // no cloth candidates gathered this frame
+  auto tighten = [&](uint32_t body, uint32_t v, float d) {
+    float& b = bound_[body_vertex_begin_[body] + v];
+    if (b == INFINITY) bounded_.push_back(body_vertex_begin_[body] + v);
+    b = std::min(b, kClothBoundFraction * d);
+  };
+  // Vertex-triangle pairs with a cloth triangle: the vertex and the triangle's corners.
+  for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
+    const uint32_t a = cand_body_[k], v = cand_vertex_[k];
+    if (bodies[a]->diverged()) continue;
+    for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
+      const uint32_t b = tri_body_[cand_tri_[c]], t = tri_id_[cand_tri_[c]];
+      if (!bodies[b]->is_cloth()) continue;
+      const float d = start_distance_vertex_triangle(*bodies[a], v, *bodies[b], t);
+      if (!(d == d)) continue;  // NaN: a body diverging now
+      tighten(a, v, d);
+      const uint32_t* tri = bodies[b]->surface_triangles() + 3 * t;
+      for (int i = 0; i < 3; ++i) tighten(b, tri[i], d);
+    }
+  }
+  for (const uint64_t key : edge_pairs_) {
+    const uint32_t ga = uint32_t(key >> 32), gb = uint32_t(key);
+    const uint32_t a = body_of_edge(ga), b = body_of_edge(gb);
+    const uint32_t* ea = bodies[a]->edges() + 2 * (ga - body_edge_begin_[a]);
+    const uint32_t* eb = bodies[b]->edges() + 2 * (gb - body_edge_begin_[b]);
+    const float d = start_distance_edge_edge(*bodies[a], ea[0], ea[1], *bodies[b], eb[0], eb[1]);
+    if (!(d == d)) continue;
+    tighten(a, ea[0], d), tighten(a, ea[1], d), tighten(b, eb[0], d), tighten(b, eb[1], d);
+  }
+}
+
+uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
+  uint32_t solved = 0;
+  for (const uint64_t key : edge_pairs_) {
+    const uint32_t ga = uint32_t(key >> 32), gb = uint32_t(key);
+    const uint32_t a = body_of_edge(ga), b = body_of_edge(gb);
+    if (a >= count || b >= count) continue;
+    SoftBody& A = *bodies[a];
+    SoftBody& B = *bodies[b];
+    if (A.diverged() && B.diverged()) continue;
+    const uint32_t* ea = A.edges() + 2 * (ga - body_edge_begin_[a]);
+    const uint32_t* eb = B.edges() + 2 * (gb - body_edge_begin_[b]);
+    const float depth = solve_edge_edge(A, ea[0], ea[1], B, eb[0], eb[1], contact_gap(A, B, settings));
+    if (depth < 0.0f) continue;
+    A.add_contacts(0, depth);
+    ++solved;
+  }
+  return solved;
+}
+
+void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
+  uint32_t body = 0;
+  std::sort(bounded_.begin(), bounded_.end());  // grouped by body; the order does not change the result
+  for (const uint32_t g : bounded_) {
+    while (body + 1 < count && body_vertex_begin_[body + 1] <= g) ++body;
+    SoftBody& B = *bodies[body];
+    const uint32_t v = g - body_vertex_begin_[body];
+    if (!B.diverged() && B.inverse_masses()[v] > 0.0f) bound_motion(B, v, bound_[g]);
+    bound_[g] = INFINITY;
+  }
+  bounded_.clear();
+}
+
+}  // namespace sb
