@@ -6,7 +6,7 @@
 // layer (the longest) runs beside the native, fuzz, wasm and bridge layers; the pages run alone, last,
 // so a browser's frame loop never competes with a test binary. Each layer's output is printed whole
 // when it ends. No test asserts a time, so sharing the cores changes no result.
-import { spawn } from 'node:child_process';
+import { doctest, tap, runLayer } from './run_layer.mjs';
 
 const layers = {
   native: { name: 'core + C API, native (doctest via ctest)', cmd: 'ctest', args: ['--test-dir', 'build-native', '-V'], parse: doctest },
@@ -19,48 +19,9 @@ const layers = {
   pages: { name: 'pages in Chromium (node --test)', cmd: process.execPath, args: ['--test', '--test-concurrency=1', '--test-reporter=tap', 'tests/browser/'], parse: tap },
 };
 
-function doctest(out) {
-  const m = /test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(out);
-  return m ? { passed: Number(m[2]), failed: Number(m[3]) } : null;
-}
-
-function tap(out) {
-  const pass = /^# pass (\d+)/m.exec(out);
-  const fail = /^# fail (\d+)/m.exec(out);
-  return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]) } : null;
-}
-
-function run(layer) {  // resolves with the layer's counts once it exits; output kept until then
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(layer.cmd, layer.args, { env: { ...process.env, NO_COLOR: '1' } });
-    const chunks = [];
-    child.stdout.on('data', (c) => chunks.push(c));
-    child.stderr.on('data', (c) => chunks.push(c));
-    const done = (status, error) => {
-      const out = Buffer.concat(chunks).toString('utf8').replace(/\x1b\[[0-9;]*m/g, '');
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(`\n=== ${layer.name} ===`);
-      process.stdout.write(out);
-      const counts = layer.parse(out);
-      if (!counts) {
-        console.log(`--- ${layer.name}: no test summary found (exit ${status}, ${error ?? ''}): counted as 1 failure`);
-        resolve({ passed: 0, failed: 1 });
-        return;
-      }
-      // A runner that exits non-zero with nothing failed still failed (a crash after the summary).
-      const crashed = status !== 0 && counts.failed === 0 ? 1 : 0;
-      console.log(`--- ${layer.name}: ${counts.passed} passed, ${counts.failed + crashed} failed in ${seconds} s`);
-      resolve({ passed: counts.passed, failed: counts.failed + crashed });
-    };
-    child.on('error', (e) => done(null, e));
-    child.on('close', (status) => done(status));
-  });
-}
-
 async function inOrder(...names) {
   const results = [];
-  for (const name of names) results.push(await run(layers[name]));
+  for (const name of names) results.push(await runLayer(layers[name]));
   return results;
 }
 

@@ -654,7 +654,9 @@ TEST_CASE("thin parts: rods and plates far thinner than a grid cell mesh whole, 
   CHECK(run_job(box(1, 1, 0.001f), 10, 0.02f, stats, message) == SB_ERR_NO_INSIDE_TETS);
   CAPTURE(message);
   CHECK(stats.tets == 0);
-  CHECK(stats.thin_thickness == doctest::Approx(0.001).epsilon(0.01));
+  // .scale(0): doctest's epsilon is then a fraction of the larger side alone; by default it adds an
+  // absolute epsilon too, which swamps quantities well below 1 (m, m^3).
+  CHECK(stats.thin_thickness == doctest::Approx(0.001).epsilon(0.01).scale(0));
   CHECK(message.find("of its volume (not kept); a higher resolution raises the budget") != std::string::npos);
 }
 
@@ -666,7 +668,7 @@ TEST_CASE("thin parts beyond the sample budget: the failure names their thicknes
   CHECK(run_job(plate, 20, 0.02f, stats, message) == SB_ERR_NO_INSIDE_TETS);
   CAPTURE(message);
   CHECK(stats.open_edges == 0);
-  CHECK(stats.thin_thickness == doctest::Approx(0.0001).epsilon(0.01));
+  CHECK(stats.thin_thickness == doctest::Approx(0.0001).epsilon(0.01).scale(0));
   CHECK(stats.thin_samples_needed > 100 * SB_TETRA_MAX_SURFACE_SAMPLES);
   CHECK(message.find("the surface's thinnest parts are about 0.1 mm thick: tets through them need surface points about "
                      "0.05 mm apart") != std::string::npos);

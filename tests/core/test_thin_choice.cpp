@@ -65,7 +65,9 @@ void check_body(const Result& r, int64_t bound) {
   CHECK(r.stats.choice_floor_tets == 0);              // and fitted
   CHECK(r.stats.parts == 1);
   CHECK(r.stats.min_quality >= 0.1);
-  CHECK(r.stats.volume == doctest::Approx(r.stats.surface_volume).epsilon(0.02));
+  // .scale(0): doctest's epsilon is then a fraction of the larger side alone; by default it adds an
+  // absolute epsilon too, which swamps quantities well below 1 (m, m^3).
+  CHECK(r.stats.volume == doctest::Approx(r.stats.surface_volume).epsilon(0.02).scale(0));
 }
 
 }  // namespace
@@ -81,13 +83,13 @@ TEST_CASE("Thin parts over max_tets: a 5 mm plate thickened, or meshed coarser, 
   CHECK(thick.stats.thickened_to > 0.005);
   CHECK(thick.stats.thickened_to < 0.1 * kThickenMargin + 1e-6);  // never beyond a cell (+15 %)
   // Both faces move out by half the difference: the plate gains 1 m^2 x (T - 5 mm) exactly.
-  CHECK(thick.stats.thickened_volume == doctest::Approx(thick.stats.thickened_to - 0.005).epsilon(1e-3));
-  CHECK(thick.stats.surface_volume == doctest::Approx(thick.stats.thickened_to).epsilon(1e-3));
+  CHECK(thick.stats.thickened_volume == doctest::Approx(thick.stats.thickened_to - 0.005).epsilon(1e-3).scale(0));
+  CHECK(thick.stats.surface_volume == doctest::Approx(thick.stats.thickened_to).epsilon(1e-3).scale(0));
 
   const Result coarse = mesh(plate, bound, ThinParts::Coarsen);
   check_body(coarse, bound);
   CHECK(coarse.stats.thickened_volume == 0);
-  CHECK(coarse.stats.surface_volume == doctest::Approx(0.005).epsilon(1e-3));  // the geometry kept
+  CHECK(coarse.stats.surface_volume == doctest::Approx(0.005).epsilon(1e-3).scale(0));  // the geometry kept
   CHECK(coarse.stats.coarsened_spacing > 0.5 * 0.005);  // fewer than two samples across
   CHECK(coarse.stats.coarsened_spacing <= 10 * 0.005 + 1e-6);
 
@@ -110,7 +112,7 @@ TEST_CASE("Thin parts over max_tets: a 20 mm dome shell thickened, or meshed coa
   const double d = 0.5 * (thick.stats.thickened_to - 0.02);
   // (fabs: revolve() winds its faces inward; the clean-up turns them.)
   const double expected = std::fabs(soup_volume(dome_shell(0.5 + d, thick.stats.thickened_to))) - std::fabs(soup_volume(dome));
-  CHECK(thick.stats.thickened_volume == doctest::Approx(expected).epsilon(0.03));
+  CHECK(thick.stats.thickened_volume == doctest::Approx(expected).epsilon(0.03).scale(0));
 
   const Result coarse = mesh(dome, bound, ThinParts::Coarsen);
   check_body(coarse, bound);
@@ -180,7 +182,7 @@ TEST_CASE("C API: sb_tetra_set_thin_parts") {
   CHECK(stats.tets <= 15000);
   CHECK(stats.estimated_tets_as_sampled > 15000);
   CHECK(stats.thickened_to > 0.005f);
-  CHECK(stats.thickened_volume == doctest::Approx(stats.thickened_to - 0.005f).epsilon(1e-3));
+  CHECK(stats.thickened_volume == doctest::Approx(stats.thickened_to - 0.005f).epsilon(1e-3).scale(0));
   CHECK(stats.coarsened_spacing == 0);
   CHECK(sb_tetra_destroy(job) == SB_OK);
 }
