@@ -375,6 +375,7 @@ class SoftBody {
     float scale = 1.0f, gamma = 0.0f;
     bool pbd = false, fuse = false;
     VertexWork work;
+    const Collider* colliders = nullptr;  // this substep's (contact_colliders: cloth's are padded)
     float nh_origin[3] = {0.0f, 0.0f, 0.0f};  // m: the Neo-Hookean passes' origin this substep
     // The substep's passes so far (they may come in several calls): how many, the stiffness reached
     // after the last measured one (-1: none), whether the target was met, whether they are over.

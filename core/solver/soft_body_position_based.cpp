@@ -156,7 +156,7 @@ void SoftBody::position_based_begin(float h, const StepSettings& s, int sub) {
   pb.gamma = pbd ? 0.0f : params_.edge_compliance * params_.spring_damping / h;
   const float grab_t = float(sub + 1) / float(s.substeps);
   // Each frame's collider candidates, from the positions and velocities at its start.
-  const Collider* colliders = contact_colliders(s);  // cloth: grown by half its thickness
+  const Collider* colliders = pb.colliders = contact_colliders(s);  // cloth: grown by half its thickness
   if (sub == 0 && s.collider_count > 0)
     collider_candidates_.begin_frame(pos_.data(), vel_.data(), inv_mass_.data(), vertex_count(), colliders,
                                      s.collider_count, h * float(s.substeps), s.substeps);
@@ -222,7 +222,7 @@ void SoftBody::position_based_end() {
   const bool fuse = pb.fuse;
   const VertexWork& work = pb.work;
   const float grab_t = float(sub + 1) / float(s.substeps);
-  const Collider* colliders = s.collider_count > 0 ? contact_colliders(s) : nullptr;
+  const Collider* colliders = pb.colliders;
   // Regions of inverted tets back on their rest shape, ahead of the contacts (inverted_tets.h). When
   // the ground was fused into the passes, it is applied again to the vertices the repair moved.
   // Not while another body or a collider presses on this one, nor for kRepairFreeSubsteps after (a

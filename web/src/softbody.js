@@ -343,29 +343,24 @@ export class World {
 
   // vertices: xyz floats (m); tets: 4 indices each, positively oriented. Both are copied.
   addTets(vertices, tets) {
-    const sb = this.sb;
-    vertices = arg.floats('World.addTets', 'vertices', vertices, 3, 'vertex');
-    tets = arg.indices('World.addTets', 'tets', tets, 4, 'tet');
-    const v = sb.copyIn(vertices, Float32Array);
-    const t = sb.copyIn(tets, Uint32Array);
-    try {
-      return this._adopt(sb.M._sb_body_create_tets(this.handle, v, vertices.length / 3, t, tets.length / 4));
-    } finally {
-      sb.M._free(v);
-      sb.M._free(t);
-    }
+    return this._addMesh('World.addTets', '_sb_body_create_tets', vertices, tets, 4, 'tet');
   }
 
   // Cloth (sb_body_create_cloth): vertices xyz floats (m), triangles 3 indices each, counter-clockwise
   // seen from the front, manifold and consistently wound. Both are copied. Runs under XPBD only.
   addCloth(vertices, triangles) {
+    return this._addMesh('World.addCloth', '_sb_body_create_cloth', vertices, triangles, 3, 'triangle');
+  }
+
+  // A body from vertices and elements of `per` indices each, through the C API's create call `create`.
+  _addMesh(call, create, vertices, elements, per, element) {
     const sb = this.sb;
-    vertices = arg.floats('World.addCloth', 'vertices', vertices, 3, 'vertex');
-    triangles = arg.indices('World.addCloth', 'triangles', triangles, 3, 'triangle');
+    vertices = arg.floats(call, 'vertices', vertices, 3, 'vertex');
+    elements = arg.indices(call, `${element}s`, elements, per, element);
     const v = sb.copyIn(vertices, Float32Array);
-    const t = sb.copyIn(triangles, Uint32Array);
+    const t = sb.copyIn(elements, Uint32Array);
     try {
-      return this._adopt(sb.M._sb_body_create_cloth(this.handle, v, vertices.length / 3, t, triangles.length / 3));
+      return this._adopt(sb.M[create](this.handle, v, vertices.length / 3, t, elements.length / per));
     } finally {
       sb.M._free(v);
       sb.M._free(t);
