@@ -494,7 +494,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const float step_motion = length(x - x0);  // m, the vertex's motion in this substep so far
     float best = INFINITY;      // m^2, squared distance of the nearest
     float best_clear = -1.0f;   // m, how far in front of or behind the nearest one's plane it is
-    float best_facing = 0.0f;   // its sign: in front of (>= 0) or behind the nearest one's plane
     float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
     uint32_t best_index = ~0u, crossed_index = ~0u;
     Tunnel tunnel;              // another body's triangle the vertex went right through in this substep
@@ -536,7 +535,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       if (tie ? clear > best_clear : d2 < best) {
         best = d2;
         best_clear = clear;
-        best_facing = facing;
         best_index = index;
       }
       if (facing < 0.0f && &B == &A) {
@@ -555,11 +553,11 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       }
     }
     if (crossed_index != ~0u) best_index = crossed_index;
-    // No tunnelling: a vertex that went right through another body's face in this substep (a thin
-    // slab, faster than its thickness per substep) and is now in front of whatever is nearest (the
-    // slab's far face) or beyond the reach, is taken back to the face it went through. Only through by
-    // more than the gap, so rounding at a resting contact never sets it off (aligned side faces of a
-    // stack are "crossed" by rounding, and pushing those vertices sideways broke stacks).
+    // No tunnelling: a vertex that went right through another body's face in this substep is taken
+    // back out through that face, whatever is nearest by then (past a thin slab, its far face, in
+    // front of which the vertex sees no contact; deep in a stiff body hit at one pass, a side face
+    // that would push it on through). Only through by more than the gap, so rounding at a resting
+    // contact never sets it off (aligned side faces of a stack are "crossed" by rounding).
     const bool tunnelled = tunnel.index != ~0u && crossed_index == ~0u;
     if (tunnelled) best_index = tunnel.index;
     if (best_index == ~0u) continue;
