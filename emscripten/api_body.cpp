@@ -90,6 +90,8 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"long-range stretch", 0.0f, 10.0f, &sb::BodyParams::long_range_stretch},
     {"drag coefficient", 0.0f, 10.0f, &sb::BodyParams::drag_coefficient},
     {"lift coefficient", 0.0f, 10.0f, &sb::BodyParams::lift_coefficient},
+    {nullptr, 0.0f, 0.0f, nullptr},  // 25: reserved
+    {"tear strain", 0.0f, 10.0f, &sb::BodyParams::tear_strain},
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);
@@ -97,7 +99,7 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
 bool material_solver_ok(sb::Solver s) { return s != sb::Solver::Pbd; }
 
 bool check_param(int32_t param) {
-  if (param >= 0 && param < SB_PARAM_COUNT) return true;
+  if (param >= 0 && param < SB_PARAM_COUNT && kParams[param].name) return true;
   fail(SB_ERR_UNKNOWN_PARAM, "param %d is not an sb_param (0..%d)", param, SB_PARAM_COUNT - 1);
   return false;
 }
@@ -227,6 +229,10 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
     return fail(SB_ERR_OUT_OF_RANGE, "stiffness target %g: 0 turns the target off, otherwise it is a fraction of the "
                 "material's stiffness in [0.01, 0.999] (0.95: the body sags at most about 1/0.95 of the static answer)",
                 double(value));
+  // Below 1 % strain an edge would break under its own sag: a sheet that tears where it hangs.
+  if (param == SB_PARAM_TEAR_STRAIN && value > 0.0f && value < 0.01f)
+    return fail(SB_ERR_OUT_OF_RANGE, "tear strain %g: 0 turns tearing off, otherwise it is the strain (l - l0) / l0 "
+                "an edge breaks at, in [0.01, 10] (0.3: 30 %% longer than at rest)", double(value));
   if (param == SB_PARAM_ITERATIONS || param == SB_PARAM_MATERIAL || param == SB_PARAM_MAX_ITERATIONS) {
     if (value != std::floor(value))
       return fail(SB_ERR_OUT_OF_RANGE, "%s must be a whole number, got %g", info.name, double(value));

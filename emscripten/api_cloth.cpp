@@ -138,4 +138,11 @@ const float* sb_body_normals(sb_world world, sb_body body) {
   return b->normals();
 }
 
+int32_t sb_body_topology_version(sb_world world, sb_body body) {
+  clear_error();
+  const sb::SoftBody* b = find_body(world, body);
+  if (!b) return sb_last_error_code();
+  return int32_t(b->topology_version() & 0x7fffffffu);  // non-negative: negatives are errors
+}
+
 }  // extern "C"

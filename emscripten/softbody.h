@@ -155,7 +155,12 @@ typedef enum sb_param {
   SB_PARAM_DRAG_COEFFICIENT = 23, /* 0,    [0, 10]      -       C_d of each triangle's drag 1/2 rho (A c) s^2 along
                                       the relative wind (c: the sine of its angle to the sheet); flat plate ~1.2 */
   SB_PARAM_LIFT_COEFFICIENT = 24, /* 0,    [0, 10]      -       C_l of the lift 1/2 rho A c s^2 across it */
-  SB_PARAM_COUNT = 25
+  /* 25 is reserved (unknown until it is given a meaning). */
+  SB_PARAM_TEAR_STRAIN = 26,      /* 0,    0 or [0.01, 10] -    cloth tearing: an edge stretched past this strain
+                                      (l - l0) / l0 breaks at the frame's end and the sheet cracks across it
+                                      (the body's vertices and triangles change: sb_body_topology_version);
+                                      0 = never */
+  SB_PARAM_COUNT = 27
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per
@@ -441,6 +446,12 @@ int32_t sb_body_is_cloth(sb_world world, sb_body body); /* 1 or 0; negative sb_e
  * reset and squash; the pointer lives as long as the body (zero-copy like positions). NULL with
  * SB_ERR_NOT_CLOTH for other bodies. */
 const float* sb_body_normals(sb_world world, sb_body body);
+/* Counts the changes of a body's vertices and triangles: 0 at creation, +1 for each frame in which a
+ * cloth body tore (SB_PARAM_TEAR_STRAIN) and for the sb_body_reset that mends it. When it changes, the
+ * body's counts (vertices, triangles, edges) have changed and the pointers to its positions,
+ * triangles, normals and edges have moved: take them again. Tearing adds vertices, at most up to
+ * twice the body's vertex count at creation; the vertices there at creation keep their index. */
+int32_t sb_body_topology_version(sb_world world, sb_body body);
 int32_t sb_body_destroy(sb_world world, sb_body body);
 int32_t sb_body_reset(sb_world world, sb_body body); /* creation state, clears divergence and grabs */
 

@@ -54,6 +54,8 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   contact_restitution_.assign(pos_.size() / 3, -1.0f);
   inv_mass_.assign(n, 0.0f);
   packed_.assign(4 * size_t(n), 0.0f);
+  group_min_vertices_ = group_min_vertices;
+  creation_vertices_ = n;
   pass_origin_frame(pos_.data(), n, &origin_vertex_, origin_offset_, half_extent_);
   rest_diagonal_ = 2.0f * length(Vec3{half_extent_[0], half_extent_[1], half_extent_[2]});
   mass_.assign(n, 0.0f);
@@ -345,6 +347,7 @@ void SoftBody::restore_rest_shape() {
 }
 
 void SoftBody::reset() {
+  mend();  // a torn cloth goes back to the mesh it was made from
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   restore_rest_shape();
   convergence_ = ConvergenceReport{};
@@ -608,6 +611,7 @@ bool SoftBody::frame_end() {
     } else {
       last_plastic_tets_ = 0;
     }
+    tear_overstretched();
     return true;
   }
   diverged_ = true;

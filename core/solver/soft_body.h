@@ -73,6 +73,9 @@ struct BodyParams {
   // Wind and drag on cloth (cloth_aero.h): 0 = none (the defaults). A flat plate face-on: C_d ~ 1.2.
   float drag_coefficient = 0.0f;   // C_d, dimensionless
   float lift_coefficient = 0.0f;   // C_l, dimensionless, >= 0 (the lift's side is the flow's, cloth_aero.h)
+  // Tearing (cloth_tearing.cpp): an edge stretched past this strain (l - l0) / l0 breaks at the end
+  // of the frame and the sheet cracks across it. 0 = never (the default).
+  float tear_strain = 0.0f;        // dimensionless
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -180,6 +183,13 @@ class SoftBody {
   // Cloth: unit area-weighted vertex normals of the triangles, kept current with the positions
   // (after each step, reset, squash). Null for other bodies.
   const float* normals() const { return normals_.empty() ? nullptr : normals_.data(); }
+  // Tearing (cloth_tearing.cpp): counts the changes of the vertices and triangles. Each one rebuilds
+  // the body, so its buffers (positions, triangles, normals, edges...) move and grow: zero-copy
+  // readers compare this with what they saw and take the pointers and counts again.
+  uint32_t topology_version() const { return topology_version_; }
+  uint32_t torn_edges() const { return torn_edges_; }  // edges broken since creation (reset mends them)
+  // The most vertices tearing may grow the body to: twice its vertex count at creation.
+  uint32_t tear_vertex_capacity() const { return 2 * creation_vertices_; }
 
   // Advances one frame of dt seconds in settings.substeps XPBD substeps. No allocation.
   // Returns false if the state diverged in this call (non-finite, or blown up: see kBlownUpExtent):
@@ -341,6 +351,15 @@ class SoftBody {
  private:
   void compute_masses();
   void shape_changed();  // the visual skin and the cloth normals follow the positions
+  // Tearing (cloth_tearing.cpp), at a verified frame end: breaks up to kMaxTearsPerFrame of the most
+  // overstretched edges and rebuilds the body on the torn mesh, keeping its state. Allocates, only
+  // in a frame where an edge breaks.
+  void tear_overstretched();
+  // The state of a body being replaced by `next` (the same body, torn or mended: next's vertex i
+  // is a copy of this one's source[i]) handed over, then next moved into this.
+  void become(SoftBody&& next, const std::vector<uint32_t>& source);
+  // reset() of a torn body: back to the mesh it was made from.
+  void mend();
   float ground_y() const { return is_cloth() ? 0.5f * params_.thickness : 0.0f; }  // m, where particles rest
   // The colliders this body's particles meet: the world's, or for cloth copies grown by half its
   // thickness (cloth_body.cpp; padded_colliders_, sized at creation).
@@ -516,6 +535,12 @@ class SoftBody {
   double rest_volume_ = 0.0;  // m^3
   float rest_diagonal_ = 0.0f;  // m, of the creation shape's bounding box (the blown-up test)
   bool diverged_ = false;
+  // Tearing (cloth_tearing.cpp): the creation arguments a rebuild repeats, the mesh to mend to
+  // (kept from the first tear), and the counts.
+  uint32_t group_min_vertices_ = 0, creation_vertices_ = 0;
+  std::vector<float> untorn_positions_;
+  std::vector<uint32_t> untorn_triangles_;
+  uint32_t topology_version_ = 0, torn_edges_ = 0;
   Solver solver_ = Solver::Xpbd;
   IntegratorScratch scratch_;
   CgReport last_cg_;

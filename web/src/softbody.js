@@ -11,6 +11,7 @@ import { createWorldOn } from './backend.js';
 import { THIN_CHOICE_STATS_BYTES, ThinParts, setThinParts, thinChoiceStats } from './tetra_thin_parts.js';
 import createSoftbodyModule from './wasm/softbody.mjs';
 import { bodyConvergence } from './convergence.js';
+import { topologyChanged } from './body_topology.js';
 
 export { Collider, ThinParts };
 
@@ -44,6 +45,7 @@ export const Param = Object.freeze({
   longRangeStretch: 22, // 0 = off; else no vertex farther from its nearest pin than this x its rest distance along the sheet, [0, 10]
   dragCoefficient: 23, // C_d of each triangle in the wind (World.setWind, web/src/wind.js), [0, 10]
   liftCoefficient: 24, // C_l, [0, 10]
+  tearStrain: 26, // 0 = never; else an edge stretched past this strain breaks and the sheet tears, [0.01, 10]
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean
@@ -544,7 +546,8 @@ export class Body {
     this.handle = handle;
     const M = this.sb.M;
     const w = world.handle;
-    // Counts never change for a body's lifetime.
+    // Counts change only when cloth tears (body_topology.js).
+    this.topologyVersion = 0;
     this.vertexCount = this.sb.check(M._sb_body_vertex_count(w, handle));
     this.triangleCount = this.sb.check(M._sb_body_triangle_count(w, handle));
     this.tetCount = this.sb.check(M._sb_body_tet_count(w, handle));
@@ -561,7 +564,8 @@ export class Body {
 
   _currentViews() {
     const buffer = this.sb.buffer;
-    if (this._views && this._views.buffer === buffer) return this._views;
+    const torn = topologyChanged(this); // first: new views need the new counts too
+    if (this._views && this._views.buffer === buffer && !torn) return this._views;
     const M = this.sb.M;
     const w = this.world.handle;
     this._views = {

@@ -8,7 +8,9 @@
 // Values only the page interprets (dt, resolution, the lists) are range-checked here.
 
 // Scene names: lattices and springs built by the C API at once, samples tetrahedralized in a worker.
-export const SCENES = Object.freeze(['box', 'ball', 'bar', 'bunny', 'torus', 'sphere', 'rope', 'spring', 'jelly', 'pressure-ball']);
+export const SCENES = Object.freeze(['box', 'ball', 'bar', 'bunny', 'torus', 'sphere', 'rope', 'spring', 'jelly', 'pressure-ball', 'cloth']);
+// scene="cloth": where the hanging sheet is held (cloth-pin).
+export const CLOTH_PINS = Object.freeze(['top-corners', 'top-edge', 'none']);
 export const SAMPLE_SCENES = Object.freeze(['bunny', 'torus', 'sphere']);
 // The demo's scenes around the body (web/src/scenes/scene_presets.js SCENES, 'single' named 'none'
 // here); kept as a list so this module stays free of the presets' geometry.
@@ -59,6 +61,7 @@ export const DEFAULT_RESOLUTION = Object.freeze({
   'pressure-ball': 8, // skin cells across the diameter
   rope: 5, // 4 segments per step
   spring: 1, // springs in series
+  cloth: 16, // triangle bases along each side of the sheet
   bunny: 10, // tetrahedralizer grid cells along the longest side
   torus: 10,
   sphere: 10,
@@ -79,7 +82,9 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
   { name: 'scenery', kind: 'enum', values: SCENERIES, default: 'none', apply: 'rebuild', doc: 'the demo\'s scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle); the body is grabbed, the rest is scenery' },
   { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele"; or one data: URL typed model/obj, model/stl, model/x-ply, model/gltf-binary, model/gltf+json or application/json)' },
-  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), tetrahedralizer grid cells for samples and src (10)' },
+  { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), cloth n cells along each side (16), tetrahedralizer grid cells for samples and src (10)' },
+  { name: 'cloth-size', kind: 'number', min: 0.1, max: 10, default: 1, unit: 'm', apply: 'rebuild', doc: 'scene="cloth": the side of the square sheet, hung facing the camera with its bottom edge 0.2 m above the ground' },
+  { name: 'cloth-pin', kind: 'enum', values: CLOTH_PINS, default: 'top-corners', apply: 'rebuild', doc: 'scene="cloth": what holds the sheet: its two top corners, its whole top edge (a curtain), or nothing (it falls)' },
   { name: 'max-tets', kind: 'integer', min: 0, max: 2147483647, default: null, apply: 'rebuild', doc: 'the most tets a src file or sample may give: a surface is refused before it is meshed when its estimate is above this (unless thin-parts chooses), a tet file after it is read; unset or 0: no bound (embed.html: 150,000)' },
   { name: 'thin-parts', kind: 'enum', values: ['sample', 'thicken', 'coarsen'], default: 'sample', apply: 'rebuild', doc: 'when thin parts (sampled by their thickness) take a surface over max-tets: sample refuses with the estimate; thicken offsets them outward until the bound meshes them (the shape and volume change); coarsen samples them as far apart as the bound allows' },
   { name: 'solver', kind: 'solver', default: 'xpbd', apply: 'solver', doc: 'xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler, vbd' },
@@ -110,6 +115,7 @@ export const ATTRIBUTES = Object.freeze([
   { name: 'long-range-stretch', param: 'longRangeStretch', kind: 'number', min: 0, max: 10, default: 0, apply: 'body', slider: { min: 0, max: 1.5, step: 0.01 }, doc: 'cloth only: 0 off; else no particle gets farther from its nearest pinned one than this × its rest distance along the sheet (1: none past it), 0 to 10' },
   { name: 'drag-coefficient', param: 'dragCoefficient', kind: 'number', min: 0, max: 10, default: 0, apply: 'body', slider: { min: 0, max: 3, step: 0.05 }, doc: 'cloth only: C_d of each triangle in the wind (flat plate ~1.2; 0 no air), 0 to 10' },
   { name: 'lift-coefficient', param: 'liftCoefficient', kind: 'number', min: 0, max: 10, default: 0, apply: 'body', slider: { min: 0, max: 2, step: 0.05 }, doc: 'cloth only: C_l, the wind\'s push across its flow, 0 to 10' },
+  { name: 'tear-strain', param: 'tearStrain', kind: 'number', min: 0, max: 10, default: 0, apply: 'body', slider: { min: 0, max: 1, step: 0.01 }, doc: 'cloth only: 0 never tears; else an edge stretched past this strain (0.3: 30 % longer than at rest) breaks and the sheet tears across it, 0.01 to 10; reset mends it' },
   { name: 'iterations', param: 'iterations', kind: 'integer', min: 1, max: 100, default: 1, apply: 'body', slider: { min: 1, max: 32, step: 1 }, doc: 'XPBD/PBD passes or VBD sweeps per substep where no stiffness target applies (the simple material, or stiffness-target 0)' },
   { name: 'backend', kind: 'enum', values: BACKENDS, default: 'wasm', apply: 'rebuild', doc: 'wasm (every feature), webgpu (XPBD tet bodies on the GPU, no grabbing, colliders or scenery yet: docs/gpu.md) or auto (WebGPU when there is an adapter, the figure runs nothing WebGPU lacks and the scene has 30,000 tets or more); the figure falls back to wasm rather than break, and its label says which it got and why' },
   { name: 'substeps', kind: 'integer', default: 10, apply: 'world', slider: { min: 1, max: 50, step: 1 }, doc: 'substeps per frame' },

@@ -27,7 +27,22 @@ export const SCENE_BUILDERS = Object.freeze({
   // A weight on a spring (the rope's anchor pinned, the rest free): released level with the
   // anchor, it swings down and stretches, the smallest system whose energy an integrator can gain.
   spring: { build: (world, n) => world.addRope({ segments: n, length: 0.6, anchor: [-0.3, 1.5, 0] }), target: [0, 1.0, 0] },
+  // A square sheet hanging in the xy plane, held by cloth-pin, its bottom edge 0.2 m up.
+  cloth: { build: (world, n, values) => buildCloth(world, n, values), target: [0, 0.7, 0] },
 });
+
+function buildCloth(world, n, values) {
+  const size = values?.clothSize ?? 1;
+  const sheet = world.addClothRectangle({ cells: [n, n], size: [size, size], center: [0, 0.2 + size / 2, 0], vertical: true });
+  const pin = values?.clothPin ?? 'top-corners';
+  if (pin === 'none') return sheet;
+  const x = sheet.positions;
+  const top = 0.2 + size - 1e-4 * size;
+  const half = size / 2 - 1e-4 * size;
+  for (let i = 0; i < sheet.vertexCount; i++)
+    if (x[3 * i + 1] > top && (pin === 'top-edge' || Math.abs(x[3 * i]) > half)) sheet.pin(i);
+  return sheet;
+}
 const MESH_TARGET = [0, 0.55, 0];
 
 // Mean rest length of a body's edges (m), from its creation-state positions.
@@ -78,6 +93,9 @@ export function bodyParams(values, { meanEdge, solvers, scene }) {
   params.poissonRatio = values.poissonRatio;
   params.plasticYield = values.plasticYield;
   params.plasticCreep = values.plasticCreep;
+  if (scene === 'cloth')
+    for (const name of ['arealDensity', 'bendingStiffness', 'thickness', 'longRangeStretch', 'dragCoefficient', 'liftCoefficient', 'tearStrain'])
+      if (values[name] !== null && values[name] !== undefined) params[name] = values[name];
   params.material = values.material === 'neo-hookean' ? 1 : 0;  // last: it needs the solver it names
   return params;
 }
@@ -182,10 +200,13 @@ class FigureLane {
     if (reason) {
       this.exploded = reason;
       this.explodedAt = time;
-      this.body.positions.set(this.sane); // frozen from here on: show the last sane shape
+      if (this.sane.length === this.body.positions.length) this.body.positions.set(this.sane); // frozen from here on: show the last sane shape
       return true;
     }
-    if (this.energy <= this.scale) this.sane.set(this.body.positions);
+    if (this.energy <= this.scale) {
+      if (this.sane.length !== this.body.positions.length) this.sane = new Float32Array(this.body.positions.length); // torn cloth
+      this.sane.set(this.body.positions);
+    }
     return false;
   }
 
@@ -235,7 +256,7 @@ export class Figure {
           } else {
             const builder = SCENE_BUILDERS[scene];
             if (!builder) throw new Error(`scene "${scene}" needs a mesh`);
-            body = builder.build(world, config.resolution ?? DEFAULT_RESOLUTION[scene]);
+            body = builder.build(world, config.resolution ?? DEFAULT_RESOLUTION[scene], values);
           }
         } catch (error) {
           world.destroy();

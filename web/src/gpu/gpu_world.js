@@ -16,10 +16,10 @@ const BATCH_STRIDE = 256;    // bytes between batch entries: the minimum uniform
 // The parameters the GPU solver runs; any other one may be read but not changed from its default.
 const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations']);
 // Parameters of features the backend refuses on their own (grabbing, Neo-Hookean, PBD, plastic creep,
-// the stiffness target of Neo-Hookean and VBD bodies, cloth's attachments and air): stored, with no
+// the stiffness target of Neo-Hookean and VBD bodies, cloth's attachments, air and tearing): stored, with no
 // effect until that feature is asked for, which throws then.
 const INERT_PARAMS = new Set(['grabRadius', 'grabCompliance', 'youngsModulus', 'poissonRatio', 'plasticYield', 'pbdStiffness',
-  'stiffnessTarget', 'maxIterations', 'longRangeStretch', 'dragCoefficient', 'liftCoefficient']);
+  'stiffnessTarget', 'maxIterations', 'longRangeStretch', 'dragCoefficient', 'liftCoefficient', 'tearStrain']);
 
 // Pipelines and layouts, one set per device.
 function makeKernels(device) {

@@ -60,6 +60,12 @@ export function addDropBody(world, drop, shapes) {
     if (drop.pin === 'left') {
       for (let i = 0; i < cloth.vertexCount; i++) if (cloth.positions[3 * i] < at[0] - size / 2 + 1e-4) cloth.pin(i);
     }
+    if (drop.pin === 'top') {
+      let top = -Infinity;
+      for (let i = 0; i < cloth.vertexCount; i++) top = Math.max(top, cloth.positions[3 * i + 1]);
+      for (let i = 0; i < cloth.vertexCount; i++) if (cloth.positions[3 * i + 1] > top - 1e-4) cloth.pin(i);
+    }
+    if (drop.tear) cloth.setParam('tearStrain', drop.tear);
     if (drop.drag) cloth.setParam('dragCoefficient', drop.drag);
     if (drop.lift) cloth.setParam('liftCoefficient', drop.lift);
     if (drop.selfCollision) cloth.setSelfCollision(true, drop.selfCollision);

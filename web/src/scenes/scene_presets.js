@@ -4,7 +4,7 @@
 import { bowl, funnel } from './obstacle_shapes.js';
 import { setWind } from '../wind.js';
 
-export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'cloth', 'flag', 'drape']);
+export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'cloth', 'flag', 'drape', 'curtain']);
 
 // A small body of the mix: a box of `cells`^3 cells or a ball, `size` m across, centred at `at`.
 const box = (at, size = 0.35, cells = 4) => ({ kind: 'box', at, size, cells });
@@ -26,7 +26,8 @@ function pileDrops() {
 // name -> { colliders: [spec], drops: [body spec] }. Collider specs are World.addCollider options
 // plus a rotation quaternion (and a spin, rad/s about y, for scripted motion); every collider can be
 // dragged in the page. Body specs: { kind: 'box' | 'ball' | 'sheet' | 'cloth' | 'bunny' | 'copy', at, size,
-// cells } (scene_bodies.js; cloth also vertical, pin: 'left', drag, lift, selfCollision: thickness m);
+// cells } (scene_bodies.js; cloth also vertical, pin: 'left' | 'top', drag, lift, selfCollision: thickness m,
+// tear: the strain its edges break at);
 // needsBunny says whether the bunny's tets must be ready first. wind: [x, y, z] m/s with gust (0..1)
 // and gustPeriod (s), for cloth with a drag coefficient (applySceneAir; none when absent).
 export function scenePreset(name) {
@@ -105,6 +106,13 @@ function presetFor(name) {
       return {
         colliders: [],
         drops: [box([1.5, 0.25, 0], 0.5, 4), { kind: 'cloth', at: [1.5, 1.0, 0], size: 1.0, cells: 14, selfCollision: 0.012 }],
+      };
+    case 'curtain':
+      // A curtain hung by its top edge beside the body: grab it and pull hard, and it tears where
+      // its edges pass 25 % strain (docs/physics.md#tearing); reset mends it.
+      return {
+        colliders: [],
+        drops: [{ kind: 'cloth', at: [1.7, 1.0, 0], size: 1.2, cells: 20, vertical: true, pin: 'top', tear: 0.25 }],
       };
     default:
       throw new Error(`unknown scene "${name}" (${SCENES.join(', ')})`);
