@@ -73,6 +73,10 @@ struct BodyParams {
   // Wind and drag on cloth (cloth_aero.h): 0 = none (the defaults). A flat plate face-on: C_d ~ 1.2.
   float drag_coefficient = 0.0f;   // C_d, dimensionless
   float lift_coefficient = 0.0f;   // C_l, dimensionless, >= 0 (the lift's side is the flow's, cloth_aero.h)
+  // Node-smoothed strain against bending locking (strain_smoothing.h): the share a of the Neo-Hookean
+  // energy taken by the particles' smoothing domains, [0, 1]; 0 = plain linear tets. The static
+  // solver and the force-based integrators have it; XPBD, VBD and PBD do not.
+  float strain_smoothing = 0.0f;   // dimensionless
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -518,6 +522,9 @@ class SoftBody {
   bool diverged_ = false;
   Solver solver_ = Solver::Xpbd;
   IntegratorScratch scratch_;
+  // Strain smoothing's workspace (kSmoothingWork doubles per particle; sized in set_params, written
+  // by every force evaluation, including const ones such as the energy: hence mutable).
+  mutable std::vector<double> smoothing_work_;
   CgReport last_cg_;
   int32_t grab_vertex_ = -1;
   float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m
