@@ -67,7 +67,7 @@ double neo_hookean_energy(const NeoHookean& m, const float* x, const uint32_t* t
 }
 
 void add_neo_hookean_forces(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
-                            const float* rest_volume, uint32_t tet_count, float* f, float scale) {
+                            const float* rest_volume, uint32_t tet_count, float* f) {
   for (uint32_t t = 0; t < tet_count; ++t) {
     const uint32_t* id = tets + 4 * t;
     const Deformation F = deformation(x, id, B + 9 * t);
@@ -76,7 +76,7 @@ void add_neo_hookean_forces(const NeoHookean& m, const float* x, const uint32_t*
     const float J = dot(F.f[0], c[0]);
     // First Piola-Kirchhoff stress P = mu F + lambda (J - gamma) cof F, Pa, times V0.
     const float s = m.lambda * (J - m.gamma);
-    const float v0 = rest_volume[t] * scale;
+    const float v0 = rest_volume[t];
     const Vec3 P[3] = {(F.f[0] * m.mu + c[0] * s) * v0, (F.f[1] * m.mu + c[1] * s) * v0, (F.f[2] * m.mu + c[2] * s) * v0};
     Vec3 g[4];
     vertex_gradients(P, B + 9 * t, g);

@@ -61,9 +61,9 @@ bool rest_shape_inverse(const float* rest, const uint32_t* tet, float B[9]);
 double neo_hookean_energy(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
                           const float* rest_volume, uint32_t tet_count);
 
-// Adds the elastic forces f_i = -dE/dx_i, N, times scale to f (3 per particle).
+// Adds the elastic forces f_i = -dE/dx_i, N, to f (3 per particle).
 void add_neo_hookean_forces(const NeoHookean& m, const float* x, const uint32_t* tets, const float* B,
-                            const float* rest_volume, uint32_t tet_count, float* f, float scale = 1.0f);
+                            const float* rest_volume, uint32_t tet_count, float* f);
 
 // out += k * (d f / d x) p, N: the force Jacobian's product with p, with the Hessian's indefinite
 // lambda (J - gamma) d^2J/dF^2 part dropped (Gauss-Newton: mu I + lambda g g^T with g = dJ/dF stays

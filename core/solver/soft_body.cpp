@@ -89,7 +89,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   shape_rest_data();
-  if (params_.strain_smoothing > 0.0f) smoothing_work_.assign(kSmoothingWork * size_t(n), 0.0);
+  if (params_.strain_smoothing > 0.0f) smoothing_work_.assign(kSmoothingWork * size_t(n), std::nan(""));
 
   surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
   // Bodies without tets measure their volume through the closed surface (ropes have neither).
@@ -209,7 +209,7 @@ bool SoftBody::set_params(const BodyParams& params) {
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
   if (remass) compute_masses();
   else update_stiffness_number();
-  if (params_.strain_smoothing > 0.0f && smoothing_work_.empty()) smoothing_work_.assign(kSmoothingWork * size_t(vertex_count()), 0.0);
+  if (params_.strain_smoothing > 0.0f && smoothing_work_.empty()) smoothing_work_.assign(kSmoothingWork * size_t(vertex_count()), std::nan(""));
   // The plastic state outlives switching creep off and on again: a permanent set stays until reset.
   if (params_.plastic_creep > 0.0f && plastic_.empty() && tet_count() > 0)
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count());

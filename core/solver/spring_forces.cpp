@@ -57,12 +57,9 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
       const float s = -m.volume_stiffness * scale_at(m.tet_scale, t) * (tg.vol6 - m.tet_rest6[t]);  // -kV C
       for (int k = 0; k < 4; ++k) add3(f, id[k], tg.g[k] * s);
     }
-  if (m.neo_hookean) {
-    if (m.strain_smoothing < 1.0f)  // the plain tets' share (1 - a), strain_smoothing.h
-      add_neo_hookean_forces(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, f,
-                             1.0f - m.strain_smoothing);
-    if (m.strain_smoothing > 0.0f) add_smoothing_forces(m, x, f);
-  }
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) add_smoothing_forces(m, x, f);  // both shares (strain_smoothing.h)
+  else if (m.neo_hookean)
+    add_neo_hookean_forces(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, f);
   add_pressure_forces(m, x, f);
 }
 
@@ -104,12 +101,9 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
       for (int k = 0; k < 4; ++k) gp += dot(tg.g[k], load3(p, id[k]));
       for (int k = 0; k < 4; ++k) add3(out, id[k], tg.g[k] * (-kx * m.volume_stiffness * scale_at(m.tet_scale, t) * gp));
     }
-  if (m.neo_hookean) {
-    if (m.strain_smoothing < 1.0f)
-      neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p,
-                                   kx * (1.0f - m.strain_smoothing), out);
-    if (m.strain_smoothing > 0.0f) smoothing_jacobian_product(m, x, p, kx, out);
-  }
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) smoothing_jacobian_product(m, x, p, kx, out);  // both shares
+  else if (m.neo_hookean)
+    neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p, kx, out);
 }
 
 void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag) {

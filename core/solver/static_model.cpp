@@ -82,17 +82,14 @@ void static_gradient(const ForceModel& m, const StaticState& x, double* g) {
       const double s = double(m.volume_stiffness) * scale_at(m.tet_scale, t) * (v.vol6 - m.tet_rest6[t]);  // kV C
       for (int k = 0; k < 4; ++k) add(g, id[k], v.g[k] * s);
     }
-  if (m.neo_hookean) {
-    const double tets = 1.0 - m.strain_smoothing;  // the plain tets' share (strain_smoothing.h)
-    if (tets > 0.0)
-      for (uint32_t t = 0; t < m.tet_count; ++t) {
-        const uint32_t* id = m.tets + 4 * t;
-        const float* B = m.tet_inverse_rest + 9 * size_t(t);
-        scatter(neo_hookean_stress(*m.neo_hookean, deformation(x, id, B)), B, id, tets * m.tet_rest_volume[t], g);
-      }
-    if (m.strain_smoothing > 0.0f) {
-      std::vector<double> work(kSmoothingWork * size_t(m.particle_count));
-      smoothing_gradient(m, x, work.data(), g);
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) {  // both shares in one pass (strain_smoothing.h)
+    std::vector<double> work(kSmoothingWork * size_t(m.particle_count));
+    smoothing_gradient(m, x, /*with_tets=*/true, work.data(), g);
+  } else if (m.neo_hookean) {
+    for (uint32_t t = 0; t < m.tet_count; ++t) {
+      const uint32_t* id = m.tets + 4 * t;
+      const float* B = m.tet_inverse_rest + 9 * size_t(t);
+      scatter(neo_hookean_stress(*m.neo_hookean, deformation(x, id, B)), B, id, m.tet_rest_volume[t], g);
     }
   }
 }
@@ -168,7 +165,8 @@ void static_hessian_product(const ForceModel& m, const StaticState& x, const dou
     }
   if (m.neo_hookean && m.strain_smoothing > 0.0f) {
     std::vector<double> work(kSmoothingWork * size_t(m.particle_count));
-    smoothing_hessian_product(m, x, p, /*gauss_newton=*/false, work.data(), out);
+    smoothing_prepare(m, x, work.data());
+    smoothing_hessian_product(m, x, p, /*gauss_newton=*/false, /*with_tets=*/false, work.data(), out);
   }
 }
 

@@ -131,6 +131,7 @@ static StaticReport newton_static(const ForceModel& m, float* x_out, const Stati
     // is not positive definite (a vertex among badly inverted tets, compressed springs) falls back to
     // its positive diagonal entries, else identity.
     static_matrix_assemble(m, StaticState{X.data(), u.data()}, K);
+    if (smoothing) smoothing_prepare(m, StaticState{X.data(), u.data()}, smoothing_work.data());
     for (uint32_t i = 0; i < n; ++i) {
       double* o = &inv[6 * size_t(i)];
       std::fill(o, o + 6, 0.0);
@@ -152,7 +153,7 @@ static StaticReport newton_static(const ForceModel& m, float* x_out, const Stati
       static_matrix_product(K, p.data(), hp.data());
       if (smoothing)
         smoothing_hessian_product(m, StaticState{X.data(), u.data()}, p.data(), /*gauss_newton=*/false,
-                                  smoothing_work.data(), hp.data());
+                                  /*with_tets=*/false, smoothing_work.data(), hp.data());
       for (uint32_t i = 0; i < n; ++i)
         if (held[i]) hp[3 * size_t(i)] = hp[3 * size_t(i) + 1] = hp[3 * size_t(i) + 2] = 0.0;
       const double php = dot_n(p, hp);

@@ -28,23 +28,23 @@ void store_mat(double* w, const Mat3& A, double s) {
   add_mat(w, A, s);
 }
 
-// Each particle's V_n, W_n and Fn (and dFn, the same mean of the tets' dF, when p is given).
-void gather(const ForceModel& m, const StaticState& x, const double* p, double* work) {
+// Each particle's V_n, W_n and Fn at x. With g, also adds the plain tets' share (1 - a) W_t P(F_t)
+// of the gradient while each F_t is at hand (one pass over the tets instead of two).
+void prepare(const ForceModel& m, const StaticState& x, double* work, double* g) {
   for (uint32_t i = 0; i < m.particle_count; ++i) {
     double* w = work + kBlock * i;
-    std::fill(w, w + kWeight + 1, 0.0);
+    std::fill(w, w + kBlock, 0.0);
   }
+  const double tets_share = 1.0 - m.strain_smoothing;
   for (uint32_t t = 0; t < m.tet_count; ++t) {
     const uint32_t* id = m.tets + 4 * t;
     const float* B = m.tet_inverse_rest + 9 * size_t(t);
     const double quarter = double(m.tet_rest6[t]) / 24.0;  // V_t / 4, m^3
     const Mat3 F = deformation(x, id, B);
-    Mat3 dF{};
-    if (p) dF = deformation(StaticState{p, nullptr}, id, B);
+    if (g && tets_share > 0.0) scatter(neo_hookean_stress(*m.neo_hookean, F), B, id, tets_share * m.tet_rest_volume[t], g);
     for (int c = 0; c < 4; ++c) {
       double* w = work + kBlock * id[c];
       add_mat(w + kF, F, quarter);
-      if (p) add_mat(w + kD, dF, quarter);
       w[kVol] += quarter;
       w[kWeight] += 0.25 * double(m.tet_rest_volume[t]);
     }
@@ -54,8 +54,6 @@ void gather(const ForceModel& m, const StaticState& x, const double* p, double* 
     if (!(w[kVol] > 0.0)) continue;
     const double inv = 1.0 / w[kVol];
     for (int k = 0; k < 9; ++k) w[kF + k] *= inv;
-    if (p)
-      for (int k = 0; k < 9; ++k) w[kD + k] *= inv;
   }
 }
 
@@ -86,8 +84,10 @@ const double* to_double(const ForceModel& m, const float* a, double* work, int k
 
 }  // namespace
 
+void smoothing_prepare(const ForceModel& m, const StaticState& x, double* work) { prepare(m, x, work, nullptr); }
+
 double smoothing_energy(const ForceModel& m, const StaticState& x, double* work) {
-  gather(m, x, nullptr, work);
+  prepare(m, x, work, nullptr);
   double e = 0.0;
   for (uint32_t i = 0; i < m.particle_count; ++i) {
     const double* w = work + kBlock * i;
@@ -96,8 +96,8 @@ double smoothing_energy(const ForceModel& m, const StaticState& x, double* work)
   return e;
 }
 
-void smoothing_gradient(const ForceModel& m, const StaticState& x, double* work, double* g) {
-  gather(m, x, nullptr, work);
+void smoothing_gradient(const ForceModel& m, const StaticState& x, bool with_tets, double* work, double* g) {
+  prepare(m, x, work, with_tets ? g : nullptr);
   for (uint32_t i = 0; i < m.particle_count; ++i) {
     double* w = work + kBlock * i;
     store_mat(w + kD, neo_hookean_stress(*m.neo_hookean, load_mat(w + kF)), domain_scale(m, w));
@@ -106,12 +106,28 @@ void smoothing_gradient(const ForceModel& m, const StaticState& x, double* work,
 }
 
 void smoothing_hessian_product(const ForceModel& m, const StaticState& x, const double* p, bool gauss_newton,
-                               double* work, double* out) {
-  gather(m, x, p, work);
+                               bool with_tets, double* work, double* out) {
+  // The domains' dFn (slot kD), and with_tets the plain tets' share of the product on the way.
+  for (uint32_t i = 0; i < m.particle_count; ++i) std::fill(work + kBlock * i + kD, work + kBlock * i + kD + 9, 0.0);
+  const double tets_share = 1.0 - m.strain_smoothing;
+  const StaticState dir{p, nullptr};
+  for (uint32_t t = 0; t < m.tet_count; ++t) {
+    const uint32_t* id = m.tets + 4 * t;
+    const float* B = m.tet_inverse_rest + 9 * size_t(t);
+    const Mat3 dF = deformation(dir, id, B);  // F is linear in x: the same map takes p to dF
+    if (with_tets && tets_share > 0.0) {
+      const Mat3 dP = neo_hookean_stress_change(*m.neo_hookean, deformation(x, id, B), dF, gauss_newton);
+      scatter(dP, B, id, tets_share * m.tet_rest_volume[t], out);
+    }
+    const double quarter = double(m.tet_rest6[t]) / 24.0;
+    for (int c = 0; c < 4; ++c) add_mat(work + kBlock * id[c] + kD, dF, quarter);
+  }
   for (uint32_t i = 0; i < m.particle_count; ++i) {
     double* w = work + kBlock * i;
-    const Mat3 dP = neo_hookean_stress_change(*m.neo_hookean, load_mat(w + kF), load_mat(w + kD), gauss_newton);
-    store_mat(w + kD, dP, domain_scale(m, w));
+    if (!(w[kVol] > 0.0)) continue;
+    Mat3 dFn = load_mat(w + kD);
+    for (auto& c : dFn.c) c = c * (1.0 / w[kVol]);
+    store_mat(w + kD, neo_hookean_stress_change(*m.neo_hookean, load_mat(w + kF), dFn, gauss_newton), domain_scale(m, w));
   }
   scatter_domains(m, work, out);
 }
@@ -120,16 +136,22 @@ void add_smoothing_forces(const ForceModel& m, const float* x, float* f) {
   double* work = m.smoothing_work;
   double* g = dense(m, work, 2);
   std::fill(g, g + 3 * size_t(m.particle_count), 0.0);
-  smoothing_gradient(m, StaticState{to_double(m, x, work, 0), nullptr}, work, g);
+  smoothing_gradient(m, StaticState{to_double(m, x, work, 0), nullptr}, /*with_tets=*/true, work, g);
   for (size_t i = 0; i < 3 * size_t(m.particle_count); ++i) f[i] -= float(g[i]);
 }
 
 void smoothing_jacobian_product(const ForceModel& m, const float* x, const float* p, float k, float* out) {
   double* work = m.smoothing_work;
+  // Implicit Euler evaluates the forces at x and then runs all its products there: the domains' Fn
+  // are still in the workspace when its copy of x is this x (the workspace starts as NaN: no match).
+  double* xd = dense(m, work, 0);
+  bool same = true;
+  for (size_t i = 0; i < 3 * size_t(m.particle_count) && same; ++i) same = xd[i] == double(x[i]);
+  if (!same) prepare(m, StaticState{to_double(m, x, work, 0), nullptr}, work, nullptr);
   double* hp = dense(m, work, 2);
   std::fill(hp, hp + 3 * size_t(m.particle_count), 0.0);
-  smoothing_hessian_product(m, StaticState{to_double(m, x, work, 0), nullptr}, to_double(m, p, work, 1),
-                            /*gauss_newton=*/true, work, hp);
+  smoothing_hessian_product(m, StaticState{xd, nullptr}, to_double(m, p, work, 1), /*gauss_newton=*/true,
+                            /*with_tets=*/true, work, hp);
   for (size_t i = 0; i < 3 * size_t(m.particle_count); ++i) out[i] -= k * float(hp[i]);  // df/dx = -H
 }
 

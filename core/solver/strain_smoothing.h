@@ -34,20 +34,27 @@ namespace sb {
 // Doubles of workspace per particle the functions below need (the caller's buffer).
 constexpr size_t kSmoothingWork = 29;
 
-// a sum_n W_n Psi(Fn), J.
+// Fills the workspace's per-particle V_n, W_n and Fn at x: what the Hessian product below reads.
+void smoothing_prepare(const ForceModel& m, const StaticState& x, double* work);
+
+// a sum_n W_n Psi(Fn), J (prepares the workspace at x).
 double smoothing_energy(const ForceModel& m, const StaticState& x, double* work);
 
-// g += d/dx of the above, N (3 per particle).
-void smoothing_gradient(const ForceModel& m, const StaticState& x, double* work, double* g);
+// g += d/dx of the above, N (3 per particle); with_tets also adds the plain tets' share
+// (1 - a) sum_t W_t Psi(F_t)'s gradient in the same pass. Prepares the workspace at x.
+void smoothing_gradient(const ForceModel& m, const StaticState& x, bool with_tets, double* work, double* g);
 
-// out += (d^2/dx^2 of the above) p. gauss_newton drops Psi's indefinite lambda (J - gamma) d^2J/dF^2
-// term (implicit Euler's positive definite system), otherwise exact (the static solver's Newton).
+// out += (d^2/dx^2 of the above) p, for a workspace prepared at x (smoothing_prepare or the
+// gradient: Fn is not recomputed, so CG's products at one x cost only the direction's part).
+// gauss_newton drops Psi's indefinite lambda (J - gamma) d^2J/dF^2 term (implicit Euler's positive
+// definite system), otherwise exact (the static solver's Newton); with_tets as above.
 void smoothing_hessian_product(const ForceModel& m, const StaticState& x, const double* p, bool gauss_newton,
-                               double* work, double* out);
+                               bool with_tets, double* work, double* out);
 
 // The float kernels of the force-based solvers, on m.smoothing_work (kSmoothingWork doubles per
-// particle, the body's; in double because x is copied there anyway): f += the forces, N;
-// out += k (df/dx) p with the Gauss-Newton Jacobian; the energy, J.
+// particle, the body's, initialised to NaN; in double because x is copied there anyway), the plain
+// tets' share included: f += the forces, N; out += k (df/dx) p with the Gauss-Newton Jacobian
+// (reusing the forces' Fn when x is the same); the smoothed part of the energy, J.
 void add_smoothing_forces(const ForceModel& m, const float* x, float* f);
 void smoothing_jacobian_product(const ForceModel& m, const float* x, const float* p, float k, float* out);
 double smoothing_energy(const ForceModel& m, const float* x);
