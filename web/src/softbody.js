@@ -44,6 +44,8 @@ export const Param = Object.freeze({
   longRangeStretch: 22, // 0 = off; else no vertex farther from its nearest pin than this x its rest distance along the sheet, [0, 10]
   dragCoefficient: 23, // C_d of each triangle in the wind (World.setWind, web/src/wind.js), [0, 10]
   liftCoefficient: 24, // C_l, [0, 10]
+  // 25, 26: reserved.
+  strainSmoothing: 27, // [0, 1], Neo-Hookean under a force-based solver: node-smoothed share of the energy against bending locking (0.7: a beam 2 cells thick bends 0.96 of theory)
 });
 
 // sb_material: the simple model (edge and volume compliance, mesh-dependent) or stable Neo-Hookean
