@@ -18,8 +18,10 @@
 // does not just soften everything: a uniform F gives Fn = F, so homogeneous strains (stretch, shear,
 // squeeze: the patch test) and rigid motions (Fn a rotation, Psi = 0) cost exactly what they do
 // with plain tets; only the tet-to-tet jumps of F that bending forces on linear tets are averaged
-// out. Cost: each tet's F also goes to its 4 corners and each particle evaluates one stress, about
-// 1 more Psi per 5 tets (measured in docs/benchmarks.md). The coupling reaches across a particle's
+// out. a = 0.7 takes a cantilever 2 cells thick from 0.60 to 0.95-0.97 of Timoshenko (docs/physics.md).
+// Cost: each tet's F also goes to its 4 corners and each particle evaluates one stress (a particle
+// per ~5 tets): 1.7x the plain tets' forces and Jacobian product per tet (docs/benchmarks.md). The
+// coupling reaches across a particle's
 // neighbours' neighbours, so the static solver applies this part matrix-free beside its assembled
 // tets (static_matrix.h). XPBD and VBD solve per tet and per vertex and do not have it (the C API
 // refuses the option under them).
