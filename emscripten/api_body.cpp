@@ -92,11 +92,16 @@ const ParamInfo kParams[SB_PARAM_COUNT] = {
     {"lift coefficient", 0.0f, 10.0f, &sb::BodyParams::lift_coefficient},
     {nullptr, 0.0f, 0.0f, nullptr},  // 25: reserved
     {"tear strain", 0.0f, 10.0f, &sb::BodyParams::tear_strain},
+    {"strain smoothing", 0.0f, 1.0f, &sb::BodyParams::strain_smoothing},
 };
 
 // The Neo-Hookean material runs under every solver but PBD (which has no compliance, so no material);
 // under XPBD within a stiffness number per substep (check_xpbd_range).
 bool material_solver_ok(sb::Solver s) { return s != sb::Solver::Pbd; }
+
+// Strain smoothing (core/solver/strain_smoothing.h) is in the force-based solvers' and the static
+// solver's energy; XPBD, VBD and PBD solve per tet or per vertex and do not have it.
+bool smoothing_solver_ok(sb::Solver s) { return sb::is_force_based(s); }
 
 bool check_param(int32_t param) {
   if (param >= 0 && param < SB_PARAM_COUNT && kParams[param].name) return true;
@@ -243,12 +248,25 @@ int32_t sb_body_set_param(sb_world world, sb_body body, int32_t param, float val
       if (nh && b->tet_count() == 0)
         return fail(SB_ERR_OUT_OF_RANGE, "the Neo-Hookean material acts on tets and this body has none (a rope, "
                     "jelly or pressure ball is springs only); it keeps SB_MATERIAL_SIMPLE");
+      if (!nh && b->params().strain_smoothing > 0.0f)
+        return fail(SB_ERR_OUT_OF_RANGE, "strain smoothing acts on the Neo-Hookean material only; set "
+                    "SB_PARAM_STRAIN_SMOOTHING to 0 first (the body keeps SB_MATERIAL_NEO_HOOKEAN)");
       if (nh && !material_solver_ok(b->solver()))
         return fail(SB_ERR_MATERIAL_SOLVER, "the Neo-Hookean material needs XPBD, VBD or a force-based solver, not "
                     "PBD (PBD has no compliance, so no material); switch the solver first");
       p.material = nh ? sb::Material::NeoHookean : sb::Material::Simple;
     }
   } else {
+    if (param == SB_PARAM_STRAIN_SMOOTHING && value > 0.0f) {
+      if (old.material != sb::Material::NeoHookean)
+        return fail(SB_ERR_OUT_OF_RANGE, "strain smoothing averages the Neo-Hookean material's deformation "
+                    "gradients (the simple material has none); set SB_PARAM_MATERIAL to SB_MATERIAL_NEO_HOOKEAN "
+                    "first; it stays 0");
+      if (!smoothing_solver_ok(b->solver()))
+        return fail(SB_ERR_MATERIAL_SOLVER, "strain smoothing runs under the force-based solvers (and "
+                    "sb_body_solve_static), not XPBD, VBD or PBD (they solve per tet or per vertex); switch the "
+                    "solver first (implicit Euler: SB_SOLVER_IMPLICIT_EULER); it stays 0");
+    }
     if (param == SB_PARAM_PLASTIC_CREEP && value > 0.0f && b->tet_count() == 0)
       return fail(SB_ERR_OUT_OF_RANGE, "plasticity flows the rest shapes of tets and this body has none (a rope, "
                   "jelly or pressure ball is springs only); its creep rate stays 0");
@@ -352,6 +370,10 @@ int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   if (b->is_cloth() && solver != SB_SOLVER_XPBD)
     return fail(SB_ERR_NOT_CLOTH, "body %d is cloth, which runs under XPBD only so far (its bending is an XPBD "
                 "constraint; VBD, PBD and the force-based integrators do not have it yet); it keeps XPBD", body);
+  if (b->params().strain_smoothing > 0.0f && !smoothing_solver_ok(sb::Solver(solver)))
+    return fail(SB_ERR_MATERIAL_SOLVER, "body %d has strain smoothing %g, which runs under the force-based solvers "
+                "only (XPBD, VBD and PBD solve per tet or per vertex); set SB_PARAM_STRAIN_SMOOTHING to 0 first; "
+                "it keeps its solver", body, double(b->params().strain_smoothing));
   if (b->params().material == sb::Material::NeoHookean && !material_solver_ok(sb::Solver(solver)))
     return fail(SB_ERR_MATERIAL_SOLVER, "PBD cannot run the Neo-Hookean material (it has no compliance, so no "
                 "material): set SB_PARAM_MATERIAL to SB_MATERIAL_SIMPLE first, or use XPBD or VBD");

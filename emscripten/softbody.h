@@ -51,7 +51,8 @@ typedef enum sb_error {
   SB_ERR_NOT_READY = -22,          /* tetrahedralization results asked for before sb_tetra_run finished */
   SB_ERR_INVALID_COLLIDER = -23,   /* 0, unknown or destroyed collider handle */
   SB_ERR_MATERIAL_SOLVER = -24,    /* the Neo-Hookean material under PBD, or under XPBD beyond its stiffness
-                                      number (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS: more substeps, or VBD) */
+                                      number (SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS: more substeps, or VBD);
+                                      SB_PARAM_STRAIN_SMOOTHING > 0 under XPBD, VBD or PBD */
   SB_ERR_DEGENERATE_TRIANGLE = -25, /* a cloth triangle repeats a vertex, has (near) zero area or an edge
                                        below SB_MIN_TRIANGLE_EDGE */
   SB_ERR_NON_MANIFOLD = -26,       /* a cloth edge is shared by more than two triangles, or two triangles
@@ -160,7 +161,13 @@ typedef enum sb_param {
                                       (l - l0) / l0 breaks at the frame's end and the sheet cracks across it
                                       (the body's vertices and triangles change: sb_body_topology_version);
                                       0 = never */
-  SB_PARAM_COUNT = 27
+  SB_PARAM_STRAIN_SMOOTHING = 27, /* 0,    [0, 1]       -       SB_MATERIAL_NEO_HOOKEAN under a force-based solver
+                                     (and sb_body_solve_static): the share of the energy taken by node-smoothed
+                                     strain, against linear tets' stiffness in bending (docs/physics.md).
+                                     0.7 takes a cantilever with 2 tets' cells through its thickness from 0.60
+                                     to 0.96 of beam theory; 0 = plain tets. Refused (SB_ERR_MATERIAL_SOLVER)
+                                     under XPBD, VBD and PBD, and with the simple material (SB_ERR_OUT_OF_RANGE) */
+  SB_PARAM_COUNT = 28
 } sb_param;
 
 /* SB_PARAM_MATERIAL values. SIMPLE: a spring per edge (SB_PARAM_EDGE_COMPLIANCE) and a volume term per

@@ -1,4 +1,5 @@
 #include "solver/soft_body.h"
+#include "solver/strain_smoothing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,6 +91,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   edge_rest_.resize(edge_count);
   edge_lambda_.assign(edge_count, 0.0f);
   shape_rest_data();
+  if (params_.strain_smoothing > 0.0f) smoothing_work_.assign(kSmoothingWork * size_t(n), std::nan(""));
 
   surface_ = mesh.surface.empty() ? boundary_triangles(mesh.tets.data(), tet_count) : mesh.surface;
   // Bodies without tets measure their volume through the closed surface (ropes have neither).
@@ -209,6 +211,7 @@ bool SoftBody::set_params(const BodyParams& params) {
   neo_hookean_ = neo_hookean_from(params_.youngs_modulus, params_.poisson_ratio);
   if (remass) compute_masses();
   else update_stiffness_number();
+  if (params_.strain_smoothing > 0.0f && smoothing_work_.empty()) smoothing_work_.assign(kSmoothingWork * size_t(vertex_count()), std::nan(""));
   // The plastic state outlives switching creep off and on again: a permanent set stays until reset.
   if (params_.plastic_creep > 0.0f && plastic_.empty() && tet_count() > 0)
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count());
@@ -256,6 +259,10 @@ ForceModel SoftBody::force_model(const float gravity[3]) const {
     m.neo_hookean = &neo_hookean_;
     m.tet_inverse_rest = tet_inverse_rest_.data();
     m.tet_rest_volume = tet_energy_volume_.data();
+    if (params_.strain_smoothing > 0.0f && !smoothing_work_.empty()) {
+      m.strain_smoothing = params_.strain_smoothing;
+      m.smoothing_work = smoothing_work_.data();
+    }
   }
   m.edge_scale = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
   m.tet_scale = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();

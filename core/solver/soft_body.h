@@ -76,6 +76,10 @@ struct BodyParams {
   // Tearing (cloth_tearing.cpp): an edge stretched past this strain (l - l0) / l0 breaks at the end
   // of the frame and the sheet cracks across it. 0 = never (the default).
   float tear_strain = 0.0f;        // dimensionless
+  // Node-smoothed strain against bending locking (strain_smoothing.h): the share a of the Neo-Hookean
+  // energy taken by the particles' smoothing domains, [0, 1]; 0 = plain linear tets. The static
+  // solver and the force-based integrators have it; XPBD, VBD and PBD do not.
+  float strain_smoothing = 0.0f;   // dimensionless
 };
 
 // How a body is advanced. XPBD and PBD run the position-based substep loop; the others integrate
@@ -543,6 +547,9 @@ class SoftBody {
   uint32_t topology_version_ = 0, torn_edges_ = 0;
   Solver solver_ = Solver::Xpbd;
   IntegratorScratch scratch_;
+  // Strain smoothing's workspace (kSmoothingWork doubles per particle; sized in set_params, written
+  // by every force evaluation, including const ones such as the energy: hence mutable).
+  mutable std::vector<double> smoothing_work_;
   CgReport last_cg_;
   int32_t grab_vertex_ = -1;
   float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "shapes/tet_mesh.h"
+#include "solver/strain_smoothing.h"
 #include "math/vec3.h"
 #include <cmath>
 
@@ -56,7 +57,8 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
       const float s = -m.volume_stiffness * scale_at(m.tet_scale, t) * (tg.vol6 - m.tet_rest6[t]);  // -kV C
       for (int k = 0; k < 4; ++k) add3(f, id[k], tg.g[k] * s);
     }
-  if (m.neo_hookean)
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) add_smoothing_forces(m, x, f);  // both shares (strain_smoothing.h)
+  else if (m.neo_hookean)
     add_neo_hookean_forces(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, f);
   add_pressure_forces(m, x, f);
 }
@@ -99,7 +101,8 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
       for (int k = 0; k < 4; ++k) gp += dot(tg.g[k], load3(p, id[k]));
       for (int k = 0; k < 4; ++k) add3(out, id[k], tg.g[k] * (-kx * m.volume_stiffness * scale_at(m.tet_scale, t) * gp));
     }
-  if (m.neo_hookean)
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) smoothing_jacobian_product(m, x, p, kx, out);  // both shares
+  else if (m.neo_hookean)
     neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p, kx, out);
 }
 
@@ -117,6 +120,8 @@ void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, fl
       for (int k = 0; k < 4; ++k)
         diag[m.tets[4 * t + k]] += kx * m.volume_stiffness * scale_at(m.tet_scale, t) * length_sq(tg.g[k]) / 3.0f;
     }
+  // With strain smoothing the plain tets' diagonal at full weight stands in for the blend's (the
+  // smoothed part spreads the same stiffness over more particles): a preconditioner only.
   if (m.neo_hookean)
     neo_hookean_stiffness_diagonal(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, kx, diag);
 }
@@ -132,8 +137,11 @@ double elastic_energy(const ForceModel& m, const float* x) {
       const double c = tet_volume6_d(x, m.tets + 4 * t) - m.tet_rest6[t];
       u += 0.5 * m.volume_stiffness * scale_at(m.tet_scale, t) * c * c;
     }
-  if (m.neo_hookean)
-    u += neo_hookean_energy(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count);
+  if (m.neo_hookean) {
+    if (m.strain_smoothing < 1.0f)
+      u += (1.0 - m.strain_smoothing) * neo_hookean_energy(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count);
+    if (m.strain_smoothing > 0.0f) u += smoothing_energy(m, x);
+  }
   if (m.pressure_nrt > 0.0f && m.surface_count && m.rest_volume > 0.0) {
     const double volume = enclosed_volume(x, m.surface, m.surface_count);
     if (volume > 0.0) u -= m.pressure_nrt * std::log(volume / m.rest_volume);

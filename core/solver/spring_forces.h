@@ -38,6 +38,11 @@ struct ForceModel {
   // of their vertices' stiffness scales). Null = 1.
   const float* edge_scale = nullptr;
   const float* tet_scale = nullptr;
+  // Node-smoothed strain (strain_smoothing.h), Neo-Hookean only: the share a of the energy taken by
+  // the particles' smoothing domains, [0, 1] (0 = plain linear tets), and the float kernels'
+  // workspace (kSmoothingWork doubles per particle, owned by the body; written by every evaluation).
+  float strain_smoothing = 0.0f;
+  double* smoothing_work = nullptr;
 };
 inline float scale_at(const float* scale, uint32_t i) { return scale ? scale[i] : 1.0f; }
 

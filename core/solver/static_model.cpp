@@ -2,55 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "solver/static_math.h"
+#include "solver/strain_smoothing.h"
 
 namespace sb {
 
+using namespace static_math;
+
 namespace {
-
-struct D3 {
-  double x, y, z;
-};
-D3 operator+(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-D3 operator-(D3 a, D3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-D3 operator*(D3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-D3 cross(D3 a, D3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-D3 load(const double* a, uint32_t i) { return {a[3 * size_t(i)], a[3 * size_t(i) + 1], a[3 * size_t(i) + 2]}; }
-void add(double* a, uint32_t i, D3 v) {
-  a[3 * size_t(i)] += v.x;
-  a[3 * size_t(i) + 1] += v.y;
-  a[3 * size_t(i) + 2] += v.z;
-}
-
-// F = Ds B by columns (B row-major, as materials/neo_hookean.h stores it).
-struct Mat3 {
-  D3 c[3];
-};
-// Edge vectors of x = X + u as (X_i - X_0) + (u_i - u_0): X's differences are exact (floats in
-// double), so rounding is relative to the displacement, not to the body's distance from the origin.
-D3 edge(const StaticState& s, uint32_t a, uint32_t b) {
-  if (!s.u) return load(s.X, a) - load(s.X, b);
-  return (load(s.X, a) - load(s.X, b)) + (load(s.u, a) - load(s.u, b));
-}
-Mat3 deformation(const StaticState& s, const uint32_t* id, const float* B) {
-  const D3 d[3] = {edge(s, id[1], id[0]), edge(s, id[2], id[0]), edge(s, id[3], id[0])};
-  Mat3 F;
-  for (int j = 0; j < 3; ++j) F.c[j] = d[0] * B[j] + d[1] * B[3 + j] + d[2] * B[6 + j];
-  return F;
-}
-Mat3 cofactor(const Mat3& F) { return {{cross(F.c[1], F.c[2]), cross(F.c[2], F.c[0]), cross(F.c[0], F.c[1])}}; }
-
-// Adds scale * (P b_i) to corner i = 1..3 and minus their sum to corner 0: the chain rule through
-// F = Ds B for an F-gradient P (columns).
-void scatter(const Mat3& P, const float* B, const uint32_t* id, double scale, double* out) {
-  D3 sum = {0, 0, 0};
-  for (int i = 0; i < 3; ++i) {
-    const D3 g = (P.c[0] * B[3 * i] + P.c[1] * B[3 * i + 1] + P.c[2] * B[3 * i + 2]) * scale;
-    add(out, id[i + 1], g);
-    sum = sum + g;
-  }
-  add(out, id[0], sum * -1.0);
-}
 
 // A tet's 6V and its gradients d(6V)/dx_k (cross products of the opposite faces' edges).
 struct Volume6 {
@@ -87,13 +48,15 @@ double static_energy(const ForceModel& m, const StaticState& x) {
       e += 0.5 * m.volume_stiffness * scale_at(m.tet_scale, t) * c * c;
     }
   if (m.neo_hookean) {
-    const NeoHookean& nh = *m.neo_hookean;
-    const double rest = 0.5 * double(nh.lambda) * (1.0 - nh.gamma) * (1.0 - nh.gamma);  // Psi(I), J/m^3
-    for (uint32_t t = 0; t < m.tet_count; ++t) {
-      const Mat3 F = deformation(x, m.tets + 4 * t, m.tet_inverse_rest + 9 * size_t(t));
-      const double ic = dot(F.c[0], F.c[0]) + dot(F.c[1], F.c[1]) + dot(F.c[2], F.c[2]);
-      const double J = dot(F.c[0], cross(F.c[1], F.c[2]));
-      e += double(m.tet_rest_volume[t]) * (0.5 * nh.mu * (ic - 3.0) + 0.5 * nh.lambda * (J - nh.gamma) * (J - nh.gamma) - rest);
+    const double tets = 1.0 - m.strain_smoothing;  // the plain tets' share (strain_smoothing.h)
+    if (tets > 0.0)
+      for (uint32_t t = 0; t < m.tet_count; ++t) {
+        const Mat3 F = deformation(x, m.tets + 4 * t, m.tet_inverse_rest + 9 * size_t(t));
+        e += tets * double(m.tet_rest_volume[t]) * neo_hookean_psi(*m.neo_hookean, F);
+      }
+    if (m.strain_smoothing > 0.0f) {
+      std::vector<double> work(kSmoothingWork * size_t(m.particle_count));
+      e += smoothing_energy(m, x, work.data());
     }
   }
   return e;
@@ -119,17 +82,14 @@ void static_gradient(const ForceModel& m, const StaticState& x, double* g) {
       const double s = double(m.volume_stiffness) * scale_at(m.tet_scale, t) * (v.vol6 - m.tet_rest6[t]);  // kV C
       for (int k = 0; k < 4; ++k) add(g, id[k], v.g[k] * s);
     }
-  if (m.neo_hookean) {
-    const NeoHookean& nh = *m.neo_hookean;
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) {  // both shares in one pass (strain_smoothing.h)
+    std::vector<double> work(kSmoothingWork * size_t(m.particle_count));
+    smoothing_gradient(m, x, /*with_tets=*/true, work.data(), g);
+  } else if (m.neo_hookean) {
     for (uint32_t t = 0; t < m.tet_count; ++t) {
       const uint32_t* id = m.tets + 4 * t;
       const float* B = m.tet_inverse_rest + 9 * size_t(t);
-      const Mat3 F = deformation(x, id, B);
-      const Mat3 c = cofactor(F);
-      const double s = nh.lambda * (dot(F.c[0], c.c[0]) - nh.gamma);
-      // First Piola-Kirchhoff stress P = mu F + lambda (J - gamma) cof F, Pa.
-      const Mat3 P = {{F.c[0] * nh.mu + c.c[0] * s, F.c[1] * nh.mu + c.c[1] * s, F.c[2] * nh.mu + c.c[2] * s}};
-      scatter(P, B, id, m.tet_rest_volume[t], g);
+      scatter(neo_hookean_stress(*m.neo_hookean, deformation(x, id, B)), B, id, m.tet_rest_volume[t], g);
     }
   }
 }
@@ -170,20 +130,11 @@ void volume_product(const ForceModel& m, const StaticState& x, uint32_t t, const
 }
 
 void neo_hookean_product(const ForceModel& m, const StaticState& x, uint32_t t, const double* p, double* out) {
-  const NeoHookean& nh = *m.neo_hookean;
+  const double tets = 1.0 - m.strain_smoothing;  // the plain tets' share (strain_smoothing.h)
+  if (!(tets > 0.0)) return;
   const float* B = m.tet_inverse_rest + 9 * size_t(t);
   const Mat3 F = deformation(x, m.tets + 4 * t, B), dF = deformation(StaticState{p, nullptr}, kCorners, B);  // F is linear in x
-  const Mat3 c = cofactor(F);
-  const double J = dot(F.c[0], c.c[0]);
-  const double cof_dF = dot(c.c[0], dF.c[0]) + dot(c.c[1], dF.c[1]) + dot(c.c[2], dF.c[2]);  // dJ
-  // d cof F in the direction dF, column by column from cof's cross products.
-  const D3 dc[3] = {cross(dF.c[1], F.c[2]) + cross(F.c[1], dF.c[2]), cross(dF.c[2], F.c[0]) + cross(F.c[2], dF.c[0]),
-                    cross(dF.c[0], F.c[1]) + cross(F.c[0], dF.c[1])};
-  // dP = mu dF + lambda dJ cof F + lambda (J - gamma) d cof F.
-  const double s = nh.lambda * (J - nh.gamma);
-  Mat3 dP;
-  for (int j = 0; j < 3; ++j) dP.c[j] = dF.c[j] * nh.mu + c.c[j] * (nh.lambda * cof_dF) + dc[j] * s;
-  scatter(dP, B, kCorners, m.tet_rest_volume[t], out);
+  scatter(neo_hookean_stress_change(*m.neo_hookean, F, dF, false), B, kCorners, tets * m.tet_rest_volume[t], out);
 }
 
 void tet_product(const ForceModel& m, const StaticState& x, uint32_t t, const double* p, double* out) {
@@ -212,6 +163,11 @@ void static_hessian_product(const ForceModel& m, const StaticState& x, const dou
       tet_product(m, x, t, local_p, local_out);
       for (int c = 0; c < 4; ++c) add(out, id[c], load(local_out, c));
     }
+  if (m.neo_hookean && m.strain_smoothing > 0.0f) {
+    std::vector<double> work(kSmoothingWork * size_t(m.particle_count));
+    smoothing_prepare(m, x, work.data());
+    smoothing_hessian_product(m, x, p, /*gauss_newton=*/false, /*with_tets=*/false, work.data(), out);
+  }
 }
 
 void static_tet_hessian(const ForceModel& m, const StaticState& x, uint32_t t, double* H) {

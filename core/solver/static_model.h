@@ -4,7 +4,7 @@
 //   Phi(x) = E_elastic(x) - sum_i m_i g . u_i,   x = X + u     (J; X: the state the solve started from)
 //
 // E_elastic is the same energy the dynamic solvers integrate: stable Neo-Hookean tets (materials/
-// neo_hookean.h) or the simple model's springs U = k/2 (l - l0)^2 and volume terms U = kV/2 (6V - 6V0)^2,
+// neo_hookean.h; blended with node-smoothed strain when the body asks, strain_smoothing.h) or the simple model's springs U = k/2 (l - l0)^2 and volume terms U = kV/2 (6V - 6V0)^2,
 // with the vertex groups' per-edge and per-tet scales. Why double and not the float kernels: a static
 // solve is judged by its force residual, and at a fine mesh under a small load the float kernels' own
 // rounding is larger than the load. Positions of ~1 m round to 6e-8 m, a strain of 1e-5 on a 6 mm
@@ -44,7 +44,9 @@ void static_hessian_product(const ForceModel& m, const StaticState& x, const dou
 
 // The exact Hessian of one element's energy, dense and row-major over its corners (3 per corner):
 // tet t's Neo-Hookean or volume term (12 x 12), spring s (6 x 6; 0 without springs). Built by
-// applying the element's product to unit directions, so it is the product above, entry for entry.
+// applying the element's product to unit directions, so it is the product above, entry for entry,
+// except for strain smoothing (strain_smoothing.h): a tet's matrix is then its plain share (1 - a),
+// and the smoothed part, which couples particles beyond a tet's corners, is only in the product.
 void static_tet_hessian(const ForceModel& m, const StaticState& x, uint32_t t, double* H);
 void static_edge_hessian(const ForceModel& m, const StaticState& x, uint32_t s, double* H);
 

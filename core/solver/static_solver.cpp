@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "solver/static_matrix.h"
+#include "solver/strain_smoothing.h"
 #include "solver/static_model.h"
 
 namespace sb {
@@ -94,6 +95,12 @@ static StaticReport newton_static(const ForceModel& m, float* x_out, const Stati
   std::vector<double> u(n3, 0.0), u_try(n3), g(n3), r(n3), d(n3), res(n3), z(n3), p(n3), hp(n3);
   std::vector<double> inv(6 * size_t(n));
   BlockSparse K = static_matrix_pattern(m);
+  // Strain smoothing's part of H couples particles beyond a tet's corners: applied matrix-free beside
+  // K (which then holds the plain tets' share 1 - a), and for the preconditioner K's diagonal blocks
+  // are taken at the tets' full weight (strain_smoothing.h).
+  const bool smoothing = m.neo_hookean && m.strain_smoothing > 0.0f;
+  std::vector<double> smoothing_work(smoothing ? kSmoothingWork * size_t(n) : 0);
+  const double diagonal_scale = smoothing ? 1.0 / (1.0 - double(m.strain_smoothing)) : 1.0;
   // r = -dPhi/dx on the free particles (0 on held ones); returns |r|.
   auto unbalanced = [&](const std::vector<double>& at, std::vector<double>& out) {
     static_gradient(m, StaticState{X.data(), at.data()}, out.data());
@@ -124,12 +131,14 @@ static StaticReport newton_static(const ForceModel& m, float* x_out, const Stati
     // is not positive definite (a vertex among badly inverted tets, compressed springs) falls back to
     // its positive diagonal entries, else identity.
     static_matrix_assemble(m, StaticState{X.data(), u.data()}, K);
+    if (smoothing) smoothing_prepare(m, StaticState{X.data(), u.data()}, smoothing_work.data());
     for (uint32_t i = 0; i < n; ++i) {
       double* o = &inv[6 * size_t(i)];
       std::fill(o, o + 6, 0.0);
       if (held[i]) continue;
       const double* b = &K.value[9 * size_t(K.diagonal[i])];
-      const double block[6] = {b[0], b[4], b[8], 0.5 * (b[1] + b[3]), 0.5 * (b[2] + b[6]), 0.5 * (b[5] + b[7])};
+      double block[6] = {b[0], b[4], b[8], 0.5 * (b[1] + b[3]), 0.5 * (b[2] + b[6]), 0.5 * (b[5] + b[7])};
+      for (double& e : block) e *= diagonal_scale;
       if (!invert_block(block, o))
         for (int k = 0; k < 3; ++k) o[k] = block[k] > 0.0 ? 1.0 / block[k] : 1.0;
     }
@@ -142,6 +151,9 @@ static StaticReport newton_static(const ForceModel& m, float* x_out, const Stati
     double rz = dot_n(res, z);
     for (int it = 0; it < settings.max_cg; ++it) {
       static_matrix_product(K, p.data(), hp.data());
+      if (smoothing)
+        smoothing_hessian_product(m, StaticState{X.data(), u.data()}, p.data(), /*gauss_newton=*/false,
+                                  /*with_tets=*/false, smoothing_work.data(), hp.data());
       for (uint32_t i = 0; i < n; ++i)
         if (held[i]) hp[3 * size_t(i)] = hp[3 * size_t(i) + 1] = hp[3 * size_t(i) + 2] = 0.0;
       const double php = dot_n(p, hp);

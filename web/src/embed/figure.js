@@ -96,7 +96,8 @@ export function bodyParams(values, { meanEdge, solvers, scene }) {
   if (scene === 'cloth')
     for (const name of ['arealDensity', 'bendingStiffness', 'thickness', 'longRangeStretch', 'dragCoefficient', 'liftCoefficient', 'tearStrain'])
       if (values[name] !== null && values[name] !== undefined) params[name] = values[name];
-  params.material = values.material === 'neo-hookean' ? 1 : 0;  // last: it needs the solver it names
+  params.material = values.material === 'neo-hookean' ? 1 : 0;  // it needs the solver it names
+  params.strainSmoothing = values.strainSmoothing;  // last: it needs the material and the solver
   return params;
 }
 
@@ -272,10 +273,11 @@ export class Figure {
         const lane = new FigureLane(world, body, solver, scenery);
         lanes.push(lane);
         for (const { body: b, meanEdge } of lane.all) {
-          const { material, ...rest } = bodyParams(values, { meanEdge, solvers, scene });
+          const { material, strainSmoothing, ...rest } = bodyParams(values, { meanEdge, solvers, scene });
           applyParams(b, rest);
           b.setSolver(solver); // before the material: PBD refuses Neo-Hookean, XPBD beyond its stiffness number
           b.setParam('material', material);
+          b.setParam('strainSmoothing', strainSmoothing); // after both: Neo-Hookean under a force-based solver only
         }
       }
     } catch (error) {

@@ -23,9 +23,12 @@ export declare const Param: Readonly<{
   arealDensity: 17; // kg/m^2, cloth only
   bendingStiffness: 18; // N m, cloth only
   thickness: 19; // m, cloth only (half kept from the ground)
-  longRangeStretch: 20;
-  dragCoefficient: 21; // cloth only: C_d in the wind (setWind)
-  liftCoefficient: 22; // cloth only: C_l // cloth only: 0 = off, else the most a vertex may be from its nearest pin over its rest distance along the sheet
+  stiffnessTarget: 20; // 0 (off) or [0.01, 0.999]
+  maxIterations: 21; // 1..100, the budget while a target is set
+  longRangeStretch: 22; // cloth only: 0 = off, else the most a vertex may be from its nearest pin over its rest distance along the sheet
+  dragCoefficient: 23; // cloth only: C_d in the wind (setWind)
+  liftCoefficient: 24; // cloth only: C_l
+  strainSmoothing: 27; // [0, 1], Neo-Hookean under a force-based solver only: node-smoothed share of the energy (against bending locking)
 }>;
 export type ParamName = keyof typeof Param;
 /** sb_material: values of Param.material. */
