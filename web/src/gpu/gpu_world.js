@@ -9,6 +9,7 @@ import { Param } from '../softbody.js';
 import { bodyInverseMasses, bodySolverData, bodyVelocities } from '../body_data.js';
 import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
 import { BackendError } from '../backend.js';
+import { addGpuCollider, BodyContacts } from './gpu_colliders.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
@@ -64,6 +65,7 @@ export class GpuWorld {
     this.kernels = makeKernels(this.device);
     this.builder = sb.createWorld(); // the core builds bodies here; it is never stepped
     this.bodies = new Set();
+    this.colliders = new Set(); // GpuCollider (gpu_colliders.js), in creation order as the core's slots
     this.gravity = [0, -9.81, 0];
     this.ground = true;
     this.time = 0;
@@ -118,8 +120,12 @@ export class GpuWorld {
   addClothDisc() {
     throw new BackendError('cloth');
   }
-  addCollider() {
-    throw new BackendError('colliders');
+  // Plane, sphere, box or capsule, as World.addCollider; a mesh throws BackendError.
+  addCollider(options) {
+    return addGpuCollider(this, options);
+  }
+  get colliderCount() {
+    return this.colliders.size;
   }
 
   _adopt(body) {
@@ -140,8 +146,10 @@ export class GpuWorld {
     const h = dt / substeps;
     const encoder = this.device.createCommandEncoder({ label: 'xpbd frame' });
     let dispatches = 0;
-    for (const body of bodies) dispatches += body._encode(encoder, h, substeps);
+    const colliders = [...this.colliders];
+    for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
     this.device.queue.submit([encoder.finish()]);
+    for (const c of colliders) c.endFrame();
     this.counters = { dispatches, submits: 1 };
     this.time += dt;
     this.inFlight = (this.inFlight ?? 0) + 1;
@@ -285,7 +293,7 @@ export class GpuBody {
   }
 
   // Encodes `substeps` substeps of h seconds; returns the dispatches.
-  _encode(encoder, h, substeps) {
+  _encode(encoder, h, substeps, colliders) {
     const { kernels, gravity, ground, device } = this.world;
     const p = this.p;
     const keep = p.iterations > 1; // one pass needs no multipliers (lambda = 0 each substep)
@@ -299,6 +307,9 @@ export class GpuBody {
     f[12] = -this.origin[1];
     device.queue.writeBuffer(this.params, 0, params);
     const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
+    // With colliders the substep ends as the core's unfused one: ground, colliders, velocities.
+    const contacts = colliders.length > 0 ? (this.contacts ??= new BodyContacts(this)) : null;
+    contacts?.writeShapes(colliders, substeps);
     let dispatches = 0;
     for (let s = 0; s < substeps; ++s) {
       if (keep) {
@@ -322,11 +333,16 @@ export class GpuBody {
           pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
         });
       }
-      pass.setPipeline(kernels.finish);
-      pass.setBindGroup(0, this.vertexGroup);
-      pass.dispatchWorkgroups(vertexGroups);
+      if (contacts) {
+        dispatches += contacts.encode(pass, s);
+      } else {
+        pass.setPipeline(kernels.finish);
+        pass.setBindGroup(0, this.vertexGroup);
+        pass.dispatchWorkgroups(vertexGroups);
+        ++dispatches;
+      }
       pass.end();
-      dispatches += 2 + p.iterations * this.ranges.length;
+      dispatches += 1 + p.iterations * this.ranges.length;
     }
     return dispatches;
   }
@@ -455,6 +471,7 @@ export class GpuBody {
 
   destroy() {
     for (const b of [this.x, this.prev, this.vel, this.params, this.invMass, this.edgeIds, this.edgeRest, this.tetIds, this.tetRest, this.edgeLambda, this.tetLambda, this.batchTable]) b.destroy();
+    this.contacts?.destroy();
     this.body.destroy();
     this.world.bodies.delete(this);
   }
