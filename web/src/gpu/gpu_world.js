@@ -5,7 +5,9 @@
 // GPU: positions, velocities and multipliers stay in storage buffers, and every substep is
 // one dispatch to predict, one per batch per pass, and one for the ground and the velocities.
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
-import { Param } from '../softbody.js';
+import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
+import * as arg from '../bridge_args.js';
+import { BodyGrab } from './gpu_grab.js';
 import { bodyInverseMasses, bodySolverData, bodyVelocities } from '../body_data.js';
 import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
 import { BackendError } from '../backend.js';
@@ -15,11 +17,11 @@ const WORKGROUP = 64;        // invocations per workgroup, as the kernels declar
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
 const BATCH_STRIDE = 256;    // bytes between batch entries: the minimum uniform dynamic offset alignment
 // The parameters the GPU solver runs; any other one may be read but not changed from its default.
-const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations']);
-// Parameters of features the backend refuses on their own (grabbing, Neo-Hookean, PBD, plastic creep,
-// the stiffness target of Neo-Hookean and VBD bodies, cloth's attachments and air): stored, with no
-// effect until that feature is asked for, which throws then.
-const INERT_PARAMS = new Set(['grabRadius', 'grabCompliance', 'youngsModulus', 'poissonRatio', 'plasticYield', 'pbdStiffness',
+const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations', 'grabRadius']);
+// Parameters of features the backend refuses on their own (a spring grab, Neo-Hookean, PBD, plastic
+// creep, the stiffness target of Neo-Hookean and VBD bodies, cloth's attachments and air): stored,
+// with no effect until that feature is asked for, which throws then (grabCompliance > 0: grabBegin).
+const INERT_PARAMS = new Set(['grabCompliance', 'youngsModulus', 'poissonRatio', 'plasticYield', 'pbdStiffness',
   'stiffnessTarget', 'maxIterations', 'longRangeStretch', 'dragCoefficient', 'liftCoefficient']);
 
 // Pipelines and layouts, one set per device.
@@ -51,6 +53,8 @@ export async function requestGpu() {
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) return { device: null, reason: 'navigator.gpu.requestAdapter() found no adapter' };
   const device = await adapter.requestDevice();
+  // A validation error otherwise only warns once in the console, and the frame silently does nothing.
+  device.addEventListener('uncapturederror', (event) => console.error(`WebGPU: ${event.error.message}`));
   const info = adapter.info ?? {};
   return { device, adapter: { vendor: info.vendor ?? '', architecture: info.architecture ?? '' }, reason: `WebGPU adapter ${info.vendor ?? ''} ${info.architecture ?? ''}`.trim() };
 }
@@ -150,6 +154,7 @@ export class GpuWorld {
     for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
     this.device.queue.submit([encoder.finish()]);
     for (const c of colliders) c.endFrame();
+    for (const body of bodies) body.grab?.endFrame();
     this.counters = { dispatches, submits: 1 };
     this.time += dt;
     this.inFlight = (this.inFlight ?? 0) + 1;
@@ -310,6 +315,7 @@ export class GpuBody {
     // With colliders the substep ends as the core's unfused one: ground, colliders, velocities.
     const contacts = colliders.length > 0 ? (this.contacts ??= new BodyContacts(this)) : null;
     contacts?.writeShapes(colliders, substeps);
+    this.grab?.write(substeps);
     let dispatches = 0;
     for (let s = 0; s < substeps; ++s) {
       if (keep) {
@@ -320,6 +326,7 @@ export class GpuBody {
       pass.setPipeline(kernels.predict);
       pass.setBindGroup(0, this.vertexGroup);
       pass.dispatchWorkgroups(vertexGroups);
+      if (this.grab) this.grab.encode(pass, 'place', s);
       for (let it = 0; it < p.iterations; ++it) {
         // The core's pass order: every edge batch, then every tet batch.
         let current = null;
@@ -341,8 +348,9 @@ export class GpuBody {
         pass.dispatchWorkgroups(vertexGroups);
         ++dispatches;
       }
+      if (this.grab) this.grab.encode(pass, 'follow', s);
       pass.end();
-      dispatches += 1 + p.iterations * this.ranges.length;
+      dispatches += 1 + p.iterations * this.ranges.length + (this.grab ? 2 : 0);
     }
     return dispatches;
   }
@@ -391,9 +399,72 @@ export class GpuBody {
     if (name !== 'xpbd') throw new BackendError(`the solver ${name}`);
   }
 
-  // The core's inverse masses (0 where pinned) to the GPU: the next substep's predict reads them.
+  // The core's inverse masses (0 where pinned, and where held by a grab) to the GPU: the next
+  // substep's predict reads them.
   _writeInverseMasses() {
-    this.world.device.queue.writeBuffer(this.invMass, 0, bodyInverseMasses(this.body).slice());
+    const inv = bodyInverseMasses(this.body).slice();
+    for (const i of this.grab?.members ?? []) inv[i] = 0;
+    this.world.device.queue.writeBuffer(this.invMass, 0, inv);
+  }
+
+  // Pinned vertices (the core's body is never grabbed: its zero inverse masses are the pins).
+  get pinned() {
+    const inv = bodyInverseMasses(this.body);
+    const out = new Set();
+    for (let i = 0; i < inv.length; ++i) if (inv[i] === 0) out.add(i);
+    return out;
+  }
+
+  // The vertex nearest to (x, y, z) in the last read back (the grabber's pick: read() first for the
+  // GPU's present state; a <soft-body> reads back every frame anyway).
+  nearestVertex(x, y, z) {
+    arg.numbers('Body.nearestVertex', { x, y, z });
+    const p = this.positions;
+    let best = 0, bestD = Infinity;
+    for (let i = 0; i < this.vertexCount; ++i) {
+      const d = (p[3 * i] - x) ** 2 + (p[3 * i + 1] - y) ** 2 + (p[3 * i + 2] - z) ** 2;
+      if (d < bestD) (bestD = d), (best = i);
+    }
+    return best;
+  }
+
+  // The wasm Body's grab (kinematic: grabCompliance 0), its set and offsets from the last read back
+  // (gpu_grab.js). A spring grab (grabCompliance > 0) throws BackendError.
+  grabBegin(vertex, x, y, z) {
+    arg.index('Body.grabBegin', 'vertex', vertex, this.vertexCount);
+    arg.numbers('Body.grabBegin', { x, y, z });
+    if (this.p.grabCompliance !== 0) throw new BackendError('a spring grab (grabCompliance > 0)');
+    if (this.grab) {
+      const v = this.velocities;
+      this.grabEnd(v[3 * this.grab.vertex], v[3 * this.grab.vertex + 1], v[3 * this.grab.vertex + 2]);
+    }
+    this.grab = new BodyGrab(this, vertex, this._clampTarget([x, y, z]));
+    this._writeInverseMasses();
+  }
+  grabMove(x, y, z) {
+    arg.numbers('Body.grabMove', { x, y, z });
+    if (!this.grab) throw new SoftbodyError(ErrorCode.NOT_GRABBING, 'SB_ERR_NOT_GRABBING', 'SB_ERR_NOT_GRABBING: the body is not grabbed; call grabBegin');
+    this.grab.move(this._clampTarget([x, y, z]));
+  }
+  // Releases the held vertices with velocity (vx, vy, vz) m/s.
+  grabEnd(vx = 0, vy = 0, vz = 0) {
+    arg.numbers('Body.grabEnd', { vx, vy, vz });
+    if (!this.grab) throw new SoftbodyError(ErrorCode.NOT_GRABBING, 'SB_ERR_NOT_GRABBING', 'SB_ERR_NOT_GRABBING: the body is not grabbed');
+    const release = new Float32Array([vx, vy, vz, 0]);
+    for (const i of this.grab.members) this.world.device.queue.writeBuffer(this.vel, 16 * i, release);
+    this._dropGrab();
+  }
+  _dropGrab() {
+    this.grab?.destroy();
+    this.grab = null;
+    this._writeInverseMasses();
+  }
+  get grabbedVertex() {
+    return this.grab ? this.grab.vertex : -1;
+  }
+  _clampTarget(t) {
+    if (this.world.ground && t[1] < 0) t[1] = 0;
+    return t;
   }
   pin(vertex, pinned = true) {
     this.body.pin(vertex, pinned); // checks the arguments; the core zeroes or restores 1/m
@@ -409,6 +480,7 @@ export class GpuBody {
 
   // Back to the creation state (the core's body was never stepped), pins kept.
   reset() {
+    if (this.grab) this._dropGrab();
     this._writeState(this.body.positions, new Float32Array(3 * this.vertexCount));
     this.positions.set(this.body.positions);
     this.velocities.fill(0);
@@ -450,9 +522,6 @@ export class GpuBody {
   press() {
     throw new BackendError('press');
   }
-  grabBegin() {
-    throw new BackendError('grabbing');
-  }
   setVisual() {
     throw new BackendError('a visual surface (skinning)');
   }
@@ -472,6 +541,7 @@ export class GpuBody {
   destroy() {
     for (const b of [this.x, this.prev, this.vel, this.params, this.invMass, this.edgeIds, this.edgeRest, this.tetIds, this.tetRest, this.edgeLambda, this.tetLambda, this.batchTable]) b.destroy();
     this.contacts?.destroy();
+    this.grab?.destroy();
     this.body.destroy();
     this.world.bodies.delete(this);
   }
