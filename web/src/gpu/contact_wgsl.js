@@ -350,6 +350,16 @@ fn ground(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
   if (i >= P.vertex_count) { return; }
   record[2u * i] = vec4f(0.0, 1.0, 0.0, -1.0);
+  solve_ground(i);
+}
+
+// The ground again after the contacts between bodies moved vertices (resolve_ground).
+@compute @workgroup_size(64)
+fn reground(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x < P.vertex_count) { solve_ground(gid.x); }
+}
+
+fn solve_ground(i: u32) {
   var xi = x[i];
   if (xi.w == 0.0 || (P.flags & 1u) == 0u || xi.y >= P.floor_y) { return; }
   let p = prev[i].xyz;

@@ -121,6 +121,7 @@ export function makeContactKernels(device) {
   return {
     layout, batchLayout, shapeLayout,
     ground: pipeline(CONTACT_VERTEX_WGSL, 'contact vertex', 'ground'),
+    reground: pipeline(CONTACT_VERTEX_WGSL, 'contact vertex', 'reground'),
     velocities: pipeline(CONTACT_VERTEX_WGSL, 'contact vertex', 'velocities'),
     particles: pipeline(PARTICLE_WGSL, 'collider particles', 'particles'),
     faces: pipeline(FACE_WGSL, 'collider faces', 'faces'),
@@ -189,7 +190,7 @@ export class BodyContacts {
   // The frame's entries: one per substep and collider (poses swept from each collider's previous one).
   writeShapes(colliders, substeps) {
     const { device } = this.body.world;
-    const n = substeps * colliders.length;
+    const n = substeps * Math.max(colliders.length, 1); // one blank entry per substep without colliders
     if (n > this.shapeCapacity) {
       this.shapes?.destroy();
       this.shapeCapacity = n;
@@ -205,17 +206,15 @@ export class BodyContacts {
     this.colliders = colliders;
   }
 
-  // Substep s's end: the ground, each collider's particles (and faces for spheres and capsules), the
-  // velocities. Returns the dispatches.
-  encode(pass, s) {
+  // Substep s's end up to the velocities: the ground, each collider's particles (and faces for
+  // spheres and capsules). Returns the dispatches.
+  encodeContacts(pass, s) {
     const k = this.kernels;
     const vertexGroups = Math.ceil(this.body.vertexCount / WORKGROUP);
-    pass.setBindGroup(0, this.group);
-    pass.setBindGroup(1, this.faceGroup, [0]);
-    pass.setBindGroup(2, this.shapeGroup, [s * this.colliders.length * SHAPE_STRIDE]);
+    this._bind(pass, s);
     pass.setPipeline(k.ground);
     pass.dispatchWorkgroups(vertexGroups);
-    let dispatches = 2;
+    let dispatches = 1;
     this.colliders.forEach((c, j) => {
       pass.setBindGroup(2, this.shapeGroup, [(s * this.colliders.length + j) * SHAPE_STRIDE]);
       pass.setPipeline(k.particles);
@@ -230,9 +229,28 @@ export class BodyContacts {
         ++dispatches;
       });
     });
+    return dispatches;
+  }
+
+  // The velocities (with the ground's and colliders' restitution); reground first when contacts
+  // between bodies moved vertices since the ground was solved.
+  encodeVelocities(pass, s, reground = false) {
+    const k = this.kernels;
+    const vertexGroups = Math.ceil(this.body.vertexCount / WORKGROUP);
+    this._bind(pass, s);
+    if (reground) {
+      pass.setPipeline(k.reground);
+      pass.dispatchWorkgroups(vertexGroups);
+    }
     pass.setPipeline(k.velocities);
     pass.dispatchWorkgroups(vertexGroups);
-    return dispatches;
+    return reground ? 2 : 1;
+  }
+
+  _bind(pass, s) {
+    pass.setBindGroup(0, this.group);
+    pass.setBindGroup(1, this.faceGroup, [0]);
+    pass.setBindGroup(2, this.shapeGroup, [s * Math.max(this.colliders.length, 1) * SHAPE_STRIDE]);
   }
 
   destroy() {

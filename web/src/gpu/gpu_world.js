@@ -299,7 +299,17 @@ export class GpuBody {
 
   // Encodes `substeps` substeps of h seconds; returns the dispatches.
   _encode(encoder, h, substeps, colliders) {
-    const { kernels, gravity, ground, device } = this.world;
+    this._prepare(h, substeps, colliders, false);
+    let dispatches = 0;
+    for (let s = 0; s < substeps; ++s) dispatches += this._encodeSubstep(encoder, s, true);
+    return dispatches;
+  }
+
+  // The frame's uniforms: parameters, collider entries, grab targets. With colliders, or when
+  // contacts between bodies come between (bodyContact), the substep ends as the core's unfused one:
+  // ground, colliders, [bodies], velocities.
+  _prepare(h, substeps, colliders, bodyContact) {
+    const { gravity, ground, device } = this.world;
     const p = this.p;
     const keep = p.iterations > 1; // one pass needs no multipliers (lambda = 0 each substep)
     const g = Math.hypot(...gravity);
@@ -311,47 +321,67 @@ export class GpuBody {
     u[11] = (ground ? 1 : 0) | (keep ? 2 : 0);
     f[12] = -this.origin[1];
     device.queue.writeBuffer(this.params, 0, params);
-    const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
-    // With colliders the substep ends as the core's unfused one: ground, colliders, velocities.
-    const contacts = colliders.length > 0 ? (this.contacts ??= new BodyContacts(this)) : null;
-    contacts?.writeShapes(colliders, substeps);
+    this.frameContacts = colliders.length > 0 || bodyContact ? (this.contacts ??= new BodyContacts(this)) : null;
+    this.frameContacts?.writeShapes(colliders, substeps);
     this.grab?.write(substeps);
-    let dispatches = 0;
-    for (let s = 0; s < substeps; ++s) {
-      if (keep) {
-        encoder.clearBuffer(this.edgeLambda);
-        encoder.clearBuffer(this.tetLambda);
-      }
-      const pass = encoder.beginComputePass();
-      pass.setPipeline(kernels.predict);
+  }
+
+  // Substep s: predict, the grab, the passes, the ground and colliders, and (velocities) the
+  // velocities; without them, _encodeFinish does the rest after the contacts between bodies.
+  _encodeSubstep(encoder, s, velocities) {
+    const { kernels } = this.world;
+    const p = this.p;
+    const contacts = this.frameContacts;
+    const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
+    if (p.iterations > 1) {
+      encoder.clearBuffer(this.edgeLambda);
+      encoder.clearBuffer(this.tetLambda);
+    }
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(kernels.predict);
+    pass.setBindGroup(0, this.vertexGroup);
+    pass.dispatchWorkgroups(vertexGroups);
+    if (this.grab) this.grab.encode(pass, 'place', s);
+    for (let it = 0; it < p.iterations; ++it) {
+      // The core's pass order: every edge batch, then every tet batch.
+      let current = null;
+      this.ranges.forEach((r, i) => {
+        if (r.kind !== current) {
+          current = r.kind;
+          pass.setPipeline(r.kind === 'edges' ? kernels.edges : kernels.tets);
+          pass.setBindGroup(0, r.kind === 'edges' ? this.edgeGroup : this.tetGroup);
+        }
+        pass.setBindGroup(1, this.batchGroup, [i * BATCH_STRIDE]);
+        pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
+      });
+    }
+    let dispatches = 1 + p.iterations * this.ranges.length + (this.grab ? 1 : 0);
+    if (contacts) {
+      dispatches += contacts.encodeContacts(pass, s);
+      if (velocities) dispatches += contacts.encodeVelocities(pass, s);
+    } else {
+      pass.setPipeline(kernels.finish);
       pass.setBindGroup(0, this.vertexGroup);
       pass.dispatchWorkgroups(vertexGroups);
-      if (this.grab) this.grab.encode(pass, 'place', s);
-      for (let it = 0; it < p.iterations; ++it) {
-        // The core's pass order: every edge batch, then every tet batch.
-        let current = null;
-        this.ranges.forEach((r, i) => {
-          if (r.kind !== current) {
-            current = r.kind;
-            pass.setPipeline(r.kind === 'edges' ? kernels.edges : kernels.tets);
-            pass.setBindGroup(0, r.kind === 'edges' ? this.edgeGroup : this.tetGroup);
-          }
-          pass.setBindGroup(1, this.batchGroup, [i * BATCH_STRIDE]);
-          pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
-        });
-      }
-      if (contacts) {
-        dispatches += contacts.encode(pass, s);
-      } else {
-        pass.setPipeline(kernels.finish);
-        pass.setBindGroup(0, this.vertexGroup);
-        pass.dispatchWorkgroups(vertexGroups);
-        ++dispatches;
-      }
-      if (this.grab) this.grab.encode(pass, 'follow', s);
-      pass.end();
-      dispatches += 1 + p.iterations * this.ranges.length + (this.grab ? 2 : 0);
+      ++dispatches;
     }
+    if (velocities && this.grab) {
+      this.grab.encode(pass, 'follow', s);
+      ++dispatches;
+    }
+    pass.end();
+    return dispatches;
+  }
+
+  // After the contacts between bodies: the ground again, the velocities, the grab's.
+  _encodeFinish(encoder, s) {
+    const pass = encoder.beginComputePass();
+    let dispatches = this.frameContacts.encodeVelocities(pass, s, true);
+    if (this.grab) {
+      this.grab.encode(pass, 'follow', s);
+      ++dispatches;
+    }
+    pass.end();
     return dispatches;
   }
 
