@@ -237,7 +237,7 @@ test('the WebGPU backend refuses what it does not run yet, with the feature name
       attempt('neoHookean', () => b.setParam('material', 1));
       attempt('springDamping', () => b.setParam('springDamping', 5));
       attempt('vbd', () => b.setSolver('vbd'));
-      attempt('grab', () => b.grabBegin(0, 0, 1, 0));
+      attempt('selfCollision', () => b.setSelfCollision(true));
       attempt('edgeCompliance', () => b.setParam('edgeCompliance', 1e-6));
       // Density: the core's masses (density x volume shares) and ours follow; reset: back to the creation shape.
       const before = await b.stats();
@@ -257,9 +257,9 @@ test('the WebGPU backend refuses what it does not run yet, with the feature name
       refusals.auto = `${auto.backend}: ${auto.backendReason}`;
       return refusals;
     });
-    for (const name of ['meshCollider', 'cloth', 'neoHookean', 'springDamping', 'vbd', 'grab', 'twoBodiesTouching'])
+    for (const name of ['meshCollider', 'cloth', 'neoHookean', 'springDamping', 'vbd', 'selfCollision'])
       assert.match(r[name], /^BackendError: .* is not supported by the webgpu backend yet/, `${name}: ${r[name]}`);
-    assert.match(r.twoBodiesTouching, /contact between bodies/);
+    assert.equal(r.twoBodiesTouching, 'accepted', 'contact between bodies runs (gpu_body_contact.test.mjs)');
     assert.equal(r.edgeCompliance, 'accepted');
     assert.ok(Math.abs(r.massRatio - 2) < 1e-6, `mass x ${r.massRatio}`);
     assert.ok(r.fell > 0, `one frame of free fall moved it ${r.fell} m`);

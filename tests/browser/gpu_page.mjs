@@ -58,6 +58,57 @@ export async function openGpuPage(browser, server, init) {
       }
       return { samples: out, worlds, bodies };
     };
+    // The deepest any surface vertex of `a` is inside body `b` (m; negative inside, positive: the
+    // clearance of the nearest one): its distance to b's surface, signed by whether a ray from it
+    // crosses b's closed surface an odd number of times. Bodies: { positions, triangles }.
+    window.deepestInside = (a, b) => {
+      const P = (x, i) => [x[3 * i], x[3 * i + 1], x[3 * i + 2]];
+      const sub = (u, v) => [u[0] - v[0], u[1] - v[1], u[2] - v[2]];
+      const dot = (u, v) => u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+      const cross = (u, v) => [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+      const ray = [0.123, 0.987, 0.0456]; // a direction no face of a lattice is parallel to
+      // Distance from p to segment-or-triangle abc, by sampling its nearest point (Ericson 5.1.5).
+      const distance = (p, A, B, C) => {
+        const ab = sub(B, A), ac = sub(C, A), ap = sub(p, A);
+        const d1 = dot(ab, ap), d2 = dot(ac, ap);
+        const at = (q) => Math.sqrt(dot(sub(p, q), sub(p, q)));
+        if (d1 <= 0 && d2 <= 0) return at(A);
+        const bp = sub(p, B), d3 = dot(ab, bp), d4 = dot(ac, bp);
+        if (d3 >= 0 && d4 <= d3) return at(B);
+        const vc = d1 * d4 - d3 * d2;
+        if (vc <= 0 && d1 >= 0 && d3 <= 0) { const t = d1 / (d1 - d3); return at([A[0] + ab[0] * t, A[1] + ab[1] * t, A[2] + ab[2] * t]); }
+        const cp = sub(p, C), d5 = dot(ab, cp), d6 = dot(ac, cp);
+        if (d6 >= 0 && d5 <= d6) return at(C);
+        const vb = d5 * d2 - d1 * d6;
+        if (vb <= 0 && d2 >= 0 && d6 <= 0) { const t = d2 / (d2 - d6); return at([A[0] + ac[0] * t, A[1] + ac[1] * t, A[2] + ac[2] * t]); }
+        const va = d3 * d6 - d5 * d4;
+        if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) { const t = (d4 - d3) / (d4 - d3 + (d5 - d6)); return at([B[0] + (C[0] - B[0]) * t, B[1] + (C[1] - B[1]) * t, B[2] + (C[2] - B[2]) * t]); }
+        const den = 1 / (va + vb + vc), v = vb * den, w = vc * den;
+        return at([A[0] + ab[0] * v + ac[0] * w, A[1] + ab[1] * v + ac[1] * w, A[2] + ab[2] * v + ac[2] * w]);
+      };
+      // Does the ray from p cross triangle ABC (Moller-Trumbore)?
+      const crosses = (p, A, B, C) => {
+        const e1 = sub(B, A), e2 = sub(C, A), h = cross(ray, e2), det = dot(e1, h);
+        if (Math.abs(det) < 1e-12) return false;
+        const s = sub(p, A), u = dot(s, h) / det;
+        if (u < 0 || u > 1) return false;
+        const q = cross(s, e1), v = dot(ray, q) / det;
+        if (v < 0 || u + v > 1) return false;
+        return dot(e2, q) / det > 0;
+      };
+      let deepest = Infinity;
+      for (const i of new Set(a.triangles)) {
+        const p = P(a.positions, i);
+        let near = Infinity, hits = 0;
+        for (let t = 0; t < b.triangles.length; t += 3) {
+          const A = P(b.positions, b.triangles[t]), B = P(b.positions, b.triangles[t + 1]), C = P(b.positions, b.triangles[t + 2]);
+          near = Math.min(near, distance(p, A, B, C));
+          if (crosses(p, A, B, C)) ++hits;
+        }
+        deepest = Math.min(deepest, hits % 2 === 1 ? -near : near);
+      }
+      return deepest;
+    };
     // Elastic energy at k = 1/compliance (J): edges 1/2 (l - l0)^2 / alpha_e, tets 1/2 (6V - 6V0)^2 / alpha_v.
     window.energies = (body, core, { positions, velocities }, gravity) => {
       const rest = data.bodySolverData(core);

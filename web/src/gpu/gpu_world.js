@@ -12,6 +12,7 @@ import { bodyInverseMasses, bodySolverData, bodyVelocities } from '../body_data.
 import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
 import { BackendError } from '../backend.js';
 import { addGpuCollider, BodyContacts } from './gpu_colliders.js';
+import { MAX_BODIES, WorldContact } from './gpu_body_contact.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
@@ -139,19 +140,37 @@ export class GpuWorld {
   }
 
   // Encodes and submits dt seconds (the work runs on the GPU after this returns; read back with
-  // body.read(), or await world.done()). Refuses bodies that would touch each other.
+  // body.read(), or await world.done()).
   step(dt) {
     if (!(typeof dt === 'number' && dt >= 1e-6 && dt <= 1)) throw new RangeError(`World.step: dt must be a number in [1e-6, 1] s, got ${dt}`);
     const bodies = [...this.bodies];
+    let touching = false;
     for (let i = 0; i < bodies.length; ++i)
-      for (let j = i + 1; j < bodies.length; ++j)
-        if (bodies[i].touches(bodies[j])) throw new BackendError('contact between bodies (give them collision masks that keep them apart: setCollisionFilter)');
+      for (let j = i + 1; j < bodies.length; ++j) touching ||= bodies[i].touches(bodies[j]);
     const substeps = this.substeps;
     const h = dt / substeps;
     const encoder = this.device.createCommandEncoder({ label: 'xpbd frame' });
     let dispatches = 0;
     const colliders = [...this.colliders];
-    for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
+    if (!touching) {
+      for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
+    } else {
+      // Bodies that may touch run substep by substep together, their contacts between the ground
+      // and colliders and the velocities (gpu_body_contact.js), as the core's World::step.
+      const same = this.contact && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
+      if (!same) {
+        if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
+        this.contact?.destroy();
+        this.contact = new WorldContact(this, bodies);
+      }
+      this.contact.writeBodies();
+      for (const body of bodies) body._prepare(h, substeps, colliders, true);
+      for (let s = 0; s < substeps; ++s) {
+        for (const body of bodies) dispatches += body._encodeSubstep(encoder, s, false);
+        dispatches += this.contact.encode(encoder);
+        for (const body of bodies) dispatches += body._encodeFinish(encoder, s);
+      }
+    }
     this.device.queue.submit([encoder.finish()]);
     for (const c of colliders) c.endFrame();
     for (const body of bodies) body.grab?.endFrame();
@@ -174,6 +193,7 @@ export class GpuWorld {
 
   destroy() {
     for (const b of [...this.bodies]) b.destroy();
+    this.contact?.destroy();
     this.builder.destroy();
   }
 }
