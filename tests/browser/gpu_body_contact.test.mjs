@@ -58,19 +58,17 @@ test('two boxes colliding head-on in free space keep their total momentum and do
     // (gpu_backend.test.mjs): 300 substeps x 3e-8 m x 600 /s per unit mass, 5.4e-3 M kg m/s at worst.
     const bound = 5.4e-3 * 2 * r.before.mass;
     for (let k = 0; k < 3; ++k) assert.ok(Math.abs(r.after.p[k] - r.before.p[k]) < bound, `momentum ${r.before.p} -> ${r.after.p}`);
-    // Interpenetration at the impact: a contact pushes back only once a vertex is inside the 5 mm gap,
-    // and at 2 m/s the surfaces close 3.3 mm per substep, of which the Jacobi rounds leave some for
-    // the next substep (the core, solving one contact after another, also lets hard hits overlap
-    // briefly: docs/contact.md). Bound: no vertex deeper than 1.5 substeps' closing, 5 mm, inside the
-    // other body at any frame (a vertex passing through would be 0.3 m in).
-    assert.ok(r.gapMin > -5e-3, `a vertex ${r.gapMin} m inside the other body`);
+    // No interpenetration: a contact pushes back once a vertex is inside the 5 mm gap, and at 2 m/s
+    // the surfaces close 3.3 mm per substep, less than the gap: no vertex inside the other body at
+    // any frame (measured: the nearest stays 4.1 mm outside; one passing through would be 0.3 m in).
+    assert.ok(r.gapMin > 0, `a vertex ${r.gapMin} m inside the other body`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }
 });
 
-test('a box dropped on another comes to rest on it, the contact gap kept between their faces', async () => {
+test('a box dropped on another comes to rest on it, the contact gap kept between their faces, at the height the wasm core gives', async () => {
   const { page, context, problems } = await openGpuPage(browser, server);
   try {
     const r = await page.evaluate(async () => {
@@ -81,8 +79,16 @@ test('a box dropped on another comes to rest on it, the contact gap kept between
       for (let f = 0; f < 120; ++f) w.step(1 / 60);
       const [l, u] = [await lower.stats(), await upper.stats()];
       const A = { positions: upper.positions, triangles: upper.triangles }, B = { positions: lower.positions, triangles: lower.triangles };
-      return { upperIn: deepestInside(A, B), lowerIn: deepestInside(B, A), lower: l, upper: u, slid: [u.center[0] - l.center[0], u.center[2] - l.center[2]] };
+      // The same drop on the wasm core.
+      const cw = await sb.createWorld({ backend: 'wasm' });
+      const [cl, cu] = [cw.addBox(options(0.15)), cw.addBox(options(0.6))];
+      for (const body of [cl, cu]) body.setParams({ edgeCompliance: 1e-6, volumeCompliance: 1e-9, damping: 2 });
+      for (let f = 0; f < 120; ++f) cw.step(1 / 60);
+      const cpu = { upper: cu.stats().center, lower: cl.stats().center };
+      return { cpu, upperIn: deepestInside(A, B), lowerIn: deepestInside(B, A), lower: l, upper: u, slid: [u.center[0] - l.center[0], u.center[2] - l.center[2]] };
     });
+    const cpuOff = 1e3 * Math.hypot(r.cpu.upper[0] - r.cpu.lower[0], r.cpu.upper[2] - r.cpu.lower[2]);
+    console.log(`stack on wasm: upper centre y ${r.cpu.upper[1].toFixed(4)} m, ${cpuOff.toFixed(1)} mm off the lower's axis`);
     console.log(`stack: nearest vertex to the other's surface ${(1e3 * r.upperIn).toFixed(2)} mm (upper's), ${(1e3 * r.lowerIn).toFixed(2)} mm (lower's); upper centre y ${r.upper.center[1].toFixed(4)} m, ` +
       `${(1e3 * Math.hypot(...r.slid)).toFixed(1)} mm off the lower's axis; kinetic ${r.upper.kineticEnergy.toExponential(2)} + ${r.lower.kineticEnergy.toExponential(2)} J`);
     // Resting on it (its centre 0.3 m above the lower's, less the faces' sag), apart by the 5 mm gap
@@ -90,6 +96,10 @@ test('a box dropped on another comes to rest on it, the contact gap kept between
     assert.ok(Math.abs(r.upper.center[1] - r.lower.center[1] - 0.3) < 0.02, `centres ${r.upper.center[1]}, ${r.lower.center[1]} m`);
     assert.ok(r.upperIn > 0 && r.lowerIn > 0, `inside by ${r.upperIn}, ${r.lowerIn} m`);
     assert.ok(Math.min(r.upperIn, r.lowerIn) < 0.007, `${r.upperIn}, ${r.lowerIn} m apart`);
+    // The wasm core's contacts (one after another, not all at once) bring it to rest at the height
+    // the same gap and the same sag under the same weight give: within 1 mm (measured 2e-5 m). Where
+    // it comes to rest sideways is the impact's doing on both (1.5 cm and 2 cm off the axis).
+    assert.ok(Math.abs(r.upper.center[1] - r.cpu.upper[1]) < 1e-3, `upper centre y ${r.upper.center[1]} vs ${r.cpu.upper[1]} m on wasm`);
     // At rest after 2 s (damping 2 /s): both still, under 1 mJ (the upper box hit at ~2.5 J).
     assert.ok(r.upper.kineticEnergy < 1e-3 && r.lower.kineticEnergy < 1e-3, `${r.upper.kineticEnergy}, ${r.lower.kineticEnergy} J`);
     assert.deepEqual(problems, []);

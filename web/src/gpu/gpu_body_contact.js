@@ -16,7 +16,7 @@ const GAP = 0.005; // m, the core's default BodyContactSettings::thickness
 const SEARCH = 0.02; // m, BodyContactSettings::search_radius
 // Jacobi rounds per substep: a contact pressed by n others moves 1/n of its depth per round.
 const ROUNDS = 8;
-const BUCKET = 48; // triangles per hash cell; more are dropped and counted (overflow)
+const BUCKET = 64; // triangles per hash cell; more are dropped (a full cell loses candidates)
 const FIXED = 2 ** 30; // fixed-point units per m for the atomic sums
 export const MAX_BODIES = 1024; // bodies that may touch in one world (the uniform table's size)
 
@@ -62,7 +62,7 @@ fn hash(c: vec3i) -> u32 {
   return h % W.table;
 }
 
-// Each triangle into every cell its box, widened by the reach, touches.
+// Each triangle into every cell its box touches (cells are at least its size: 2 per axis, or 4 stretched).
 @compute @workgroup_size(64)
 fn insert(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= W.triangles) { return; }
@@ -70,8 +70,8 @@ fn insert(@builtin(global_invocation_id) gid: vec3u) {
   let a = world_pos(t.x);
   let b = world_pos(t.y);
   let c = world_pos(t.z);
-  let lo = cell_of(min(min(a, b), c) - vec3f(W.reach));
-  let hi = cell_of(max(max(a, b), c) + vec3f(W.reach));
+  let lo = cell_of(min(min(a, b), c));
+  let hi = cell_of(max(max(a, b), c));
   let span = hi - lo;
   if (any(span > vec3i(3))) { return; }   // a triangle stretched past 4 cells: not hashed (W.cell is sized from the rest shapes)
   for (var i = lo.x; i <= hi.x; i++) {
@@ -96,14 +96,19 @@ fn detect(@builtin(global_invocation_id) gid: vec3u) {
   contacts[gid.x].tri = 0xffffffffu;
   let xv = world_pos(v);
   let A = bodies[vertex_body(v)];
-  let h = hash(cell_of(xv));
-  let n_in = min(u32(atomicLoad(&sums[h])), ${BUCKET}u);
-  var best = 1e30;
+  var best_key = 2147483647;
   var best_clear = -1.0;
   var best_tri = 0xffffffffu;
   let r = W.reach;
-  for (var e = 0u; e < n_in; e++) {
-    let ti = cells[h * ${BUCKET}u + e];
+  // The 27 cells about the vertex's: cells are at least the reach, so every triangle within it is listed
+  // there (some more than once: the same key, so the same choice).
+  let home = cell_of(xv);
+  for (var e = 0u; e < 27u * ${BUCKET}u; e++) {
+    let slot = e % ${BUCKET}u;
+    let k = e / ${BUCKET}u;
+    let h = hash(home + vec3i(i32(k % 3u) - 1, i32((k / 3u) % 3u) - 1, i32(k / 9u) - 1));
+    if (slot >= min(u32(atomicLoad(&sums[h])), ${BUCKET}u)) { e += ${BUCKET}u - 1u - slot; continue; }
+    let ti = cells[h * ${BUCKET}u + slot];
     let t = tri(ti);
     if (t.w == vertex_body(v)) { continue; }     // no self-collision on the GPU
     let B = bodies[t.w];
@@ -119,9 +124,13 @@ fn detect(@builtin(global_invocation_id) gid: vec3u) {
     let face_len = length(face);
     var clear = 0.0;
     if (face_len > 0.0) { clear = abs(dot(d, face)) / face_len; }
-    let tie = d2 <= best * (1.0 + 1e-4) && d2 >= best * (1.0 - 1e-4);
-    if ((tie && clear > best_clear) || (!tie && d2 < best)) {
-      best = d2;
+    // The core's tie rule (distances within 1e-4 relative tie; the tie goes to the plane the vertex
+    // is most clearly in front of or behind) made independent of the order the hash lists them in,
+    // which comes from atomics: distances compared in steps of 1e-4 relative, then the clearance,
+    // then the triangle's index.
+    let key = select(i32(floor(log2(d2) * 6932.0)), -2147483647, d2 < 1e-30);
+    if (key < best_key || (key == best_key && (clear > best_clear || (clear == best_clear && ti < best_tri)))) {
+      best_key = key;
       best_clear = clear;
       best_tri = ti;
     }
@@ -307,9 +316,9 @@ export class WorldContact {
     });
     this.triangleCount = triangles.length / 4;
     this.surfaceCount = surface.length;
-    // Cells hold a triangle (stretched up to 1.5x its rest edges) plus the reach on either side, so a
-    // triangle's widened box spans at most 2 of them per axis, and a vertex looks in its own cell only.
-    this.cell = 1.5 * longest + 2 * (GAP + SEARCH);
+    // Cells as large as a triangle stretched to 1.5x its rest edges, and at least the reach: a triangle
+    // spans at most 2 per axis, and one within the reach of a vertex is in the 27 cells about it.
+    this.cell = Math.max(1.5 * longest, GAP + SEARCH);
     this.table = Math.max(64, 2 * 8 * this.triangleCount);
     this.uniform = buffer(64, U.UNIFORM | U.COPY_DST, 'body contact world');
     const u = new ArrayBuffer(64);
