@@ -1,9 +1,11 @@
 // The WebGPU backend's world: the same model as the wasm World for tet bodies under XPBD with the
-// simple material (edge and volume compliance), gravity, substeps, passes, damping, pins and the
-// ground with friction and restitution. Bodies are built by the C++ core (a wasm World that is
-// never stepped: meshing, masses, rest shapes, the solve order and its batches), then live on the
-// GPU: positions, velocities and multipliers stay in storage buffers, and every substep is
-// one dispatch to predict, one per batch per pass, and one for the ground and the velocities.
+// simple material (edge and volume compliance), gravity, substeps, passes, damping, pins, the
+// ground with friction and restitution, analytic colliders (gpu_colliders.js), kinematic grabbing
+// (gpu_grab.js) and contact between bodies (gpu_body_contact.js). Bodies are built by the C++ core
+// (a wasm World that is never stepped: meshing, masses, rest shapes, the solve order and its
+// batches), then live on the GPU: positions, velocities and multipliers stay in storage buffers, and
+// every substep is one dispatch to predict, one per batch per pass, and one for the ground and the
+// velocities (more with colliders, a grab or contact between bodies).
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
 import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
 import * as arg from '../bridge_args.js';
