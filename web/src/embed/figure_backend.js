@@ -11,7 +11,6 @@ export function gpuRefusal(config) {
   const v = config.values;
   if (config.solvers.some((s) => s !== 'xpbd')) return `the solver ${config.solvers.find((s) => s !== 'xpbd')}`;
   if (v.material !== 'simple') return `the material ${v.material}`;
-  if (v.scenery !== 'none') return 'a scenery (its mesh colliders, cloth and wind)';
   if (config.start === 'squash') return 'squash (start="squash")';
   return null;
 }
