@@ -31,6 +31,13 @@ export const DEVICES = [
   { name: 'integrated GPU (Iris Xe / M1 class, 68 GB/s peak)', launch: 10e-6, bandwidth: 35e9 },
 ];
 
+// Contact scenes at the 10k size: the box beside a sphere collider it rests on (the collider's
+// particle and face passes every substep), and two such boxes stacked (contact between bodies).
+export const CONTACT_SCENES = [
+  { label: '10k on a sphere', cells: 12, frames: 6, scene: 'sphere' },
+  { label: '2 x 10k stacked', cells: 12, frames: 4, scene: 'stack' },
+];
+
 export function bytesPerSubstep(r) {
   return r.vertices * (BYTES.predict + BYTES.finish) + r.edges * BYTES.edge + r.tets * BYTES.tet;
 }
@@ -38,7 +45,7 @@ export function modelMs(r, device) {
   return 1e3 * SUBSTEPS * (r.dispatchesPerSubstep * device.launch + bytesPerSubstep(r) / device.bandwidth);
 }
 
-export async function runGpuPart({ log = () => {}, sizes = SIZES } = {}) {
+export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONTACT_SCENES } = {}) {
   const { server, url } = await startServer();
   const browser = await launchBrowser({ webgpu: true });
   try {
@@ -49,7 +56,8 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES } = {}) {
     await page.route(`${base}gpu_bench.html`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><title>gpu bench</title>' }));
     await page.goto(`${base}gpu_bench.html`);
     const rows = [];
-    for (const size of sizes) {
+    const contactRows = [];
+    for (const size of [...sizes, ...contact]) {
       log(`gpu: ${size.label} tets...`);
       const row = await page.evaluate(
         async ({ size, SUBSTEPS, CELL }) => {
@@ -62,9 +70,16 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES } = {}) {
           for (const backend of ['webgpu', 'wasm']) {
             const w = await sb.createWorld({ backend });
             w.setSubsteps(SUBSTEPS);
+            const side = n * CELL; // m
+            if (size.scene === 'sphere') {
+              box.center = [0, side + 0.2 + 0.01, 0];
+              w.addCollider({ shape: 'sphere', radius: 0.4, center: [0, side / 2 - 0.2, 0] });
+            }
             const body = w.addBox(box);
+            if (size.scene === 'stack') w.addBox({ ...box, center: [0, 1.5 * side + 0.02, 0] });
             if (backend === 'webgpu') {
-              Object.assign(out, { adapter: w.backendReason, vertices: body.vertexCount, edges: body.edgeCount, tets: body.tetCount, batches: body.ranges.length });
+              const k = w.bodyCount; // the stack: both bodies' constraints
+              Object.assign(out, { adapter: w.backendReason, vertices: k * body.vertexCount, edges: k * body.edgeCount, tets: k * body.tetCount, batches: body.ranges.length, scene: size.scene ?? null });
               w.step(1 / 60); // pipelines warm
               await w.done();
             } else w.step(1 / 60);
@@ -83,11 +98,11 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES } = {}) {
         },
         { size, SUBSTEPS, CELL },
       );
-      rows.push({ part: 'gpu', label: size.label, ...row, bytesPerSubstep: bytesPerSubstep(row), projectionsPerSecond: (SUBSTEPS * (row.edges + row.tets)) / (row.webgpu / 1e3) });
+      (size.scene ? contactRows : rows).push({ part: 'gpu', label: size.label, ...row, bytesPerSubstep: bytesPerSubstep(row), projectionsPerSecond: (SUBSTEPS * (row.edges + row.tets)) / (row.webgpu / 1e3) });
       log(`gpu: ${size.label}: webgpu ${row.webgpu.toFixed(1)} ms, wasm ${row.wasm.toFixed(1)} ms per frame`);
     }
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-    return { rows, adapter: rows[0]?.adapter ?? '' };
+    return { rows, contactRows, adapter: (rows[0] ?? contactRows[0])?.adapter ?? '' };
   } finally {
     await browser.close();
     await server.close();
@@ -99,6 +114,11 @@ export function gpuReport(part) {
   lines.push('  tets        vertices  batches  dispatches/substep  MB/substep  webgpu ms  wasm ms  webgpu projections/s');
   for (const r of part.rows)
     lines.push(`  ${r.tets.toLocaleString('en-US').padEnd(10)} ${r.vertices.toLocaleString('en-US').padStart(9)} ${String(r.batches).padStart(8)} ${String(r.dispatchesPerSubstep).padStart(19)} ${(r.bytesPerSubstep / 1e6).toFixed(1).padStart(11)} ${r.webgpu.toFixed(1).padStart(10)} ${r.wasm.toFixed(1).padStart(8)} ${(r.projectionsPerSecond / 1e6).toFixed(1).padStart(12)} M`);
+  if (part.contactRows?.length) {
+    lines.push('  with contact (the contact kernels\' bytes are not in the model: launches only):');
+    for (const r of part.contactRows)
+      lines.push(`  ${r.label.padEnd(18)} ${String(r.dispatchesPerSubstep).padStart(6)} dispatches/substep  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; launches ${DEVICES.map((d) => `${(1e3 * SUBSTEPS * r.dispatchesPerSubstep * d.launch).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
+  }
   lines.push('  cost model, ms per frame = substeps x (dispatches x launch + bytes / bandwidth):');
   for (const d of DEVICES) lines.push(`    ${d.name}, ${d.launch * 1e6} us per dispatch, ${d.bandwidth / 1e9} GB/s: ${part.rows.map((r) => `${r.label} ${modelMs(r, d).toFixed(2)} ms`).join(', ')}`);
   return lines;

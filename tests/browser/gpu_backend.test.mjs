@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, startServer } from './harness.mjs';
+import { openGpuPage } from './gpu_page.mjs';
 
 let server;
 let browser;
@@ -22,54 +23,7 @@ after(async () => {
   await server?.server.close();
 });
 
-// A blank page on the dev server at localhost (WebGPU needs a secure context); init: a script to
-// run before the page's own (e.g. removing navigator.gpu).
-async function openBlank(init) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
-  });
-  if (init) await page.addInitScript(init);
-  const base = server.url.replace('127.0.0.1', 'localhost');
-  await page.route(`${base}gpu_test.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><title>gpu</title>' }));
-  await page.goto(`${base}gpu_test.html`);
-  // Helpers in the page: energies from positions and velocities, both backends alike.
-  await page.evaluate(async () => {
-    const { sharedSoftbody } = await import('/src/wasm_module.js');
-    const data = await import('/src/body_data.js');
-    const { stateStats } = await import('/src/gpu/gpu_world.js');
-    window.sb = await sharedSoftbody();
-    // { positions, velocities } of either backend's body (the GPU's read back).
-    window.stateOf = async (body) => (body.read ? body.read() : { positions: body.positions.slice(), velocities: data.bodyVelocities(body).slice() });
-    // Elastic energy at k = 1/compliance (J): edges 1/2 (l - l0)^2 / alpha_e, tets 1/2 (6V - 6V0)^2 / alpha_v.
-    window.energies = (body, core, { positions, velocities }, gravity) => {
-      const rest = data.bodySolverData(core);
-      const e = core.edges, t = core.tets, x = positions;
-      const ae = core.getParam('edgeCompliance'), av = core.getParam('volumeCompliance');
-      let elastic = 0;
-      for (let k = 0; k < core.edgeCount; ++k) {
-        const a = 3 * e[2 * k], b = 3 * e[2 * k + 1];
-        const l = Math.hypot(x[a] - x[b], x[a + 1] - x[b + 1], x[a + 2] - x[b + 2]);
-        elastic += (0.5 * (l - rest.edgeRest[k]) ** 2) / ae;
-      }
-      for (let k = 0; k < core.tetCount; ++k) {
-        const [i0, i1, i2, i3] = [0, 1, 2, 3].map((j) => 3 * t[4 * k + j]);
-        const d = (i) => [x[i] - x[i0], x[i + 1] - x[i0 + 1], x[i + 2] - x[i0 + 2]];
-        const [u, v, w] = [d(i1), d(i2), d(i3)];
-        const v6 = (u[1] * v[2] - u[2] * v[1]) * w[0] + (u[2] * v[0] - u[0] * v[2]) * w[1] + (u[0] * v[1] - u[1] * v[0]) * w[2];
-        elastic += (0.5 * (v6 - rest.tetRest6[k]) ** 2) / av;
-      }
-      const mass = Float32Array.from(data.bodyInverseMasses(core), (w) => 1 / w);
-      const s = stateStats(positions, velocities, mass, gravity);
-      return { ...s, elastic, total: s.kineticEnergy + s.potentialEnergy + elastic };
-    };
-  });
-  return { page, context, problems };
-}
+const openBlank = (init) => openGpuPage(browser, server, init);
 
 test('a box dropped on the ground settles to the same shape, height and energies on WebGPU as on wasm', async () => {
   const { page, context, problems } = await openBlank();
@@ -90,8 +44,7 @@ test('a box dropped on the ground settles to the same shape, height and energies
         cpu.step(1 / 60);
         if (f === 12 || f === 180) {
           const a = await stateOf(g), b = await stateOf(c);
-          let diff = 0;
-          for (let i = 0; i < a.positions.length; ++i) diff = Math.max(diff, Math.abs(a.positions[i] - b.positions[i]));
+          const diff = maxDiff(a.positions, b.positions);
           const ea = energies(g, g.body, a, gravity), eb = energies(c, c, b, gravity);
           // The shape: each vertex relative to the centre of mass (the sideways slide removed).
           let shape = 0;
@@ -151,11 +104,7 @@ test('in free flight a spinning, stretched box keeps its momentum on WebGPU and 
           const rx = x[i], ry = x[i + 1] - 1;
           v.set([1 - 3 * ry, 2 + 3 * rx, 0], i);
         }
-        if (b.writeState) b.writeState(x, v);
-        else {
-          b.positions.set(x);
-          (await import('/src/body_data.js')).bodyVelocities(b).set(v);
-        }
+        writeState(b, x, v);
         const series = [];
         for (let f = 0; f <= 30; ++f) {
           if (f > 0) w.step(1 / 60);
@@ -216,8 +165,7 @@ test('a box hanging from pins swings the same on WebGPU as on wasm, with two pas
         for (const i of pinned) for (let k = 0; k < 3; ++k) moved = Math.max(moved, Math.abs(s.positions[3 * i + k] - start[3 * i + k]));
         runs[backend] = { positions: Array.from(s.positions), moved, pinned: pinned.length, tipY: Math.min(...s.positions.filter((_, i) => i % 3 === 1)) };
       }
-      let diff = 0;
-      for (let i = 0; i < runs.wasm.positions.length; ++i) diff = Math.max(diff, Math.abs(runs.webgpu.positions[i] - runs.wasm.positions[i]));
+      const diff = maxDiff(runs.webgpu.positions, runs.wasm.positions);
       return { diff, gpu: { moved: runs.webgpu.moved, pinned: runs.webgpu.pinned, tipY: runs.webgpu.tipY }, tipY: runs.wasm.tipY };
     });
     console.log(`pinned cantilever, 1 s: max |dx| ${r.diff.toExponential(2)} m; tip y ${r.gpu.tipY.toFixed(5)} vs ${r.tipY.toFixed(5)} m; pinned vertices moved ${r.gpu.moved} m`);
@@ -247,14 +195,12 @@ test('a 10^3-cell box, whose solve order the core cuts into vertex groups, spins
         const x = core.positions.slice();
         const v = new Float32Array(x.length);
         for (let i = 0; i < x.length; i += 3) v.set([-4 * (x[i + 1] - 1), 4 * x[i], 0], i); // 4 rad/s about z
-        if (b.writeState) b.writeState(x, v);
-        else (await import('/src/body_data.js')).bodyVelocities(b).set(v);
+        writeState(b, x, v);
         for (let f = 0; f < 30; ++f) w.step(1 / 60);
         const s = await stateOf(b);
         runs[backend] = { positions: Array.from(s.positions), batches: b.ranges?.length };
       }
-      let diff = 0;
-      for (let i = 0; i < runs.wasm.positions.length; ++i) diff = Math.max(diff, Math.abs(runs.webgpu.positions[i] - runs.wasm.positions[i]));
+      const diff = maxDiff(runs.webgpu.positions, runs.wasm.positions);
       return { diff, batches: runs.webgpu.batches };
     });
     console.log(`10^3 box spinning, 0.5 s: ${r.batches} batches, max |dx| ${r.diff.toExponential(2)} m`);
@@ -286,12 +232,12 @@ test('the WebGPU backend refuses what it does not run yet, with the feature name
           refusals[name] = `${e.name}: ${e.message}`;
         }
       };
-      attempt('collider', () => w.addCollider({ shape: 'sphere', radius: 0.1 }));
+      attempt('meshCollider', () => w.addCollider({ shape: 'mesh', positions: [0, 0, 0, 1, 0, 0, 0, 0, 1], triangles: [0, 1, 2] }));
       attempt('cloth', () => w.addClothRectangle({}));
       attempt('neoHookean', () => b.setParam('material', 1));
       attempt('springDamping', () => b.setParam('springDamping', 5));
       attempt('vbd', () => b.setSolver('vbd'));
-      attempt('grab', () => b.grabBegin(0, 0, 1, 0));
+      attempt('selfCollision', () => b.setSelfCollision(true));
       attempt('edgeCompliance', () => b.setParam('edgeCompliance', 1e-6));
       // Density: the core's masses (density x volume shares) and ours follow; reset: back to the creation shape.
       const before = await b.stats();
@@ -311,9 +257,9 @@ test('the WebGPU backend refuses what it does not run yet, with the feature name
       refusals.auto = `${auto.backend}: ${auto.backendReason}`;
       return refusals;
     });
-    for (const name of ['collider', 'cloth', 'neoHookean', 'springDamping', 'vbd', 'grab', 'twoBodiesTouching'])
+    for (const name of ['meshCollider', 'cloth', 'neoHookean', 'springDamping', 'vbd', 'selfCollision'])
       assert.match(r[name], /^BackendError: .* is not supported by the webgpu backend yet/, `${name}: ${r[name]}`);
-    assert.match(r.twoBodiesTouching, /contact between bodies/);
+    assert.equal(r.twoBodiesTouching, 'accepted', 'contact between bodies runs (gpu_body_contact.test.mjs)');
     assert.equal(r.edgeCompliance, 'accepted');
     assert.ok(Math.abs(r.massRatio - 2) < 1e-6, `mass x ${r.massRatio}`);
     assert.ok(r.fell > 0, `one frame of free fall moved it ${r.fell} m`);

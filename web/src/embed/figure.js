@@ -179,6 +179,7 @@ class FigureLane {
   _observe() {
     // A WebGPU body cannot wait for its read back inside a frame: it reports its last one.
     this.stats = this.body.frameStats ? this.body.frameStats() : this.body.stats();
+    for (const b of this.extras) b.frameStats?.(); // and the scenery's bodies are read back to be drawn
     this.energy = totalEnergy(this.stats);
   }
 

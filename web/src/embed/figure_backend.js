@@ -5,15 +5,13 @@
 import { BackendError, tooSmallForGpu } from '../backend.js';
 
 // The first thing this figure needs that the WebGPU backend does not run yet, or null. Only what
-// would fail after the build (grabbing, on the first drag) or what is cheaper to see in the values;
+// would fail after the build or what is cheaper to see in the values;
 // the rest (src skinning, parameters) is refused by the build itself and caught there.
 export function gpuRefusal(config) {
   const v = config.values;
   if (config.solvers.some((s) => s !== 'xpbd')) return `the solver ${config.solvers.find((s) => s !== 'xpbd')}`;
   if (v.material !== 'simple') return `the material ${v.material}`;
-  if (v.scenery !== 'none') return 'colliders and contact between bodies (scenery)';
   if (config.start === 'squash') return 'squash (start="squash")';
-  if (v.interactive) return 'grabbing (interactive="false" runs without it)';
   return null;
 }
 

@@ -1,24 +1,30 @@
 // The WebGPU backend's world: the same model as the wasm World for tet bodies under XPBD with the
-// simple material (edge and volume compliance), gravity, substeps, passes, damping, pins and the
-// ground with friction and restitution. Bodies are built by the C++ core (a wasm World that is
-// never stepped: meshing, masses, rest shapes, the solve order and its batches), then live on the
-// GPU: positions, velocities and multipliers stay in storage buffers, and every substep is
-// one dispatch to predict, one per batch per pass, and one for the ground and the velocities.
+// simple material (edge and volume compliance), gravity, substeps, passes, damping, pins, the
+// ground with friction and restitution, analytic colliders (gpu_colliders.js), kinematic grabbing
+// (gpu_grab.js) and contact between bodies (gpu_body_contact.js). Bodies are built by the C++ core
+// (a wasm World that is never stepped: meshing, masses, rest shapes, the solve order and its
+// batches), then live on the GPU: positions, velocities and multipliers stay in storage buffers, and
+// every substep is one dispatch to predict, one per batch per pass, and one for the ground and the
+// velocities (more with colliders, a grab or contact between bodies).
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
-import { Param } from '../softbody.js';
+import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
+import * as arg from '../bridge_args.js';
+import { BodyGrab } from './gpu_grab.js';
 import { bodyInverseMasses, bodySolverData, bodyVelocities } from '../body_data.js';
 import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
 import { BackendError } from '../backend.js';
+import { addGpuCollider, BodyContacts } from './gpu_colliders.js';
+import { MAX_BODIES, WorldContact } from './gpu_body_contact.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
 const BATCH_STRIDE = 256;    // bytes between batch entries: the minimum uniform dynamic offset alignment
 // The parameters the GPU solver runs; any other one may be read but not changed from its default.
-const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations']);
-// Parameters of features the backend refuses on their own (grabbing, Neo-Hookean, PBD, plastic creep,
-// the stiffness target of Neo-Hookean and VBD bodies, cloth's attachments, air and tearing): stored, with no
-// effect until that feature is asked for, which throws then.
-const INERT_PARAMS = new Set(['grabRadius', 'grabCompliance', 'youngsModulus', 'poissonRatio', 'plasticYield', 'pbdStiffness',
+const GPU_PARAMS = new Set(['edgeCompliance', 'volumeCompliance', 'density', 'damping', 'restitution', 'friction', 'iterations', 'grabRadius']);
+// Parameters of features the backend refuses on their own (a spring grab, Neo-Hookean, PBD, plastic
+// creep, the stiffness target of Neo-Hookean and VBD bodies, cloth's attachments, air and tearing): stored,
+// with no effect until that feature is asked for, which throws then (grabCompliance > 0: grabBegin).
+const INERT_PARAMS = new Set(['grabCompliance', 'youngsModulus', 'poissonRatio', 'plasticYield', 'pbdStiffness',
   'stiffnessTarget', 'maxIterations', 'longRangeStretch', 'dragCoefficient', 'liftCoefficient', 'tearStrain']);
 
 // Pipelines and layouts, one set per device.
@@ -50,6 +56,8 @@ export async function requestGpu() {
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) return { device: null, reason: 'navigator.gpu.requestAdapter() found no adapter' };
   const device = await adapter.requestDevice();
+  // A validation error otherwise only warns once in the console, and the frame silently does nothing.
+  device.addEventListener('uncapturederror', (event) => console.error(`WebGPU: ${event.error.message}`));
   const info = adapter.info ?? {};
   return { device, adapter: { vendor: info.vendor ?? '', architecture: info.architecture ?? '' }, reason: `WebGPU adapter ${info.vendor ?? ''} ${info.architecture ?? ''}`.trim() };
 }
@@ -64,6 +72,7 @@ export class GpuWorld {
     this.kernels = makeKernels(this.device);
     this.builder = sb.createWorld(); // the core builds bodies here; it is never stepped
     this.bodies = new Set();
+    this.colliders = new Set(); // GpuCollider (gpu_colliders.js), in creation order as the core's slots
     this.gravity = [0, -9.81, 0];
     this.ground = true;
     this.time = 0;
@@ -118,8 +127,12 @@ export class GpuWorld {
   addClothDisc() {
     throw new BackendError('cloth');
   }
-  addCollider() {
-    throw new BackendError('colliders');
+  // Plane, sphere, box or capsule, as World.addCollider; a mesh throws BackendError.
+  addCollider(options) {
+    return addGpuCollider(this, options);
+  }
+  get colliderCount() {
+    return this.colliders.size;
   }
 
   _adopt(body) {
@@ -129,19 +142,40 @@ export class GpuWorld {
   }
 
   // Encodes and submits dt seconds (the work runs on the GPU after this returns; read back with
-  // body.read(), or await world.done()). Refuses bodies that would touch each other.
+  // body.read(), or await world.done()).
   step(dt) {
     if (!(typeof dt === 'number' && dt >= 1e-6 && dt <= 1)) throw new RangeError(`World.step: dt must be a number in [1e-6, 1] s, got ${dt}`);
     const bodies = [...this.bodies];
+    let touching = false;
     for (let i = 0; i < bodies.length; ++i)
-      for (let j = i + 1; j < bodies.length; ++j)
-        if (bodies[i].touches(bodies[j])) throw new BackendError('contact between bodies (give them collision masks that keep them apart: setCollisionFilter)');
+      for (let j = i + 1; j < bodies.length; ++j) touching ||= bodies[i].touches(bodies[j]);
     const substeps = this.substeps;
     const h = dt / substeps;
     const encoder = this.device.createCommandEncoder({ label: 'xpbd frame' });
     let dispatches = 0;
-    for (const body of bodies) dispatches += body._encode(encoder, h, substeps);
+    const colliders = [...this.colliders];
+    if (!touching) {
+      for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
+    } else {
+      // Bodies that may touch run substep by substep together, their contacts between the ground
+      // and colliders and the velocities (gpu_body_contact.js), as the core's World::step.
+      const same = this.contact && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
+      if (!same) {
+        if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
+        this.contact?.destroy();
+        this.contact = new WorldContact(this, bodies);
+      }
+      this.contact.writeBodies();
+      for (const body of bodies) body._prepare(h, substeps, colliders, true);
+      for (let s = 0; s < substeps; ++s) {
+        for (const body of bodies) dispatches += body._encodeSubstep(encoder, s, false);
+        dispatches += this.contact.encode(encoder);
+        for (const body of bodies) dispatches += body._encodeFinish(encoder, s);
+      }
+    }
     this.device.queue.submit([encoder.finish()]);
+    for (const c of colliders) c.endFrame();
+    for (const body of bodies) body.grab?.endFrame();
     this.counters = { dispatches, submits: 1 };
     this.time += dt;
     this.inFlight = (this.inFlight ?? 0) + 1;
@@ -161,6 +195,7 @@ export class GpuWorld {
 
   destroy() {
     for (const b of [...this.bodies]) b.destroy();
+    this.contact?.destroy();
     this.builder.destroy();
   }
 }
@@ -285,8 +320,18 @@ export class GpuBody {
   }
 
   // Encodes `substeps` substeps of h seconds; returns the dispatches.
-  _encode(encoder, h, substeps) {
-    const { kernels, gravity, ground, device } = this.world;
+  _encode(encoder, h, substeps, colliders) {
+    this._prepare(h, substeps, colliders, false);
+    let dispatches = 0;
+    for (let s = 0; s < substeps; ++s) dispatches += this._encodeSubstep(encoder, s, true);
+    return dispatches;
+  }
+
+  // The frame's uniforms: parameters, collider entries, grab targets. With colliders, or when
+  // contacts between bodies come between (bodyContact), the substep ends as the core's unfused one:
+  // ground, colliders, [bodies], velocities.
+  _prepare(h, substeps, colliders, bodyContact) {
+    const { gravity, ground, device } = this.world;
     const p = this.p;
     const keep = p.iterations > 1; // one pass needs no multipliers (lambda = 0 each substep)
     const g = Math.hypot(...gravity);
@@ -298,36 +343,67 @@ export class GpuBody {
     u[11] = (ground ? 1 : 0) | (keep ? 2 : 0);
     f[12] = -this.origin[1];
     device.queue.writeBuffer(this.params, 0, params);
+    this.frameContacts = colliders.length > 0 || bodyContact ? (this.contacts ??= new BodyContacts(this)) : null;
+    this.frameContacts?.writeShapes(colliders, substeps);
+    this.grab?.write(substeps);
+  }
+
+  // Substep s: predict, the grab, the passes, the ground and colliders, and (velocities) the
+  // velocities; without them, _encodeFinish does the rest after the contacts between bodies.
+  _encodeSubstep(encoder, s, velocities) {
+    const { kernels } = this.world;
+    const p = this.p;
+    const contacts = this.frameContacts;
     const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
-    let dispatches = 0;
-    for (let s = 0; s < substeps; ++s) {
-      if (keep) {
-        encoder.clearBuffer(this.edgeLambda);
-        encoder.clearBuffer(this.tetLambda);
-      }
-      const pass = encoder.beginComputePass();
-      pass.setPipeline(kernels.predict);
-      pass.setBindGroup(0, this.vertexGroup);
-      pass.dispatchWorkgroups(vertexGroups);
-      for (let it = 0; it < p.iterations; ++it) {
-        // The core's pass order: every edge batch, then every tet batch.
-        let current = null;
-        this.ranges.forEach((r, i) => {
-          if (r.kind !== current) {
-            current = r.kind;
-            pass.setPipeline(r.kind === 'edges' ? kernels.edges : kernels.tets);
-            pass.setBindGroup(0, r.kind === 'edges' ? this.edgeGroup : this.tetGroup);
-          }
-          pass.setBindGroup(1, this.batchGroup, [i * BATCH_STRIDE]);
-          pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
-        });
-      }
+    if (p.iterations > 1) {
+      encoder.clearBuffer(this.edgeLambda);
+      encoder.clearBuffer(this.tetLambda);
+    }
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(kernels.predict);
+    pass.setBindGroup(0, this.vertexGroup);
+    pass.dispatchWorkgroups(vertexGroups);
+    if (this.grab) this.grab.encode(pass, 'place', s);
+    for (let it = 0; it < p.iterations; ++it) {
+      // The core's pass order: every edge batch, then every tet batch.
+      let current = null;
+      this.ranges.forEach((r, i) => {
+        if (r.kind !== current) {
+          current = r.kind;
+          pass.setPipeline(r.kind === 'edges' ? kernels.edges : kernels.tets);
+          pass.setBindGroup(0, r.kind === 'edges' ? this.edgeGroup : this.tetGroup);
+        }
+        pass.setBindGroup(1, this.batchGroup, [i * BATCH_STRIDE]);
+        pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
+      });
+    }
+    let dispatches = 1 + p.iterations * this.ranges.length + (this.grab ? 1 : 0);
+    if (contacts) {
+      dispatches += contacts.encodeContacts(pass, s);
+      if (velocities) dispatches += contacts.encodeVelocities(pass, s);
+    } else {
       pass.setPipeline(kernels.finish);
       pass.setBindGroup(0, this.vertexGroup);
       pass.dispatchWorkgroups(vertexGroups);
-      pass.end();
-      dispatches += 2 + p.iterations * this.ranges.length;
+      ++dispatches;
     }
+    if (velocities && this.grab) {
+      this.grab.encode(pass, 'follow', s);
+      ++dispatches;
+    }
+    pass.end();
+    return dispatches;
+  }
+
+  // After the contacts between bodies: the ground again, the velocities, the grab's.
+  _encodeFinish(encoder, s) {
+    const pass = encoder.beginComputePass();
+    let dispatches = this.frameContacts.encodeVelocities(pass, s, true);
+    if (this.grab) {
+      this.grab.encode(pass, 'follow', s);
+      ++dispatches;
+    }
+    pass.end();
     return dispatches;
   }
 
@@ -375,9 +451,72 @@ export class GpuBody {
     if (name !== 'xpbd') throw new BackendError(`the solver ${name}`);
   }
 
-  // The core's inverse masses (0 where pinned) to the GPU: the next substep's predict reads them.
+  // The core's inverse masses (0 where pinned, and where held by a grab) to the GPU: the next
+  // substep's predict reads them.
   _writeInverseMasses() {
-    this.world.device.queue.writeBuffer(this.invMass, 0, bodyInverseMasses(this.body).slice());
+    const inv = bodyInverseMasses(this.body).slice();
+    for (const i of this.grab?.members ?? []) inv[i] = 0;
+    this.world.device.queue.writeBuffer(this.invMass, 0, inv);
+  }
+
+  // Pinned vertices (the core's body is never grabbed: its zero inverse masses are the pins).
+  get pinned() {
+    const inv = bodyInverseMasses(this.body);
+    const out = new Set();
+    for (let i = 0; i < inv.length; ++i) if (inv[i] === 0) out.add(i);
+    return out;
+  }
+
+  // The vertex nearest to (x, y, z) in the last read back (the grabber's pick: read() first for the
+  // GPU's present state; a <soft-body> reads back every frame anyway).
+  nearestVertex(x, y, z) {
+    arg.numbers('Body.nearestVertex', { x, y, z });
+    const p = this.positions;
+    let best = 0, bestD = Infinity;
+    for (let i = 0; i < this.vertexCount; ++i) {
+      const d = (p[3 * i] - x) ** 2 + (p[3 * i + 1] - y) ** 2 + (p[3 * i + 2] - z) ** 2;
+      if (d < bestD) (bestD = d), (best = i);
+    }
+    return best;
+  }
+
+  // The wasm Body's grab (kinematic: grabCompliance 0), its set and offsets from the last read back
+  // (gpu_grab.js). A spring grab (grabCompliance > 0) throws BackendError.
+  grabBegin(vertex, x, y, z) {
+    arg.index('Body.grabBegin', 'vertex', vertex, this.vertexCount);
+    arg.numbers('Body.grabBegin', { x, y, z });
+    if (this.p.grabCompliance !== 0) throw new BackendError('a spring grab (grabCompliance > 0)');
+    if (this.grab) {
+      const v = this.velocities;
+      this.grabEnd(v[3 * this.grab.vertex], v[3 * this.grab.vertex + 1], v[3 * this.grab.vertex + 2]);
+    }
+    this.grab = new BodyGrab(this, vertex, this._clampTarget([x, y, z]));
+    this._writeInverseMasses();
+  }
+  grabMove(x, y, z) {
+    arg.numbers('Body.grabMove', { x, y, z });
+    if (!this.grab) throw new SoftbodyError(ErrorCode.NOT_GRABBING, 'SB_ERR_NOT_GRABBING', 'SB_ERR_NOT_GRABBING: the body is not grabbed; call grabBegin');
+    this.grab.move(this._clampTarget([x, y, z]));
+  }
+  // Releases the held vertices with velocity (vx, vy, vz) m/s.
+  grabEnd(vx = 0, vy = 0, vz = 0) {
+    arg.numbers('Body.grabEnd', { vx, vy, vz });
+    if (!this.grab) throw new SoftbodyError(ErrorCode.NOT_GRABBING, 'SB_ERR_NOT_GRABBING', 'SB_ERR_NOT_GRABBING: the body is not grabbed');
+    const release = new Float32Array([vx, vy, vz, 0]);
+    for (const i of this.grab.members) this.world.device.queue.writeBuffer(this.vel, 16 * i, release);
+    this._dropGrab();
+  }
+  _dropGrab() {
+    this.grab?.destroy();
+    this.grab = null;
+    this._writeInverseMasses();
+  }
+  get grabbedVertex() {
+    return this.grab ? this.grab.vertex : -1;
+  }
+  _clampTarget(t) {
+    if (this.world.ground && t[1] < 0) t[1] = 0;
+    return t;
   }
   pin(vertex, pinned = true) {
     this.body.pin(vertex, pinned); // checks the arguments; the core zeroes or restores 1/m
@@ -393,6 +532,7 @@ export class GpuBody {
 
   // Back to the creation state (the core's body was never stepped), pins kept.
   reset() {
+    if (this.grab) this._dropGrab();
     this._writeState(this.body.positions, new Float32Array(3 * this.vertexCount));
     this.positions.set(this.body.positions);
     this.velocities.fill(0);
@@ -434,9 +574,6 @@ export class GpuBody {
   press() {
     throw new BackendError('press');
   }
-  grabBegin() {
-    throw new BackendError('grabbing');
-  }
   setVisual() {
     throw new BackendError('a visual surface (skinning)');
   }
@@ -455,6 +592,8 @@ export class GpuBody {
 
   destroy() {
     for (const b of [this.x, this.prev, this.vel, this.params, this.invMass, this.edgeIds, this.edgeRest, this.tetIds, this.tetRest, this.edgeLambda, this.tetLambda, this.batchTable]) b.destroy();
+    this.contacts?.destroy();
+    this.grab?.destroy();
     this.body.destroy();
     this.world.bodies.delete(this);
   }

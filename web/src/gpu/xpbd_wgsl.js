@@ -6,7 +6,7 @@
 // then that of the body's size, not of its distance from the world's origin.
 
 // The body's per-substep parameters (one uniform block, written before each frame).
-const PARAMS = /* wgsl */ `
+export const PARAMS = /* wgsl */ `
 struct Params {
   gravity: vec3f,        // m/s^2
   h: f32,                // s, substep

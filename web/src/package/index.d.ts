@@ -135,7 +135,7 @@ export interface SoftBodyAttributes {
   /** iterations: XPBD/PBD passes or VBD sweeps per substep where no stiffness target applies (the simple material, or stiffness-target 0) */
   get iterations(): number;
   set iterations(value: number | null);
-  /** backend: wasm (every feature), webgpu (XPBD tet bodies on the GPU, no grabbing, colliders or scenery yet: docs/gpu.md) or auto (WebGPU when there is an adapter, the figure runs nothing WebGPU lacks and the scene has 30,000 tets or more); the figure falls back to wasm rather than break, and its label says which it got and why */
+  /** backend: wasm (every feature), webgpu (XPBD tet bodies on the GPU, grabbable; sceneries with mesh colliders, cloth or wind stay on wasm: docs/gpu.md) or auto (WebGPU when there is an adapter, the figure runs nothing WebGPU lacks and the scene has 30,000 tets or more); the figure falls back to wasm rather than break, and its label says which it got and why */
   get backend(): ('wasm' | 'webgpu' | 'auto');
   set backend(value: ('wasm' | 'webgpu' | 'auto') | null);
   /** substeps: substeps per frame */

@@ -3,6 +3,7 @@
 // The page's own body stays where it is (its shape at (0, 1, 0)); a scene is laid out around it.
 import { bowl, funnel } from './obstacle_shapes.js';
 import { setWind } from '../wind.js';
+import { BackendError } from '../backend.js';
 
 export const SCENES = Object.freeze(['single', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'cloth', 'flag', 'drape', 'curtain']);
 
@@ -160,6 +161,10 @@ export function addSceneColliders(world, preset) {
 
 // The preset's air: its wind (and gust), or none, so switching scenes leaves no wind behind.
 export function applySceneAir(world, preset) {
+  if (world.backend === 'webgpu') {
+    if (preset.wind) throw new BackendError('wind');
+    return; // no air on the GPU: nothing to set
+  }
   setWind(world, preset.wind ?? [0, 0, 0], { gust: preset.gust ?? 0, period: preset.gustPeriod ?? 2 });
 }
 

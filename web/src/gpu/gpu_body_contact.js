@@ -1,0 +1,381 @@
+// Contact between bodies on the WebGPU backend: each surface vertex against the surface triangles of
+// the other bodies its collision filter lets it touch, the core's vertex-triangle rule
+// (core/contact/body_contact.cpp: the nearest triangle within gap + search radius, the tie rule,
+// C = (x_v - sum b_i x_i) . n - gap, zero compliance, Coulomb friction at mu = sqrt(mu_a mu_b)),
+// solved once per substep after the ground and the colliders, then the ground again.
+//
+// What differs from the core, and why: the core solves the contacts one after another (Gauss-Seidel);
+// here all at once (Jacobi), each contact's correction scaled by 1 / (the most contacts any of its
+// four vertices takes part in), so a vertex pressed by several contacts is not pushed several times
+// over. Both sides of a contact get the same scale, so each contact's corrections still sum to zero
+// momentum; they are added with fixed-point atomics (2^-30 m), whose sums are exact. The triangles
+// are found through a spatial hash rebuilt every substep from the current positions (fixed buckets).
+
+const WORKGROUP = 64;
+const GAP = 0.005; // m, the core's default BodyContactSettings::thickness
+const SEARCH = 0.02; // m, BodyContactSettings::search_radius
+// Jacobi rounds per substep: a contact pressed by n others moves 1/n of its depth per round.
+const ROUNDS = 8;
+const BUCKET = 64; // triangles per hash cell; more are dropped (a full cell loses candidates)
+const FIXED = 2 ** 30; // fixed-point units per m for the atomic sums
+export const MAX_BODIES = 1024; // bodies that may touch in one world (the uniform table's size)
+
+const WGSL = /* wgsl */ `
+struct World {
+  cell: f32,            // m, hash cell size
+  reach: f32,           // m, gap + search radius
+  gap: f32,             // m
+  table: u32,           // hash cells
+  triangles: u32,
+  surface: u32,         // surface vertices
+  vertices: u32,
+  tri_at: u32,          // where the triangles start in topo (u32s)
+  surface_at: u32,      // where the surface vertices start in topo
+  uses_at: u32,         // where the contact uses start in sums
+  delta_at: u32,        // where the corrections start in sums
+  _pad: vec3u,
+}
+struct Body { origin: vec3f, friction: f32, group: u32, mask: u32, _a: u32, _b: u32 }
+struct Contact { n: vec3f, C: f32, w: vec3f, tri: u32 }   // tri = 0xffffffff: none
+@group(0) @binding(0) var<uniform> W: World;
+@group(0) @binding(1) var<storage, read_write> x: array<vec4f>;          // every body's x - origin, w = 1/m
+@group(0) @binding(2) var<storage, read> prev: array<vec4f>;
+@group(0) @binding(3) var<uniform> bodies: array<Body, ${MAX_BODIES}>;
+// The numbering: per vertex its body; per triangle its 3 global vertex ids and body; the surface
+// vertices' global ids.
+@group(0) @binding(4) var<storage, read> topo: array<u32>;
+// Atomic sums: triangles per hash cell, then contacts per vertex, then 3 fixed-point corrections per vertex.
+@group(0) @binding(5) var<storage, read_write> sums: array<atomic<i32>>;
+@group(0) @binding(6) var<storage, read_write> cells: array<u32>;           // BUCKET per cell
+@group(0) @binding(7) var<storage, read_write> contacts: array<Contact>;    // per surface vertex
+
+fn vertex_body(i: u32) -> u32 { return topo[i]; }
+fn tri(k: u32) -> vec4u { let a = W.tri_at + 4u * k; return vec4u(topo[a], topo[a + 1u], topo[a + 2u], topo[a + 3u]); }
+fn surface(k: u32) -> u32 { return topo[W.surface_at + k]; }
+fn uses(i: u32) -> u32 { return u32(atomicLoad(&sums[W.uses_at + i])); }
+
+fn world_pos(i: u32) -> vec3f { return x[i].xyz + bodies[vertex_body(i)].origin; }
+fn cell_of(p: vec3f) -> vec3i { return vec3i(floor(p / W.cell)); }
+fn hash(c: vec3i) -> u32 {
+  // Large odd multipliers spread neighbouring cells over the table (Teschner et al. 2003).
+  let h = (u32(c.x) * 92837111u) ^ (u32(c.y) * 689287499u) ^ (u32(c.z) * 283923481u);
+  return h % W.table;
+}
+
+// Each triangle into every cell its box touches (cells are at least its size: 2 per axis, or 4 stretched).
+@compute @workgroup_size(64)
+fn insert(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= W.triangles) { return; }
+  let t = tri(gid.x);
+  let a = world_pos(t.x);
+  let b = world_pos(t.y);
+  let c = world_pos(t.z);
+  let lo = cell_of(min(min(a, b), c));
+  let hi = cell_of(max(max(a, b), c));
+  let span = hi - lo;
+  if (any(span > vec3i(3))) { return; }   // a triangle stretched past 4 cells: not hashed (W.cell is sized from the rest shapes)
+  for (var i = lo.x; i <= hi.x; i++) {
+    for (var j = lo.y; j <= hi.y; j++) {
+      for (var k = lo.z; k <= hi.z; k++) {
+        let h = hash(vec3i(i, j, k));
+        let slot = u32(atomicAdd(&sums[h], 1));
+        if (slot < ${BUCKET}u) { cells[h * ${BUCKET}u + slot] = gid.x; }
+      }
+    }
+  }
+}
+
+${CLOSEST_ON_TRIANGLE()}
+
+// Each surface vertex: its nearest allowed triangle of another body within the reach (ties to the
+// plane it is most clearly in front of or behind); a contact when nearer than the gap.
+@compute @workgroup_size(64)
+fn detect(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= W.surface) { return; }
+  let v = surface(gid.x);
+  contacts[gid.x].tri = 0xffffffffu;
+  let xv = world_pos(v);
+  let A = bodies[vertex_body(v)];
+  var best_key = 2147483647;
+  var best_clear = -1.0;
+  var best_tri = 0xffffffffu;
+  let r = W.reach;
+  // The 27 cells about the vertex's: cells are at least the reach, so every triangle within it is listed
+  // there (some more than once: the same key, so the same choice).
+  let home = cell_of(xv);
+  for (var e = 0u; e < 27u * ${BUCKET}u; e++) {
+    let slot = e % ${BUCKET}u;
+    let k = e / ${BUCKET}u;
+    let h = hash(home + vec3i(i32(k % 3u) - 1, i32((k / 3u) % 3u) - 1, i32(k / 9u) - 1));
+    if (slot >= min(u32(atomicLoad(&sums[h])), ${BUCKET}u)) { e += ${BUCKET}u - 1u - slot; continue; }
+    let ti = cells[h * ${BUCKET}u + slot];
+    let t = tri(ti);
+    if (t.w == vertex_body(v)) { continue; }     // no self-collision on the GPU
+    let B = bodies[t.w];
+    if ((A.group & B.mask) == 0u || (B.group & A.mask) == 0u) { continue; }
+    let p0 = world_pos(t.x);
+    let p1 = world_pos(t.y);
+    let p2 = world_pos(t.z);
+    let q = closest_on_triangle(xv, p0, p1, p2);
+    let d = xv - q.q;
+    let d2 = dot(d, d);
+    if (!(d2 < r * r)) { continue; }
+    let face = cross(p1 - p0, p2 - p0);
+    let face_len = length(face);
+    var clear = 0.0;
+    if (face_len > 0.0) { clear = abs(dot(d, face)) / face_len; }
+    // The core's tie rule (distances within 1e-4 relative tie; the tie goes to the plane the vertex
+    // is most clearly in front of or behind) made independent of the order the hash lists them in,
+    // which comes from atomics: distances compared in steps of 1e-4 relative, then the clearance,
+    // then the triangle's index.
+    let key = select(i32(floor(log2(d2) * 6932.0)), -2147483647, d2 < 1e-30);
+    if (key < best_key || (key == best_key && (clear > best_clear || (clear == best_clear && ti < best_tri)))) {
+      best_key = key;
+      best_clear = clear;
+      best_tri = ti;
+    }
+  }
+  if (best_tri == 0xffffffffu) { return; }
+  let t = tri(best_tri);
+  let p0 = world_pos(t.x);
+  let p1 = world_pos(t.y);
+  let p2 = world_pos(t.z);
+  let q = closest_on_triangle(xv, p0, p1, p2);
+  let face = cross(p1 - p0, p2 - p0);
+  let face_len = length(face);
+  if (face_len == 0.0) { return; }
+  var n = face * (1.0 / face_len);   // outward: surface triangles wind counter-clockwise from outside
+  let away = xv - q.q;
+  var s = dot(away, n);
+  if (!q.in_face) {
+    let len = length(away);
+    if (len > 1e-7) {
+      let side = select(-1.0, 1.0, s >= 0.0);
+      n = away * (side / len);
+      s = side * len;
+    }
+  }
+  if (!(s < W.gap)) { return; }
+  let w_sum = x[v].w + q.w.x * q.w.x * x[t.x].w + q.w.y * q.w.y * x[t.y].w + q.w.z * q.w.z * x[t.z].w;
+  if (w_sum == 0.0) { return; }
+  contacts[gid.x] = Contact(n, s - W.gap, q.w, best_tri);
+  atomicAdd(&sums[W.uses_at + v], 1);
+  atomicAdd(&sums[W.uses_at + t.x], 1);
+  atomicAdd(&sums[W.uses_at + t.y], 1);
+  atomicAdd(&sums[W.uses_at + t.z], 1);
+}
+
+fn push(i: u32, d: vec3f) {
+  let q = vec3i(round(d * ${FIXED}.0));
+  let at = W.delta_at + 3u * i;
+  atomicAdd(&sums[at], q.x);
+  atomicAdd(&sums[at + 1u], q.y);
+  atomicAdd(&sums[at + 2u], q.z);
+}
+
+// Each contact: the normal correction and friction, scaled by 1 / (most uses of its vertices); run
+// ROUNDS times per substep (with apply between), each from the positions the last one left.
+@compute @workgroup_size(64)
+fn solve(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= W.surface) { return; }
+  let c = contacts[gid.x];
+  if (c.tri == 0xffffffffu) { return; }
+  let v = surface(gid.x);
+  let t = tri(c.tri);
+  let scale = 1.0 / f32(max(max(uses(v), uses(t.x)), max(uses(t.y), uses(t.z))));
+  let wv = x[v].w;
+  let wt = vec3f(x[t.x].w, x[t.y].w, x[t.z].w);
+  let b = c.w;
+  let w_sum = wv + dot(b * b, wt);
+  // C now (the last round's corrections applied), along the normal found by detect.
+  let C = dot(world_pos(v) - (world_pos(t.x) * b.x + world_pos(t.y) * b.y + world_pos(t.z) * b.z), c.n) - W.gap;
+  if (!(C < 0.0)) { return; }
+  let lambda = -C / w_sum * scale;
+  // Friction: the substep's relative tangential motion of the vertex against the triangle's point,
+  // removed up to mu x the normal correction (static inside the cone, kinetic outside).
+  let rel = (x[v].xyz - prev[v].xyz) - (x[t.x].xyz - prev[t.x].xyz) * b.x - (x[t.y].xyz - prev[t.y].xyz) * b.y - (x[t.z].xyz - prev[t.z].xyz) * b.z;
+  let tangential = rel - c.n * dot(rel, c.n);
+  let slide = length(tangential);
+  let mu = sqrt(bodies[vertex_body(v)].friction * bodies[t.w].friction);
+  let limit = mu * (-C) * scale;
+  var f = vec3f(0.0);
+  if (slide > 0.0) { f = tangential * (min(limit / slide, scale) / w_sum); }
+  // Momentum: the vertex's change (m_v w_v = 1) and the triangle's (sum b_i = 1) cancel.
+  push(v, (c.n * lambda - f) * wv);
+  push(t.x, (f - c.n * lambda) * (b.x * wt.x));
+  push(t.y, (f - c.n * lambda) * (b.y * wt.y));
+  push(t.z, (f - c.n * lambda) * (b.z * wt.z));
+}
+
+// Every vertex: the summed corrections, then cleared for the next substep.
+@compute @workgroup_size(64)
+fn apply(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= W.vertices) { return; }
+  let at = W.delta_at + 3u * i;
+  let d = vec3f(f32(atomicExchange(&sums[at], 0)), f32(atomicExchange(&sums[at + 1u], 0)), f32(atomicExchange(&sums[at + 2u], 0))) / ${FIXED}.0;
+  let xi = x[i];
+  x[i] = vec4f(xi.xyz + d, xi.w);
+}
+`;
+
+function CLOSEST_ON_TRIANGLE() {
+  return /* wgsl */ `
+struct Closest { q: vec3f, w: vec3f, in_face: bool }
+// closest_on_triangle (core/math/closest_points.cpp): Ericson's Voronoi-region cases.
+fn closest_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> Closest {
+  let ab = b - a;
+  let ac = c - a;
+  let ap = p - a;
+  let d1 = dot(ab, ap);
+  let d2 = dot(ac, ap);
+  if (d1 <= 0.0 && d2 <= 0.0) { return Closest(a, vec3f(1.0, 0.0, 0.0), false); }
+  let bp = p - b;
+  let d3 = dot(ab, bp);
+  let d4 = dot(ac, bp);
+  if (d3 >= 0.0 && d4 <= d3) { return Closest(b, vec3f(0.0, 1.0, 0.0), false); }
+  let vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+    let t = d1 / (d1 - d3);
+    return Closest(a + ab * t, vec3f(1.0 - t, t, 0.0), false);
+  }
+  let cp = p - c;
+  let d5 = dot(ab, cp);
+  let d6 = dot(ac, cp);
+  if (d6 >= 0.0 && d5 <= d6) { return Closest(c, vec3f(0.0, 0.0, 1.0), false); }
+  let vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+    let t = d2 / (d2 - d6);
+    return Closest(a + ac * t, vec3f(1.0 - t, 0.0, t), false);
+  }
+  let va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
+    let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    return Closest(b + (c - b) * t, vec3f(0.0, 1.0 - t, t), false);
+  }
+  let denom = 1.0 / (va + vb + vc);
+  let w1 = vb * denom;
+  let w2 = vc * denom;
+  return Closest(a + ab * w1 + ac * w2, vec3f(1.0 - w1 - w2, w1, w2), true);
+}
+`;
+}
+
+function makeKernels(device) {
+  const S = GPUShaderStage.COMPUTE;
+  const entry = (binding, type) => ({ binding, visibility: S, buffer: { type } });
+  const layout = device.createBindGroupLayout({
+    entries: [entry(0, 'uniform'), entry(1, 'storage'), entry(2, 'read-only-storage'), entry(3, 'uniform'), entry(4, 'read-only-storage'),
+      entry(5, 'storage'), entry(6, 'storage'), entry(7, 'storage')],
+  });
+  const module = device.createShaderModule({ code: WGSL, label: 'body contact' });
+  const pipes = device.createPipelineLayout({ bindGroupLayouts: [layout] });
+  const pipeline = (entryPoint) => device.createComputePipeline({ layout: pipes, compute: { module, entryPoint } });
+  return { layout, insert: pipeline('insert'), detect: pipeline('detect'), solve: pipeline('solve'), apply: pipeline('apply') };
+}
+
+// The world's side: every body's vertices and surface in one numbering, rebuilt when the bodies change.
+export class WorldContact {
+  constructor(world, bodies) {
+    const { device } = world;
+    this.world = world;
+    this.bodies = bodies;
+    this.kernels = (world.bodyContactKernels ??= makeKernels(device));
+    const U = GPUBufferUsage;
+    const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
+    const init = (array, label) => {
+      const b = buffer(array.byteLength, U.STORAGE | U.COPY_DST, label);
+      device.queue.writeBuffer(b, 0, array);
+      return b;
+    };
+    this.base = [];
+    let vertices = 0;
+    for (const b of bodies) {
+      this.base.push(vertices);
+      vertices += b.vertexCount;
+    }
+    this.vertices = vertices;
+    const vertexBody = new Uint32Array(vertices);
+    const triangles = [];
+    const surface = [];
+    let longest = 0; // m, the longest rest edge of a surface triangle
+    bodies.forEach((b, k) => {
+      vertexBody.fill(k, this.base[k], this.base[k] + b.vertexCount);
+      const seen = new Uint8Array(b.vertexCount);
+      const t = b.triangles;
+      const p = b.body.positions; // the creation shape
+      for (let i = 0; i < t.length; i += 3) {
+        triangles.push(this.base[k] + t[i], this.base[k] + t[i + 1], this.base[k] + t[i + 2], k);
+        for (let j = 0; j < 3; ++j) {
+          if (!seen[t[i + j]]) surface.push(this.base[k] + t[i + j]);
+          seen[t[i + j]] = 1;
+          const a = 3 * t[i + j], c = 3 * t[i + ((j + 1) % 3)];
+          longest = Math.max(longest, Math.hypot(p[a] - p[c], p[a + 1] - p[c + 1], p[a + 2] - p[c + 2]));
+        }
+      }
+    });
+    this.triangleCount = triangles.length / 4;
+    this.surfaceCount = surface.length;
+    // Cells as large as a triangle stretched to 1.5x its rest edges, and at least the reach: a triangle
+    // spans at most 2 per axis, and one within the reach of a vertex is in the 27 cells about it.
+    this.cell = Math.max(1.5 * longest, GAP + SEARCH);
+    this.table = Math.max(64, 2 * 8 * this.triangleCount);
+    this.uniform = buffer(64, U.UNIFORM | U.COPY_DST, 'body contact world');
+    const u = new ArrayBuffer(64);
+    new Float32Array(u, 0, 3).set([this.cell, GAP + SEARCH, GAP]);
+    const topo = new Uint32Array(vertices + triangles.length + surface.length);
+    topo.set(vertexBody, 0);
+    topo.set(triangles, vertices);
+    topo.set(surface, vertices + triangles.length);
+    new Uint32Array(u, 12, 8).set([this.table, this.triangleCount, this.surfaceCount, vertices, vertices, vertices + triangles.length, this.table, this.table + vertices]);
+    device.queue.writeBuffer(this.uniform, 0, u);
+    this.x = buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'all x');
+    this.prev = buffer(16 * vertices, U.STORAGE | U.COPY_DST, 'all prev');
+    this.bodyInfo = buffer(32 * MAX_BODIES, U.UNIFORM | U.COPY_DST, 'bodies');
+    this.topo = init(topo, 'vertex bodies, triangles, surface vertices');
+    this.sums = buffer(4 * (this.table + 4 * vertices), U.STORAGE | U.COPY_DST, 'hash counts, contact uses, corrections');
+    this.cells = buffer(4 * BUCKET * this.table, U.STORAGE, 'hash cells');
+    this.contacts = buffer(32 * this.surfaceCount, U.STORAGE, 'contacts');
+    const list = [this.uniform, this.x, this.prev, this.bodyInfo, this.topo, this.sums, this.cells, this.contacts];
+    this.buffers = list;
+    this.group = device.createBindGroup({ layout: this.kernels.layout, entries: list.map((b, binding) => ({ binding, resource: { buffer: b } })) });
+  }
+
+  // Per frame: each body's origin, friction and filter.
+  writeBodies() {
+    const data = new ArrayBuffer(32 * this.bodies.length);
+    this.bodies.forEach((b, k) => {
+      new Float32Array(data, 32 * k, 4).set([...b.origin, b.p.friction]);
+      new Uint32Array(data, 32 * k + 16, 2).set([b.group, b.mask]);
+    });
+    this.world.device.queue.writeBuffer(this.bodyInfo, 0, data);
+  }
+
+  // Between the bodies' substep ends and their velocities: gather, hash, detect, solve, scatter.
+  encode(encoder) {
+    this.bodies.forEach((b, k) => {
+      encoder.copyBufferToBuffer(b.x, 0, this.x, 16 * this.base[k], 16 * b.vertexCount);
+      encoder.copyBufferToBuffer(b.prev, 0, this.prev, 16 * this.base[k], 16 * b.vertexCount);
+    });
+    encoder.clearBuffer(this.sums, 0, 4 * (this.table + this.vertices)); // hash counts and contact uses
+    const pass = encoder.beginComputePass({ label: 'body contact' });
+    pass.setBindGroup(0, this.group);
+    const run = (name, n) => {
+      pass.setPipeline(this.kernels[name]);
+      pass.dispatchWorkgroups(Math.max(1, Math.ceil(n / WORKGROUP)));
+    };
+    run('insert', this.triangleCount);
+    run('detect', this.surfaceCount);
+    for (let k = 0; k < ROUNDS; ++k) {
+      run('solve', this.surfaceCount);
+      run('apply', this.vertices);
+    }
+    pass.end();
+    this.bodies.forEach((b, k) => encoder.copyBufferToBuffer(this.x, 16 * this.base[k], b.x, 0, 16 * b.vertexCount));
+    return 2 + 2 * ROUNDS;
+  }
+
+  destroy() {
+    for (const b of this.buffers) b.destroy();
+  }
+}
