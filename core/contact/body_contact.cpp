@@ -55,42 +55,6 @@ bool takes_part(const SoftBody* b) {
   return b && b->position_based() && (b->collision_mask() != 0 || b->self_collision()) && b->surface_triangle_count() > 0;
 }
 
-// The first face of another body a vertex went right through in the substep so far: in front of its
-// plane at the substep's start, more than the gap behind it now, and inside the triangle where the
-// straight-line motions of both (start to now) meet the plane. The moving plane is taken as the
-// start and end planes' blend, so the crossing is found to first order in the triangle's turning.
-struct Tunnel {
-  uint32_t index = ~0u;  // hash index of the face, ~0u if none
-  float when = 2.0f;     // fraction of the substep's motion at the crossing
-  float w[3] = {0.0f, 0.0f, 0.0f};  // where it went through, barycentric
-
-  void consider(uint32_t face_index, Vec3 x0, Vec3 x, const float* start, const uint32_t* tri, Vec3 p0, Vec3 p1,
-                Vec3 p2, float gap) {
-    const Vec3 s0 = load3(start, tri[0]), s1 = load3(start, tri[1]), s2 = load3(start, tri[2]);
-    const Vec3 n0 = cross(s1 - s0, s2 - s0), n1 = cross(p1 - p0, p2 - p0);
-    const float len0 = length(n0), len1 = length(n1);
-    if (!(len0 > 0.0f && len1 > 0.0f)) return;
-    const float before = dot(x0 - s0, n0) / len0, after = dot(x - p0, n1) / len1;  // m
-    if (!(before >= 0.0f && after < -gap)) return;
-    const float t = before / (before - after);
-    if (!(t < when)) return;
-    // Barycentric coordinates of the crossing point in the triangle at that moment.
-    const Vec3 c0 = s0 + (p0 - s0) * t, c1 = s1 + (p1 - s1) * t, c2 = s2 + (p2 - s2) * t;
-    const Vec3 y = x0 + (x - x0) * t;
-    const Vec3 e1 = c1 - c0, e2 = c2 - c0, d = y - c0;
-    const float a11 = dot(e1, e1), a12 = dot(e1, e2), a22 = dot(e2, e2), b1 = dot(d, e1), b2 = dot(d, e2);
-    const float det = a11 * a22 - a12 * a12;
-    if (!(det > 0.0f)) return;
-    const float u = (a22 * b1 - a12 * b2) / det, v = (a11 * b2 - a12 * b1) / det;
-    if (!(u >= 0.0f && v >= 0.0f && u + v <= 1.0f)) return;
-    index = face_index;
-    when = t;
-    w[0] = 1.0f - u - v;
-    w[1] = u;
-    w[2] = v;
-  }
-};
-
 }  // namespace
 
 void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
@@ -491,12 +455,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     // often not the one pressing on the vertex now; and a crossing rule broke resting stacks, whose
     // aligned side faces are crossed by rounding.)
     const Vec3 x0 = load3(pa, v);
-    const float step_motion = length(x - x0);  // m, the vertex's motion in this substep so far
     float best = INFINITY;      // m^2, squared distance of the nearest
     float best_clear = -1.0f;   // m, how far in front of or behind the nearest one's plane it is
     float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
     uint32_t best_index = ~0u, crossed_index = ~0u;
-    Tunnel tunnel;              // another body's triangle the vertex went right through in this substep
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
@@ -505,17 +467,11 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       // Cannot be within the reach (with a margin for the rounding of both distances): not measured.
       const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
       const float* mb = vertex_motion_.data() + body_pos_begin_[tri_body_[index]];
-      const float tri_moved = std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]});
-      if (!any_cloth_ && cand_d0_[e] - moved - tri_moved > r * 1.001f + 1e-5f) continue;
+      if (!any_cloth_ && cand_d0_[e] - moved - std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]}) > r * 1.001f + 1e-5f) continue;
       const float* xb = B.positions();
       float w[3];
       bool in_face;
       const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
-      // Through another body's face by more than the gap within this substep: could have met it
-      // (d0 within the motions) and moved more than the gap relative to it.
-      if (&B != &A && cand_d0_[e] - moved - tri_moved <= 1e-5f &&
-          step_motion + tri_moved > contact_gap(A, B, settings))
-        tunnel.consider(index, x0, x, B.previous_positions(), tri, p0, p1, p2, contact_gap(A, B, settings));
       const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
       const float d2 = length_sq(x - q);
       if (!(d2 < r * r)) continue;  // (a NaN distance, from a body diverging now, is never taken)
@@ -553,13 +509,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       }
     }
     if (crossed_index != ~0u) best_index = crossed_index;
-    // No tunnelling: a vertex that went right through another body's face in this substep is taken
-    // back out through that face, whatever is nearest by then (past a thin slab, its far face, in
-    // front of which the vertex sees no contact; deep in a stiff body hit at one pass, a side face
-    // that would push it on through). Only through by more than the gap, so rounding at a resting
-    // contact never sets it off (aligned side faces of a stack are "crossed" by rounding).
-    const bool tunnelled = tunnel.index != ~0u && crossed_index == ~0u;
-    if (tunnelled) best_index = tunnel.index;
     if (best_index == ~0u) continue;
     const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
     SoftBody& B = *bodies[b];
@@ -573,13 +522,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
     float w[3];
     bool in_face;
-    Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
-    if (tunnelled) {
-      // The point of the face it went through, and the face's normal: back out the way it came.
-      for (int i = 0; i < 3; ++i) w[i] = tunnel.w[i];
-      q = p0 * w[0] + p1 * w[1] + p2 * w[2];
-      in_face = true;
-    }
+    const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
     const Vec3 face = cross(p1 - p0, p2 - p0);
     const float face_len = length(face);
     if (face_len == 0.0f) continue;
