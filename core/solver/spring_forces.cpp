@@ -58,6 +58,7 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
     }
   if (m.neo_hookean)
     add_neo_hookean_forces(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, f);
+  add_bending_forces(m.bending, x, f);
   add_pressure_forces(m, x, f);
 }
 
@@ -101,6 +102,7 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
     }
   if (m.neo_hookean)
     neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p, kx, out);
+  add_bending_jacobian_product(m.bending, p, kx, out);
 }
 
 void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag) {
@@ -119,6 +121,7 @@ void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, fl
     }
   if (m.neo_hookean)
     neo_hookean_stiffness_diagonal(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, kx, diag);
+  add_bending_diagonal(m.bending, kx, diag);
 }
 
 double elastic_energy(const ForceModel& m, const float* x) {
@@ -134,6 +137,7 @@ double elastic_energy(const ForceModel& m, const float* x) {
     }
   if (m.neo_hookean)
     u += neo_hookean_energy(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count);
+  u += bending_energy(m.bending, x);
   if (m.pressure_nrt > 0.0f && m.surface_count && m.rest_volume > 0.0) {
     const double volume = enclosed_volume(x, m.surface, m.surface_count);
     if (volume > 0.0) u -= m.pressure_nrt * std::log(volume / m.rest_volume);

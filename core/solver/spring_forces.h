@@ -9,6 +9,7 @@
 
 #include "materials/neo_hookean.h"
 #include "math/vec3.h"
+#include "solver/cloth_forces.h"
 
 namespace sb {
 
@@ -38,6 +39,8 @@ struct ForceModel {
   // of their vertices' stiffness scales). Null = 1.
   const float* edge_scale = nullptr;
   const float* tet_scale = nullptr;
+  // Cloth's bending (cloth_forces.h); inactive for other bodies. Its stretch is the springs above.
+  BendingForces bending;
 };
 inline float scale_at(const float* scale, uint32_t i) { return scale ? scale[i] : 1.0f; }
 
