@@ -169,8 +169,9 @@ class SoftBody {
   // group_min_vertices: see StepSettings (the solve order depends on the mesh and it only).
   SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
   // A cloth body (cloth_constraints.h) from a mesh that passes check_cloth_mesh: its triangles are
-  // the surface, a spring per edge stretches, the hinges bend. It runs under XPBD only, and touches
-  // no other body by default (collision mask 0: contact between bodies assumes closed surfaces).
+  // the surface, a spring per edge stretches, the hinges bend. It runs under every solver but PBD
+  // (cloth_forces.h for the force-based ones and VBD), and touches no other body by default
+  // (collision mask 0: contact between bodies assumes closed surfaces).
   SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
   bool is_cloth() const { return !cloth_.empty(); }
   // The energy and forces the force-based solvers integrate and VBD minimises (spring_forces.h;

@@ -347,7 +347,7 @@ export class World {
   }
 
   // Cloth (sb_body_create_cloth): vertices xyz floats (m), triangles 3 indices each, counter-clockwise
-  // seen from the front, manifold and consistently wound. Both are copied. Runs under XPBD only.
+  // seen from the front, manifold and consistently wound. Both are copied. Runs under every solver but PBD.
   addCloth(vertices, triangles) {
     return this._addMesh('World.addCloth', '_sb_body_create_cloth', vertices, triangles, 3, 'triangle');
   }

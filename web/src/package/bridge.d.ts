@@ -326,7 +326,7 @@ export declare class World {
   addPressureBall(options?: { radius?: number; cells?: number; center?: Vec3; pressure?: number }): Body;
   /** A body from xyz positions (m) and 4 indices per positively oriented tet; both copied. */
   addTets(vertices: ArrayLike<number>, tets: ArrayLike<number>): Body;
-  /** Cloth (XPBD only) from xyz positions (m) and 3 indices per triangle, counter-clockwise from the front; both copied. */
+  /** Cloth (every solver but PBD) from xyz positions (m) and 3 indices per triangle, counter-clockwise from the front; both copied. */
   addCloth(vertices: ArrayLike<number>, triangles: ArrayLike<number>): Body;
   /** cells: [bases along x, rows along v] (integers); size [u, v] m; vertical: xy plane facing +z, else xz facing +y. */
   addClothRectangle(options?: { cells?: [number, number]; size?: [number, number]; center?: Vec3; vertical?: boolean }): Body;
