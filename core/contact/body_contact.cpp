@@ -68,6 +68,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   float cloth_halves = 0.0f;  // m, the two thickest sheets' half thicknesses (the widest gap between bodies)
   float thickest = 0.0f;
   edge_pairs_.clear();
+  edge_ms_ = bound_ms_ = 0.0;
   any_cloth_ = false;  // set once this frame's cloth pairs are gathered
   bool cloth_seen = false;
   for (uint32_t i = 0; i < count; ++i) {
@@ -318,9 +319,12 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 if (nf_len == 0.0f || (!A.is_cloth() && dot(x - q, nf) < 0.0f)) continue;
                 // And near enough that this frame's motion can bring it within the reach (a box test
                 // alone takes most of a fine surface's neighbourhood).
+                // The relative velocity bounds how fast the distance changes (the nearest point is a
+                // blend of the corners): a sheet falling as a whole brings no part nearer another.
                 const float* vel = A.velocities();
-                const float motion = dt * (length(load3(vel, v)) + std::max({length(load3(vel, tri[0])), length(load3(vel, tri[1])),
-                                                                              length(load3(vel, tri[2]))}));
+                const Vec3 vv = load3(vel, v);
+                const float motion = dt * std::max({length(vv - load3(vel, tri[0])), length(vv - load3(vel, tri[1])),
+                                                    length(vv - load3(vel, tri[2]))});
                 // A sheet has no inside to find a vertex deep in: only what can come within its gap
                 // (and half as much again for motion the velocity did not predict).
                 const float slack = A.is_cloth() ? 0.5f * A.self_thickness() : settings.search_radius;
