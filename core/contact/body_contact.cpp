@@ -163,12 +163,23 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
     return false;
   };
 
+  // How far each body's triangles reach. A sheet has no inside to find a vertex deep in: its
+  // triangles reach half a gap past the widest gap it keeps (to itself or a neighbour), as its self
+  // candidates do below, so the hash's work per vertex follows the sheet's thickness, not the search
+  // radius. A closed surface's reach the widest of any pair, as before.
+  widen_.assign(count, reach);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!near_[i] || !bodies[i]->is_cloth()) continue;
+    float gap = 0.0f;
+    for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k) gap = std::max(gap, contact_gap(*bodies[pairs_[k]], *bodies[i], settings));
+    widen_[i] = 1.5f * gap;
+  }
   // Swept boxes of the triangles near a neighbour, and their typical size for the hash's cells.
   tri_body_.clear();
   tri_id_.clear();
   tri_box_.clear();
-  double extent_sum = 0.0;
-  float extent_max = 0.0f;
+  double extent_sum = 0.0, sheet_size_sum = 0.0;  // m
+  float extent_max = 0.0f, widened_max = 0.0f;    // m
   body_tri_begin_.assign(count + 1, 0);
   for (uint32_t i = 0; i < count; ++i) {
     body_tri_begin_[i] = uint32_t(tri_box_.size());
@@ -190,11 +201,13 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
       float e = 0.0f;
       for (int c = 0; c < 3; ++c) {
         e = std::max(e, box.hi[c] - box.lo[c]);
-        box.lo[c] -= reach;
-        box.hi[c] += reach;
+        box.lo[c] -= widen_[i];
+        box.hi[c] += widen_[i];
       }
       extent_sum += e;
       extent_max = std::max(extent_max, e);
+      sheet_size_sum += std::max(e, widen_[i]);
+      widened_max = std::max(widened_max, e + 2.0f * widen_[i]);
       tri_body_.push_back(i);
       tri_id_.push_back(t);
       tri_box_.push_back(box);
@@ -207,6 +220,9 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   // most ~10 cells per axis.
   float cell = std::max(reach, float(extent_sum / triangles));
   cell = std::max(cell, extent_max / 8.0f);
+  // With a sheet: cells the size of a typical triangle or its reach, whichever is larger, averaged
+  // (a fine sheet's are far smaller than the search radius), and no widened box over ~14 cells.
+  if (cloth_seen) cell = std::max(float(sheet_size_sum / triangles), widened_max / 14.0f);
   // A few fast bodies among many slow ones (a throw into a pile) sweep long boxes through small
   // cells: coarser cells until the hash holds at most ~64 entries per triangle, so its memory and
   // time stay bounded by the surface whatever the velocities.

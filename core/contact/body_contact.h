@@ -114,6 +114,7 @@ class BodyContact {
   std::vector<uint32_t> tri_body_, tri_id_;  // per hashed triangle: its body and its index there
   std::vector<uint32_t> body_tri_begin_;     // body i's hashed triangles: [body_tri_begin_[i], body_tri_begin_[i + 1])
   std::vector<Box> tri_box_;             // per hashed triangle: its swept box widened by the reach, m
+  std::vector<float> widen_;             // per body: how far its hashed triangles' boxes are widened, m
   std::vector<uint32_t> seen_;           // per hashed triangle: the last vertex query that took it
   std::vector<uint32_t> fill_;           // scratch: next free slot per cell while sorting
   std::vector<uint8_t> near_;            // per body: its bounds meet another body's (or its own)
