@@ -3,7 +3,8 @@
 // bodies, in contact_bench.mjs; the sixth, the page's scenes and their contact phases, in
 // scene_bench.mjs; the seventh, the built files' sizes, written into docs/benchmarks.md, in
 // size_bench.mjs; the eighth, the WebGPU backend against wasm in Chromium, in gpu_bench.mjs; the
-// ninth, issue 28's convergence table, written into docs/benchmarks.md, in convergence_bench.mjs).
+// ninth, issue 28's convergence table, written into docs/benchmarks.md, in convergence_bench.mjs; the
+// tenth, issue 29's cloth sheets with self-collision, written into docs/benchmarks.md, in cloth_bench.mjs).
 //
 // 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
 //    jolt-physics: its single-threaded `wasm` build and its SIMD `wasm-multithread` build with 0
@@ -19,7 +20,7 @@
 //
 //   npm run bench                      human-readable tables on stdout, progress on stderr
 //   npm run -s bench -- --json         one JSON document on stdout (-s keeps npm's banner off it)
-//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence]
+//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence|cloth]
 //                                      (after scripts/setup.sh bench)
 //
 // Method. The builds run in one process tree, interleaved round-robin: for each round, for each
@@ -65,6 +66,7 @@ import { runTetraPart, tetraReport } from './tetra_bench.mjs';
 import { runSizesPart, sizesReport, writeSizesTable } from './size_bench.mjs';
 import { gpuReport, runGpuPart } from './gpu_bench.mjs';
 import { convergenceReport, runConvergencePart, writeConvergenceTable } from './convergence_bench.mjs';
+import { clothReport, runClothPart, SHEETS as CLOTH_SHEETS, writeClothTable } from './cloth_bench.mjs';
 
 const DT = 1 / 60;
 const SUBSTEPS = 10;
@@ -129,7 +131,7 @@ const SOLVERS = [
 ].map((s) => ({ ...s, id: Solver[s.key], row: s.row ?? s.key }));
 
 function parseArgs(argv) {
-  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence'], tetraRounds: 7, pageRounds: 5 };
+  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence', 'cloth'], tetraRounds: 7, pageRounds: 5 };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -137,7 +139,7 @@ function parseArgs(argv) {
     else if (a === '--solver-rounds') opts.solverRounds = Number(argv[++i]);
     else if (a === '--only') {
       const part = argv[++i];
-      if (!['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence'].includes(part)) throw new Error('--only takes jolt, solvers, tetra, page, contact, scenes, sizes, gpu or convergence');
+      if (!['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence', 'cloth'].includes(part)) throw new Error('--only takes jolt, solvers, tetra, page, contact, scenes, sizes, gpu, convergence or cloth');
       opts.parts = [part];
     } else if (a === '--quick') {
       // smoke test: 2 rounds of a quarter of the frames, a few seconds
@@ -147,7 +149,7 @@ function parseArgs(argv) {
       opts.pageRounds = 1;
       opts.frameScale = 0.25;
     } else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence]\n');
+      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence|cloth]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
@@ -675,6 +677,12 @@ async function main() {
     writeConvergenceTable(part9); // docs/benchmarks.md's convergence table is this measurement
     log('convergence: wrote the table into docs/benchmarks.md');
   }
+  // --quick: the 64-across sheet only, and the table is left as it is.
+  const part10 = opts.parts.includes('cloth') ? await runClothPart(sb, { log, sheets: opts.frameScale < 1 ? CLOTH_SHEETS.slice(0, 1) : CLOTH_SHEETS }) : null;
+  if (part10 && opts.frameScale === 1) {
+    writeClothTable(part10); // docs/benchmarks.md's cloth table is this measurement
+    log('cloth: wrote the table into docs/benchmarks.md');
+  }
 
   const meta = {
     date: new Date().toISOString(),
@@ -694,7 +702,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? part9.rows.map((r) => ({ part: 'convergence', ...r })) : [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? part9.rows.map((r) => ({ part: 'convergence', ...r })) : []), ...(part10?.rows ?? [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -709,6 +717,7 @@ async function main() {
     if (part7) lines.push(...(lines.length ? [''] : []), ...sizesReport(part7));
     if (part8) lines.push(...(lines.length ? [''] : []), ...gpuReport(part8));
     if (part9) lines.push(...(lines.length ? [''] : []), ...convergenceReport(part9));
+    if (part10) lines.push(...(lines.length ? [''] : []), ...clothReport(part10));
     lines.push(`total ${fmt(meta.seconds, 1)} s`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
