@@ -305,7 +305,8 @@ export declare class World {
   /** Contact between bodies (and self-contact) in the last step: candidates gathered, contacts solved over the substeps, wall ms of each phase. */
   /** Contact in the last step: between bodies (candidate pairs, vertex contacts solved, wall times in ms, the
    * broad phase's within the gathering) and with colliders (particles given candidate faces, faces listed,
-   * vertex substeps tested, wall times in ms). */
+   * vertex substeps tested, wall times in ms) and cloth's edge-edge pairs (the ms of gathering them, within
+   * gatherMs, and of the bounded displacement, within solveMs). */
   contactStats(): {
     candidates: number;
     contacts: number;
@@ -313,6 +314,7 @@ export declare class World {
     solveMs: number;
     broadMs: number;
     colliders: { candidates: number; faces: number; tested: number; gatherMs: number; solveMs: number };
+    cloth: { edgePairs: number; edgeMs: number; boundMs: number };
   };
   readonly bodyCount: number;
   /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite or blew up. */
