@@ -187,6 +187,9 @@ int32_t sb_world_get_contact_stats(sb_world world, sb_world_contact_stats* out) 
   out->collider_tested = r.colliders.tested;
   out->collider_gather_ms = float(r.colliders.gather_ms);
   out->collider_solve_ms = float(r.colliders.solve_ms);
+  out->edge_pairs = r.edge_pairs;
+  out->edge_ms = float(r.edge_ms);
+  out->bound_ms = float(r.bound_ms);
   return SB_OK;
 }
 

@@ -58,7 +58,7 @@ typedef enum sb_error {
   SB_ERR_NON_MANIFOLD = -26,       /* a cloth edge is shared by more than two triangles, or two triangles
                                       run along their shared edge the same way (inconsistent winding) */
   SB_ERR_NOT_CLOTH = -27           /* a cloth-only call on a body that is not cloth, or a solver cloth
-                                      does not run under yet (cloth runs under XPBD only) */
+                                      does not run under (PBD; and the static solver) */
 } sb_error;
 
 /* XPBD with SB_MATERIAL_NEO_HOOKEAN: the largest stiffness number per substep (sb_body_stats) it is
@@ -396,7 +396,8 @@ double sb_world_time(sb_world world); /* simulated seconds, NaN for a bad handle
 /* Contact over the last sb_world_step, for the benchmark and the page's readout: between bodies (and
  * of bodies with themselves; 0 when no body could touch another or itself), what the per-frame
  * gathering found and what the substeps solved, with the wall time of each; then the same for the
- * colliders, summed over the bodies (0 without colliders). 40 bytes. */
+ * colliders, summed over the bodies (0 without colliders); then cloth's edge-edge pairs and their
+ * costs (0 without cloth). 52 bytes. */
 typedef struct sb_world_contact_stats {
   uint32_t candidates; /* vertex-triangle pairs gathered for the frame (broad phase, hash, swept boxes) */
   uint32_t contacts;   /* vertex contacts solved, summed over the frame's substeps */
@@ -408,6 +409,9 @@ typedef struct sb_world_contact_stats {
   uint32_t collider_tested;     /* vertex substeps tested against a collider (not skipped as clear) */
   float collider_gather_ms;     /* ms of wall time finding the colliders' candidates, once per frame */
   float collider_solve_ms;      /* ms of wall time of the collider contacts, over all substeps */
+  uint32_t edge_pairs;          /* cloth: edge-edge pairs gathered for the frame */
+  float edge_ms;                /* ms of gather_ms spent gathering them */
+  float bound_ms;               /* ms of solve_ms spent bounding the cloth pairs' motion, over all substeps */
 } sb_world_contact_stats;
 int32_t sb_world_get_contact_stats(sb_world world, sb_world_contact_stats* out);
 

@@ -68,6 +68,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   float cloth_halves = 0.0f;  // m, the two thickest sheets' half thicknesses (the widest gap between bodies)
   float thickest = 0.0f;
   edge_pairs_.clear();
+  edge_ms_ = bound_ms_ = 0.0;
   any_cloth_ = false;  // set once this frame's cloth pairs are gathered
   bool cloth_seen = false;
   for (uint32_t i = 0; i < count; ++i) {
@@ -162,12 +163,23 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
     return false;
   };
 
+  // How far each body's triangles reach. A sheet has no inside to find a vertex deep in: its
+  // triangles reach half a gap past the widest gap it keeps (to itself or a neighbour), as its self
+  // candidates do below, so the hash's work per vertex follows the sheet's thickness, not the search
+  // radius. A closed surface's reach the widest of any pair, as before.
+  widen_.assign(count, reach);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!near_[i] || !bodies[i]->is_cloth()) continue;
+    float gap = 0.0f;
+    for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k) gap = std::max(gap, contact_gap(*bodies[pairs_[k]], *bodies[i], settings));
+    widen_[i] = 1.5f * gap;
+  }
   // Swept boxes of the triangles near a neighbour, and their typical size for the hash's cells.
   tri_body_.clear();
   tri_id_.clear();
   tri_box_.clear();
-  double extent_sum = 0.0;
-  float extent_max = 0.0f;
+  double extent_sum = 0.0, sheet_size_sum = 0.0;  // m
+  float extent_max = 0.0f, widened_max = 0.0f;    // m
   body_tri_begin_.assign(count + 1, 0);
   for (uint32_t i = 0; i < count; ++i) {
     body_tri_begin_[i] = uint32_t(tri_box_.size());
@@ -189,11 +201,13 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
       float e = 0.0f;
       for (int c = 0; c < 3; ++c) {
         e = std::max(e, box.hi[c] - box.lo[c]);
-        box.lo[c] -= reach;
-        box.hi[c] += reach;
+        box.lo[c] -= widen_[i];
+        box.hi[c] += widen_[i];
       }
       extent_sum += e;
       extent_max = std::max(extent_max, e);
+      sheet_size_sum += std::max(e, widen_[i]);
+      widened_max = std::max(widened_max, e + 2.0f * widen_[i]);
       tri_body_.push_back(i);
       tri_id_.push_back(t);
       tri_box_.push_back(box);
@@ -206,6 +220,9 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   // most ~10 cells per axis.
   float cell = std::max(reach, float(extent_sum / triangles));
   cell = std::max(cell, extent_max / 8.0f);
+  // With a sheet: cells the size of a typical triangle or its reach, whichever is larger, averaged
+  // (a fine sheet's are far smaller than the search radius), and no widened box over ~14 cells.
+  if (cloth_seen) cell = std::max(float(sheet_size_sum / triangles), widened_max / 14.0f);
   // A few fast bodies among many slow ones (a throw into a pile) sweep long boxes through small
   // cells: coarser cells until the hash holds at most ~64 entries per triangle, so its memory and
   // time stay bounded by the surface whatever the velocities.
@@ -318,9 +335,12 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 if (nf_len == 0.0f || (!A.is_cloth() && dot(x - q, nf) < 0.0f)) continue;
                 // And near enough that this frame's motion can bring it within the reach (a box test
                 // alone takes most of a fine surface's neighbourhood).
+                // The relative velocity bounds how fast the distance changes (the nearest point is a
+                // blend of the corners): a sheet falling as a whole brings no part nearer another.
                 const float* vel = A.velocities();
-                const float motion = dt * (length(load3(vel, v)) + std::max({length(load3(vel, tri[0])), length(load3(vel, tri[1])),
-                                                                              length(load3(vel, tri[2]))}));
+                const Vec3 vv = load3(vel, v);
+                const float motion = dt * std::max({length(vv - load3(vel, tri[0])), length(vv - load3(vel, tri[1])),
+                                                    length(vv - load3(vel, tri[2]))});
                 // A sheet has no inside to find a vertex deep in: only what can come within its gap
                 // (and half as much again for motion the velocity did not predict).
                 const float slack = A.is_cloth() ? 0.5f * A.self_thickness() : settings.search_radius;

@@ -84,6 +84,11 @@ class BodyContact {
   uint32_t neighbour_count() const { return uint32_t(pairs_.size()); }
   // Wall time of this frame's broad phase (body bounds and pairs), ms.
   double broad_ms() const { return broad_ms_; }
+  // Cloth: this frame's edge-edge pairs, the wall time of gathering them (ms, part of begin_frame's)
+  // and of the bounded displacement over the frame's solves so far (ms).
+  uint32_t edge_pair_count() const { return uint32_t(edge_pairs_.size()); }
+  double edge_ms() const { return edge_ms_; }
+  double bound_ms() const { return bound_ms_; }
 
  private:
   // Drops vertex v's (of body a) candidates cand_tri_[first ..] of other bodies that cannot be the
@@ -109,6 +114,7 @@ class BodyContact {
   std::vector<uint32_t> tri_body_, tri_id_;  // per hashed triangle: its body and its index there
   std::vector<uint32_t> body_tri_begin_;     // body i's hashed triangles: [body_tri_begin_[i], body_tri_begin_[i + 1])
   std::vector<Box> tri_box_;             // per hashed triangle: its swept box widened by the reach, m
+  std::vector<float> widen_;             // per body: how far its hashed triangles' boxes are widened, m
   std::vector<uint32_t> seen_;           // per hashed triangle: the last vertex query that took it
   std::vector<uint32_t> fill_;           // scratch: next free slot per cell while sorting
   std::vector<uint8_t> near_;            // per body: its bounds meet another body's (or its own)
@@ -117,6 +123,7 @@ class BodyContact {
   std::vector<uint32_t> sweep_;          // broad phase: the bodies taking part, sorted by their bounds' low x
   std::vector<uint64_t> pair_keys_;      // broad phase: (body << 32 | neighbour), sorted into pairs_
   double broad_ms_ = 0.0;
+  double edge_ms_ = 0.0, bound_ms_ = 0.0;
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;

@@ -1,6 +1,7 @@
 // BodyContact's cloth parts (body_contact.h, cloth_contact.h): the edge-edge pairs of a frame's cloth
 // candidates, and the bounded substep motion of every vertex in a pair with a cloth triangle or edge.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "contact/body_contact.h"
@@ -16,7 +17,14 @@ uint32_t BodyContact::body_of_edge(uint32_t global_edge) const {
   return uint32_t(std::upper_bound(body_edge_begin_.begin(), body_edge_begin_.end(), global_edge) - body_edge_begin_.begin()) - 1;
 }
 
+namespace {
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
+
 void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
+  const auto began = std::chrono::steady_clock::now();
   // Each taking part body's edges listed per vertex (CSR), and the global numbering of edges and vertices.
   body_ve_begin_.assign(count + 1, 0);
   body_edge_begin_.assign(count + 1, 0);
@@ -70,45 +78,54 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
           if (a == b && (a_ids[2 * ea] == b_ids[2 * eb] || a_ids[2 * ea] == b_ids[2 * eb + 1] ||
                          a_ids[2 * ea + 1] == b_ids[2 * eb] || a_ids[2 * ea + 1] == b_ids[2 * eb + 1]))
             continue;
-          // Near in the rest shape (short edges at a border): never a contact, as for the
-          // vertex-triangle pairs (body_contact.cpp).
-          if (a == b) {
-            const float* rest = bodies[a]->rest_positions();
-            float s, t;
-            const float exclusion = kClothSelfExclusion * bodies[a]->self_thickness();
-            if (closest_between_segments(load3(rest, a_ids[2 * ea]), load3(rest, a_ids[2 * ea + 1]), load3(rest, b_ids[2 * eb]),
-                                         load3(rest, b_ids[2 * eb + 1]), &s, &t) < exclusion * exclusion)
-              continue;
-          }
-          // Only pairs this frame's motion (predicted from the velocities, as the candidates) can
-          // bring within the gap, and half the gap again for what it did not predict.
-          {
-            const SoftBody &A = *bodies[a], &B = *bodies[b];
-            const uint32_t i0 = a_ids[2 * ea], i1 = a_ids[2 * ea + 1], j0 = b_ids[2 * eb], j1 = b_ids[2 * eb + 1];
-            float s, t;
-            const float d = std::sqrt(closest_between_segments(load3(A.positions(), i0), load3(A.positions(), i1),
-                                                               load3(B.positions(), j0), load3(B.positions(), j1), &s, &t));
-            const float step_a = A.diverged() ? 0.0f : dt, step_b = B.diverged() ? 0.0f : dt;
-            const float motion = step_a * std::max(length(load3(A.velocities(), i0)), length(load3(A.velocities(), i1))) +
-                                 step_b * std::max(length(load3(B.velocities(), j0)), length(load3(B.velocities(), j1)));
-            const float gap = contact_gap(A, B, settings);
-            if (!(d - motion <= 1.5f * gap)) continue;
-          }
           const uint64_t ga = body_edge_begin_[a] + ea, gb = body_edge_begin_[b] + eb;
           edge_pairs_.push_back(std::min(ga, gb) << 32 | std::max(ga, gb));
         }
       }
     }
   }
-  // Once each, in a fixed order (deterministic).
+  // Once each, in a fixed order (deterministic); an edge pair is met from each candidate at its ends,
+  // so the distance tests below run on the unique pairs only.
   std::sort(edge_pairs_.begin(), edge_pairs_.end());
   edge_pairs_.erase(std::unique(edge_pairs_.begin(), edge_pairs_.end()), edge_pairs_.end());
+  size_t kept = 0;
+  for (const uint64_t key : edge_pairs_) {
+    const uint32_t ga = uint32_t(key >> 32), gb = uint32_t(key);
+    const uint32_t a = body_of_edge(ga), b = body_of_edge(gb);
+    const SoftBody &A = *bodies[a], &B = *bodies[b];
+    const uint32_t* ea = A.edges() + 2 * (ga - body_edge_begin_[a]);
+    const uint32_t* eb = B.edges() + 2 * (gb - body_edge_begin_[b]);
+    const uint32_t i0 = ea[0], i1 = ea[1], j0 = eb[0], j1 = eb[1];
+    float s, t;
+    // Near in the rest shape (short edges at a border): never a contact, as for the vertex-triangle
+    // pairs (body_contact.cpp).
+    if (a == b) {
+      const float* rest = A.rest_positions();
+      const float exclusion = kClothSelfExclusion * A.self_thickness();
+      if (closest_between_segments(load3(rest, i0), load3(rest, i1), load3(rest, j0), load3(rest, j1), &s, &t) < exclusion * exclusion)
+        continue;
+    }
+    // Only pairs this frame's motion (predicted from the velocities, as the candidates) can bring
+    // within the gap, and half the gap again for what it did not predict. The closest points are
+    // blends of the ends, so the fastest relative velocity of an end pair bounds how fast they close.
+    const float d = std::sqrt(closest_between_segments(load3(A.positions(), i0), load3(A.positions(), i1), load3(B.positions(), j0),
+                                                       load3(B.positions(), j1), &s, &t));
+    const float step_a = A.diverged() ? 0.0f : dt, step_b = B.diverged() ? 0.0f : dt;
+    const Vec3 va0 = load3(A.velocities(), i0) * step_a, va1 = load3(A.velocities(), i1) * step_a;
+    const Vec3 vb0 = load3(B.velocities(), j0) * step_b, vb1 = load3(B.velocities(), j1) * step_b;
+    const float motion = std::max({length(va0 - vb0), length(va0 - vb1), length(va1 - vb0), length(va1 - vb1)});
+    if (!(d - motion <= 1.5f * contact_gap(A, B, settings))) continue;
+    edge_pairs_[kept++] = key;
+  }
+  edge_pairs_.resize(kept);
   bound_.assign(body_vertex_begin_[count], INFINITY);
   bounded_.clear();
+  edge_ms_ = ms_since(began);
 }
 
 void BodyContact::bound_cloth_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings&) {
   if (bound_.size() != body_vertex_begin_[count]) return;  // no cloth candidates gathered this frame
+  const auto began = std::chrono::steady_clock::now();
   auto tighten = [&](uint32_t body, uint32_t v, float d) {
     float& b = bound_[body_vertex_begin_[body] + v];
     if (b == INFINITY) bounded_.push_back(body_vertex_begin_[body] + v);
@@ -137,6 +154,7 @@ void BodyContact::bound_cloth_pairs(SoftBody* const* bodies, uint32_t count, con
     if (!(d == d)) continue;
     tighten(a, ea[0], d), tighten(a, ea[1], d), tighten(b, eb[0], d), tighten(b, eb[1], d);
   }
+  bound_ms_ += ms_since(began);
 }
 
 uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
@@ -159,6 +177,7 @@ uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count, 
 }
 
 void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
+  const auto began = std::chrono::steady_clock::now();
   uint32_t body = 0;
   std::sort(bounded_.begin(), bounded_.end());  // grouped by body; the order does not change the result
   for (const uint32_t g : bounded_) {
@@ -169,6 +188,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     bound_[g] = INFINITY;
   }
   bounded_.clear();
+  bound_ms_ += ms_since(began);
 }
 
 }  // namespace sb

@@ -220,7 +220,7 @@ bool SoftBody::set_params(const BodyParams& params) {
 
 bool SoftBody::set_solver(Solver solver) {
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
-  if (is_cloth() && solver != Solver::Xpbd) return false;  // bending is an XPBD constraint only so far
+  if (is_cloth() && solver == Solver::Pbd) return false;  // PBD has no bending (and no compliance to give it one)
   if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
   if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
     adjacency_ = vertex_adjacency(tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count(), vertex_count());
@@ -231,6 +231,7 @@ bool SoftBody::set_solver(Solver solver) {
     vbd_older_.assign(pos_.size(), 0.0f);
     vbd_start_.assign(pos_.size(), 0.0f);
     vbd_previous_.assign(pos_.size(), 0.0f);
+    if (is_cloth()) hinge_adjacency_ = hinge_adjacency(cloth_.hinge_ids.data(), cloth_.hinge_count(), vertex_count());
   }
   solver_ = solver;
   if (is_force_based(solver)) scratch_.resize(vertex_count());  // also restarts Verlet's history
@@ -271,6 +272,7 @@ ForceModel SoftBody::force_model(const float gravity[3]) const {
   m.surface_count = surface_triangle_count();
   m.pressure_nrt = params_.pressure;
   m.rest_volume = rest_volume_;
+  m.bending = bending_forces(cloth_, params_.bending_stiffness);
   return m;
 }
 
@@ -689,7 +691,6 @@ BodyStats SoftBody::stats(const float gravity[3]) const {
         m * (double(gravity[0]) * x.x + double(gravity[1]) * x.y + double(gravity[2]) * x.z);
   }
   st.elastic_energy = elastic_energy(force_model(gravity), pos_.data());
-  if (is_cloth()) st.elastic_energy += cloth_bending_energy(cloth_, params_.bending_stiffness, pos_.data());
   if (st.mass > 0)
     for (double& c : st.center) c /= st.mass;
   double volume = 0.0;

@@ -176,10 +176,14 @@ class SoftBody {
   // group_min_vertices: see StepSettings (the solve order depends on the mesh and it only).
   SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
   // A cloth body (cloth_constraints.h) from a mesh that passes check_cloth_mesh: its triangles are
-  // the surface, a spring per edge stretches, the hinges bend. It runs under XPBD only, and touches
-  // no other body by default (collision mask 0: contact between bodies assumes closed surfaces).
+  // the surface, a spring per edge stretches, the hinges bend. It runs under every solver but PBD
+  // (cloth_forces.h for the force-based ones and VBD), and touches no other body by default
+  // (collision mask 0: contact between bodies assumes closed surfaces).
   SoftBody(const ClothMesh& mesh, const BodyParams& params, uint32_t group_min_vertices = kDefaultGroupMinVertices);
   bool is_cloth() const { return !cloth_.empty(); }
+  // The energy and forces the force-based solvers integrate and VBD minimises (spring_forces.h;
+  // cloth: its bending too, cloth_forces.h), at gravity in m/s^2.
+  ForceModel force_model(const float gravity[3]) const;
   const ClothModel& cloth() const { return cloth_; }
   // Cloth with long_range_stretch > 0: each free vertex's nearest pin and its rest distance (built at
   // the start of the first frame after the pins change; empty before).
@@ -426,7 +430,6 @@ class SoftBody {
   void force_based_substep(float h, const StepSettings& s, int sub);
   void hold_on_planes(float h, bool ground);
   void hold_friction();
-  ForceModel force_model(const float gravity[3]) const;
   void pass_origin(float origin[3]) const;
   Vec3 grab_target(float t) const;
   void advance_plate(float h);
@@ -489,6 +492,7 @@ class SoftBody {
   std::vector<float> nh_plane_push_, nh_plane_impulse_, nh_plane_tangent_;
   bool nh_planes_ = false;
   VertexAdjacency adjacency_;    // VBD: the tets and edges of each vertex (built when VBD is chosen)
+  HingeAdjacency hinge_adjacency_;  // VBD on cloth: the hinges of each vertex (built when VBD is chosen)
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)
   std::vector<float> vbd_support_;      // VBD: the ground's or plate's force on each vertex in the last sweep, N (vbd.h)

@@ -27,6 +27,15 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
   const ForceModel m = force_model(s.gravity);
   float* x = pos_.data();
   float* v = vel_.data();
+  if (aero_active()) {  // cloth in the air: its velocity change over the substep, ahead of the forces
+    AeroSettings air;
+    std::copy(s.wind, s.wind + 3, air.wind);
+    air.air_density = s.air_density;
+    air.drag = params_.drag_coefficient;
+    air.lift = params_.lift_coefficient;
+    apply_aerodynamics(air, x, v, inv_mass_.data(), vertex_count(), surface_.data(), surface_triangle_count(), h,
+                       aero_dv_.data());
+  }
   switch (solver_) {
     case Solver::ExplicitEuler: explicit_euler(m, x, v, h, scratch_); break;
     case Solver::SemiImplicitEuler: semi_implicit_euler(m, x, v, h, scratch_); break;
@@ -44,14 +53,15 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
   const uint32_t n = vertex_count();
   const float air = std::exp(-params_.damping * h);
   const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
+  const float floor = ground_y();  // m
   for (uint32_t i = 0; i < n; ++i) {
     if (inv_mass_[i] == 0.0f) continue;
     for (int k = 0; k < 3; ++k) v[3 * i + k] *= air;
-    if (!s.ground || x[3 * i + 1] >= 0.0f) continue;
-    // Ground contact at velocity level: project onto y = 0, reflect the approach speed by the
-    // restitution (resting below 2|g|h, as in the XPBD loop), and let Coulomb friction remove up to
-    // friction * (normal velocity change) of the sliding velocity.
-    x[3 * i + 1] = 0.0f;
+    if (!s.ground || x[3 * i + 1] >= floor) continue;
+    // Ground contact at velocity level: project onto the floor (y = 0; cloth half its thickness up),
+    // reflect the approach speed by the restitution (resting below 2|g|h, as in the XPBD loop), and
+    // let Coulomb friction remove up to friction * (normal velocity change) of the sliding velocity.
+    x[3 * i + 1] = floor;
     const float vn = v[3 * i + 1];
     if (vn >= 0.0f) continue;
     const float after = vn < -2.0f * g * h ? -params_.restitution * vn : 0.0f;
@@ -70,8 +80,9 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
   }
   // Obstacles at velocity level, the same rule as the ground: out along the normal, no approach
   // speed relative to the (moving) surface, Coulomb friction on the relative sliding velocity.
+  const Collider* colliders = contact_colliders(s);  // cloth: grown by half its thickness
   for (uint32_t c = 0; c < s.collider_count; ++c)
-    collide_velocity_level(x, v, inv_mass_.data(), n, s.colliders[c], float(sub) / float(s.substeps),
+    collide_velocity_level(x, v, inv_mass_.data(), n, colliders[c], float(sub) / float(s.substeps),
                            float(sub + 1) / float(s.substeps), h, 2.0f * g * h);
   // Grabbed particles are kinematic here: they jump to the pointer's path with its velocity.
   const Vec3 target = grab_target(float(sub + 1) / float(s.substeps));
@@ -79,7 +90,7 @@ void SoftBody::force_based_substep(float h, const StepSettings& s, int sub) {
     const uint32_t i = grab_set_[k];
     if (pinned_[i]) continue;
     Vec3 to = target + grab_offset_[k];
-    if (s.ground && to.y < 0.0f) to.y = 0.0f;
+    if (s.ground && to.y < floor) to.y = floor;
     store3(v, i, (to - load3(x, i)) * (1.0f / h));
     store3(x, i, to);
   }
@@ -97,7 +108,7 @@ void SoftBody::hold_on_planes(float h, bool ground) {
     const bool was_held = s.hold_y[i] != 0;
     s.hold_y[i] = 0;
     if (inv_mass_[i] == 0.0f) continue;
-    if (ground && y <= 0.0f && vy <= 0.0f && !(was_held && s.hold_impulse[i] < 0.0f)) {
+    if (ground && y <= ground_y() && vy <= 0.0f && !(was_held && s.hold_impulse[i] < 0.0f)) {
       s.hold_y[i] = 1;
       s.hold_vy[i] = 0.0f;
     } else if (plate_.active && y >= plate_before && vy >= plate_.speed && !(was_held && s.hold_impulse[i] > 0.0f)) {

@@ -594,7 +594,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   // Supported: predicted into the ground, or touching a collider in the last substep (its record is
   // cleared only after this solve).
   for (uint32_t i = 0; i < vertex_count(); ++i)
-    vbd_supported_[i] = (ground && pos_[3 * i + 1] <= 0.0f) || contact_restitution_[i] >= 0.0f;
+    vbd_supported_[i] = (ground && pos_[3 * i + 1] <= ground_y()) || contact_restitution_[i] >= 0.0f;
   // The sweeps run relative to the body's middle, as XPBD's passes (pack_positions, pass_origin):
   // in world coordinates the stiff cantilever at y = 1 m settled 1.2 % too soft at 64 and at 256
   // sweeps, and 0.04-0.08 % near the origin (test_xpbd_statics.cpp). The target y is the start x.
@@ -616,7 +616,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.supported = vbd_supported_.data();
   m.gravity = gravity;
   // The ground and the press plate inside the sweeps (vbd.h), in the sweeps' coordinates.
-  m.floor_y = ground ? -origin[1] : -INFINITY;
+  m.floor_y = ground ? ground_y() - origin[1] : -INFINITY;  // cloth rests half its thickness up
   m.ceiling_y = plate_.active ? plate_.height - origin[1] : INFINITY;
   std::fill(vbd_support_.begin(), vbd_support_.end(), 0.0f);
   m.support = vbd_support_.data();
@@ -625,6 +625,8 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.edges = edge_ids_.data();
   m.edge_damping = params_.spring_damping;
   m.previous = vbd_previous_.data();
+  m.bending = bending_forces(cloth_, params_.bending_stiffness);
+  m.hinges = &hinge_adjacency_;
   if (neo_hookean()) {
     m.neo_hookean = &neo_hookean_;
     m.tet_inverse_rest = tet_inverse_rest_.data();

@@ -60,6 +60,7 @@ void compute_forces(const ForceModel& m, const float* x, const float* v, float* 
   if (m.neo_hookean && m.strain_smoothing > 0.0f) add_smoothing_forces(m, x, f);  // both shares (strain_smoothing.h)
   else if (m.neo_hookean)
     add_neo_hookean_forces(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, f);
+  add_bending_forces(m.bending, x, f);
   add_pressure_forces(m, x, f);
 }
 
@@ -104,6 +105,7 @@ void force_jacobian_product(const ForceModel& m, const float* x, const float* p,
   if (m.neo_hookean && m.strain_smoothing > 0.0f) smoothing_jacobian_product(m, x, p, kx, out);  // both shares
   else if (m.neo_hookean)
     neo_hookean_jacobian_product(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, p, kx, out);
+  add_bending_jacobian_product(m.bending, p, kx, out);
 }
 
 void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, float* diag) {
@@ -124,6 +126,7 @@ void system_diagonal(const ForceModel& m, const float* x, float kx, float kv, fl
   // smoothed part spreads the same stiffness over more particles): a preconditioner only.
   if (m.neo_hookean)
     neo_hookean_stiffness_diagonal(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count, kx, diag);
+  add_bending_diagonal(m.bending, kx, diag);
 }
 
 double elastic_energy(const ForceModel& m, const float* x) {
@@ -142,6 +145,7 @@ double elastic_energy(const ForceModel& m, const float* x) {
       u += (1.0 - m.strain_smoothing) * neo_hookean_energy(*m.neo_hookean, x, m.tets, m.tet_inverse_rest, m.tet_rest_volume, m.tet_count);
     if (m.strain_smoothing > 0.0f) u += smoothing_energy(m, x);
   }
+  u += bending_energy(m.bending, x);
   if (m.pressure_nrt > 0.0f && m.surface_count && m.rest_volume > 0.0) {
     const double volume = enclosed_volume(x, m.surface, m.surface_count);
     if (volume > 0.0) u -= m.pressure_nrt * std::log(volume / m.rest_volume);

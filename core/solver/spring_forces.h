@@ -9,6 +9,7 @@
 
 #include "materials/neo_hookean.h"
 #include "math/vec3.h"
+#include "solver/cloth_forces.h"
 
 namespace sb {
 
@@ -43,6 +44,8 @@ struct ForceModel {
   // workspace (kSmoothingWork doubles per particle, owned by the body; written by every evaluation).
   float strain_smoothing = 0.0f;
   double* smoothing_work = nullptr;
+  // Cloth's bending (cloth_forces.h); inactive for other bodies. Its stretch is the springs above.
+  BendingForces bending;
 };
 inline float scale_at(const float* scale, uint32_t i) { return scale ? scale[i] : 1.0f; }
 

@@ -114,6 +114,18 @@ void vertex_force(const VbdModel& m, const VertexAdjacency& adj, const float* x,
       H.add_outer(g, k);
     }
   }
+  if (m.hinges && m.bending.active())
+    for (uint32_t r = m.hinges->start[i]; r < m.hinges->start[i + 1]; ++r) {
+      const uint32_t h = m.hinges->refs[r] >> 2, corner = m.hinges->refs[r] & 3u;
+      Vec3 g[4];
+      hinge_energy_gradient(m.bending, x, h, g);
+      forces += length(g[corner]);
+      f[0] -= g[corner].x;
+      f[1] -= g[corner].y;
+      f[2] -= g[corner].z;
+      const double kc = m.bending.k[4 * size_t(h) + corner];
+      H.add_identity(double(m.bending.stiffness) / m.bending.area[h] * kc * kc);
+    }
   const bool springs = !m.neo_hookean && m.edge_stiffness > 0.0f, dashpots = m.edge_damping > 0.0f;
   if (springs || dashpots)
     for (uint32_t r = adj.edge_start[i]; r < adj.edge_start[i + 1]; ++r) {

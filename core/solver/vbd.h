@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "materials/neo_hookean.h"
+#include "solver/cloth_forces.h"
 
 namespace sb {
 
@@ -47,6 +48,10 @@ struct VbdModel {
   float edge_stiffness = 0.0f;              // k, N/m (simple model)
   const float* edge_scale = nullptr;        // vertex groups: per edge multiplier of k (null = 1)
   const float* tet_scale = nullptr;         // vertex groups: per tet multiplier of kV (null = 1)
+  // Cloth's bending (cloth_forces.h): a vertex's force from each hinge it is in, and its block
+  // D/A K_i^2 I (the Gauss-Newton block: PSD, exact for a flat rest shape). hinges: per vertex.
+  BendingForces bending;
+  const HingeAdjacency* hinges = nullptr;
   // Spring damping (either material: the force model's dashpot along every edge, f = -c (dl/dt)).
   // With v = (x - x_prev) / h over the substep, vertex i of edge (i, j) feels
   //   f_i = -(c / h) n n^T ((x_i - x_prev,i) - (x_j - x_prev,j)),   H_i += (c / h) n n^T,

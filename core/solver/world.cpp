@@ -175,6 +175,8 @@ int World::step(float dt, BodyHandle* first_diverged) {
     contact_report_.gather_ms = ms_since(gather);
     contact_report_.broad_ms = contact_.broad_ms();
     contact_report_.candidates = contact_.candidate_count();
+    contact_report_.edge_pairs = contact_.edge_pair_count();
+    contact_report_.edge_ms = contact_.edge_ms();
     // Contact inside the solve: with several passes (or a stiffness target's budget), the contacts
     // between bodies are solved after each round of passes, so the passes carry what contact does
     // into the bodies. Solved only after the last, the passes of a stiff body dragged the surface the
@@ -204,6 +206,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
         for (SoftBody* b : stepping_) b->resolve_ground(step_settings);
       for (SoftBody* b : stepping_) b->substep_finish(h, step_settings);
     }
+    contact_report_.bound_ms = contact_.bound_ms();
     for (size_t k = 0; k < stepping_.size(); ++k) {
       if (stepping_[k]->frame_end()) continue;
       if (diverged++ == 0 && first_diverged) *first_diverged = stepping_handles_[k];

@@ -87,6 +87,10 @@ class World {
     // substeps, and the wall time of the gathering (broad_ms of it pairing bodies) and of the solving.
     uint32_t candidates = 0, contacts = 0;
     double gather_ms = 0.0, solve_ms = 0.0, broad_ms = 0.0;
+    // Cloth's share (cloth_contact.h): edge-edge pairs gathered, the ms of gathering them (part of
+    // gather_ms) and of the bounded displacement over the substeps (part of solve_ms).
+    uint32_t edge_pairs = 0;
+    double edge_ms = 0.0, bound_ms = 0.0;
     // With colliders (collider_candidates.h), summed over the bodies.
     ColliderCandidateStats colliders;
   };

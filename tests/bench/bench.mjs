@@ -4,7 +4,8 @@
 // scene_bench.mjs; the seventh, the built files' sizes, written into docs/benchmarks.md, in
 // size_bench.mjs; the eighth, the WebGPU backend against wasm in Chromium, in gpu_bench.mjs; the
 // ninth, issue 28's convergence table, written into docs/benchmarks.md, in convergence_bench.mjs; the
-// tenth, strain smoothing's cost per tet, written into docs/benchmarks.md, in smoothing_bench.mjs).
+// tenth, strain smoothing's cost per tet, written into docs/benchmarks.md, in smoothing_bench.mjs; the
+// eleventh, issue 29's cloth sheets with self-collision, written into docs/benchmarks.md, in cloth_bench.mjs).
 //
 // 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
 //    jolt-physics: its single-threaded `wasm` build and its SIMD `wasm-multithread` build with 0
@@ -20,7 +21,7 @@
 //
 //   npm run bench                      human-readable tables on stdout, progress on stderr
 //   npm run -s bench -- --json         one JSON document on stdout (-s keeps npm's banner off it)
-//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence|smoothing]
+//   node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence|smoothing|cloth]
 //                                      (after scripts/setup.sh bench)
 //
 // Method. The builds run in one process tree, interleaved round-robin: for each round, for each
@@ -67,6 +68,7 @@ import { runSizesPart, sizesReport, writeSizesTable } from './size_bench.mjs';
 import { gpuReport, runGpuPart } from './gpu_bench.mjs';
 import { convergenceReport, runConvergencePart, writeConvergenceTable } from './convergence_bench.mjs';
 import { runSmoothingPart, smoothingReport, writeSmoothingTable } from './smoothing_bench.mjs';
+import { clothReport, runClothPart, SHEETS as CLOTH_SHEETS, writeClothTable } from './cloth_bench.mjs';
 
 const DT = 1 / 60;
 const SUBSTEPS = 10;
@@ -131,7 +133,7 @@ const SOLVERS = [
 ].map((s) => ({ ...s, id: Solver[s.key], row: s.row ?? s.key }));
 
 function parseArgs(argv) {
-  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence', 'smoothing'], tetraRounds: 7, pageRounds: 5 };
+  const opts = { json: false, rounds: 15, solverRounds: SOLVER_SCENE.rounds, frameScale: 1, parts: ['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence', 'smoothing', 'cloth'], tetraRounds: 7, pageRounds: 5 };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -139,7 +141,7 @@ function parseArgs(argv) {
     else if (a === '--solver-rounds') opts.solverRounds = Number(argv[++i]);
     else if (a === '--only') {
       const part = argv[++i];
-      if (!['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence', 'smoothing'].includes(part)) throw new Error('--only takes jolt, solvers, tetra, page, contact, scenes, sizes, gpu, convergence or smoothing');
+      if (!['jolt', 'solvers', 'tetra', 'page', 'contact', 'scenes', 'sizes', 'gpu', 'convergence', 'smoothing', 'cloth'].includes(part)) throw new Error('--only takes jolt, solvers, tetra, page, contact, scenes, sizes, gpu, convergence, smoothing or cloth');
       opts.parts = [part];
     } else if (a === '--quick') {
       // smoke test: 2 rounds of a quarter of the frames, a few seconds
@@ -149,7 +151,7 @@ function parseArgs(argv) {
       opts.pageRounds = 1;
       opts.frameScale = 0.25;
     } else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence|smoothing]\n');
+      process.stderr.write('usage: node tests/bench/bench.mjs [--json] [--rounds N] [--solver-rounds N] [--quick] [--only jolt|solvers|tetra|page|contact|scenes|sizes|gpu|convergence|smoothing|cloth]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a} (try --help)`);
   }
@@ -682,6 +684,12 @@ async function main() {
     writeSmoothingTable(part10); // docs/benchmarks.md's strain smoothing table is this measurement
     log('smoothing: wrote the table into docs/benchmarks.md');
   }
+  // --quick: the 64-across sheet only, and the table is left as it is.
+  const part11 = opts.parts.includes('cloth') ? await runClothPart(sb, { log, sheets: opts.frameScale < 1 ? CLOTH_SHEETS.slice(0, 1) : CLOTH_SHEETS }) : null;
+  if (part11 && opts.frameScale === 1) {
+    writeClothTable(part11); // docs/benchmarks.md's cloth table is this measurement
+    log('cloth: wrote the table into docs/benchmarks.md');
+  }
 
   const meta = {
     date: new Date().toISOString(),
@@ -701,7 +709,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? part9.rows.map((r) => ({ part: 'convergence', ...r })) : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? part9.rows.map((r) => ({ part: 'convergence', ...r })) : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -717,6 +725,7 @@ async function main() {
     if (part8) lines.push(...(lines.length ? [''] : []), ...gpuReport(part8));
     if (part9) lines.push(...(lines.length ? [''] : []), ...convergenceReport(part9));
     if (part10) lines.push(...(lines.length ? [''] : []), ...smoothingReport(part10));
+    if (part11) lines.push(...(lines.length ? [''] : []), ...clothReport(part11));
     lines.push(`total ${fmt(meta.seconds, 1)} s`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -266,14 +266,16 @@ export class World {
   // gathered, vertex contacts solved over the substeps, the wall time of both phases and of the
   // broad phase within the gathering (ms). With colliders (`colliders`): vertex-collider pairs given
   // candidate faces, the faces listed, vertex substeps tested, and the wall time of both phases (ms).
+  // With cloth (`cloth`): edge-edge pairs gathered, ms of the gathering and of the bounded motion.
   contactStats() {
     const at = this.sb._stats;
     this.sb.check(this.sb.M._sb_world_get_contact_stats(this.handle, at));
-    const u = new Uint32Array(this.sb.buffer, at, 10);
-    const f = new Float32Array(this.sb.buffer, at, 10);
+    const u = new Uint32Array(this.sb.buffer, at, 13);
+    const f = new Float32Array(this.sb.buffer, at, 13);
     return {
       candidates: u[0], contacts: u[1], gatherMs: f[2], solveMs: f[3], broadMs: f[4],
       colliders: { candidates: u[5], faces: u[6], tested: u[7], gatherMs: f[8], solveMs: f[9] },
+      cloth: { edgePairs: u[10], edgeMs: f[11], boundMs: f[12] },
     };
   }
   get bodyCount() {
@@ -350,7 +352,7 @@ export class World {
   }
 
   // Cloth (sb_body_create_cloth): vertices xyz floats (m), triangles 3 indices each, counter-clockwise
-  // seen from the front, manifold and consistently wound. Both are copied. Runs under XPBD only.
+  // seen from the front, manifold and consistently wound. Both are copied. Runs under every solver but PBD.
   addCloth(vertices, triangles) {
     return this._addMesh('World.addCloth', '_sb_body_create_cloth', vertices, triangles, 3, 'triangle');
   }

@@ -198,7 +198,8 @@ async function init() {
       copyEmbed: () => {
         const setup = comparison.setup;
         // The element has no clamped beam: the cantilever becomes a box, with a note.
-        const scene = { pressureBall: 'pressure-ball', cantilever: 'box' }[setup.scene] ?? setup.scene;
+        // Nor a held sheet of cloth: the sheet becomes the box too.
+        const scene = { pressureBall: 'pressure-ball', cantilever: 'box', sheet: 'box' }[setup.scene] ?? setup.scene;
         const substeps = setup.views[0].substeps;
         const iterations = setup.views[0].iterations ?? 1;
         const neoHookean = setup.material === 'neo-hookean';
@@ -228,6 +229,7 @@ async function init() {
         if (setup.views.some((v) => v.substeps !== substeps)) notes.push(`The views here use different substeps; a figure gives every view the same, so the snippets use the first view's ${substeps}.`);
         if (setup.views.some((v) => (v.iterations ?? 1) !== iterations)) notes.push(`The views use different iterations per substep; a figure gives every view the first view's ${iterations}.`);
         if (setup.scene === 'cantilever') notes.push('A figure has no clamped beam yet: the snippets show the box with the same material.');
+        if (setup.scene === 'sheet') notes.push('A figure has no hanging sheet yet: the snippets show the box with the same solvers.');
         const note = notes.join(' ');
         showEmbedDialog({ make: (options) => embedSnippets({ ...attributes, ...options }, addresses), note });
       },

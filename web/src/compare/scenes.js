@@ -26,6 +26,7 @@ export const SCENES = Object.freeze({
       return world.addBox({ cells: [4 * resolution, across, across], size: [1, 0.1, 0.1], center: [0, 1.2, 0] });
     },
     clamped: (x) => x < -0.5 + 1e-4,
+    clampBox: { center: [-0.53, 1.2, 0], size: [0.06, 0.4, 0.3] }, // m, the wall drawn at the fixed end
     tip: (x) => x > 0.5 - 1e-4,
     target: [0, 1.0, 0],
     // Euler-Bernoulli's static sag of the free end under its own weight, m: w L^4 / (8 E I) with
@@ -57,6 +58,19 @@ export const SCENES = Object.freeze({
     params: { density: 13000 },
     build: (world, resolution) => world.addRope({ segments: 4 * resolution, length: 1.2, anchor: [-0.6, 1.7, 0] }),
     target: [-0.1, 1.0, 0],
+  },
+  // A 1 m square sheet held along its edge z = -0.5 m, let go horizontal 1.6 m up: it swings down and
+  // hangs like a curtain. The shared stiffness k is the sheet's in-plane stiffness Y (N/m: its edge
+  // compliance is 1/Y, docs/physics.md#cloth); 2 rows of near-equilateral triangles per resolution
+  // step. Heavy canvas (1 kg/m^2) with a little bending stiffness of its own.
+  sheet: {
+    label: 'hanging sheet (cloth)',
+    needs: 'addClothRectangle',
+    params: { arealDensity: 1, bendingStiffness: 1e-3 },
+    build: (world, resolution) => world.addClothRectangle({ cells: [Math.round(1.7 * resolution), 2 * resolution], size: [1, 1], center: [0, 1.6, 0] }),
+    clamped: (x, y, z) => z < -0.5 + 1e-4,
+    clampBox: { center: [0, 1.6, -0.52], size: [1.04, 0.04, 0.04] }, // m, the rail drawn along the held edge
+    target: [0, 1.1, -0.4],
   },
 });
 

@@ -61,15 +61,15 @@ export class MultiView {
     });
   }
 
-  // What the scene draws besides the bodies: the cantilever's clamp (a dark wall at its fixed end),
+  // What the scene draws besides the bodies: a clamp (the cantilever's dark wall at its fixed end, the
+  // sheet's rail along its held edge),
   // beam theory's position of its free end (a red line across it, from the lane's E and gravity)
   // and the free end's static equilibrium on this very mesh (a green line: where every solver
   // should settle; the gap to the red one is the mesh's, not a solver's); nothing for other scenes.
   // Called after every change (material, E or gravity move the lines).
   setGuides(scene, lane) {
     if (!this.guides) {
-      const clamp = new THREE.Mesh(new THREE.BoxGeometry(0.06, 0.4, 0.3), new THREE.MeshStandardMaterial({ color: 0x3a4350 }));
-      clamp.position.set(-0.53, 1.2, 0);
+      const clamp = new THREE.Mesh(new THREE.BoxGeometry(1, 1, 1), new THREE.MeshStandardMaterial({ color: 0x3a4350 }));
       const line = (color, name) => {
         const l = new THREE.Line(
           new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(-0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0), new THREE.Vector3(0.25, 0, 0.12)]),
@@ -84,7 +84,11 @@ export class MultiView {
       this.scene.add(clamp, beam, settled);
     }
     const { clamp, beam, settled } = this.guides;
-    clamp.visible = Boolean(scene?.clamped);
+    clamp.visible = Boolean(scene?.clampBox);
+    if (scene?.clampBox) {  // placed and sized by the scene (m)
+      clamp.position.set(...scene.clampBox.center);
+      clamp.scale.set(...scene.clampBox.size);
+    }
     const place = (object, sag) => {
       object.visible = sag !== null;
       if (sag !== null) object.position.set(scene.beamTip[0] - 0.25, scene.beamTip[1] - sag, scene.beamTip[2]);

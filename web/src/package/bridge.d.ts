@@ -308,7 +308,8 @@ export declare class World {
   /** Contact between bodies (and self-contact) in the last step: candidates gathered, contacts solved over the substeps, wall ms of each phase. */
   /** Contact in the last step: between bodies (candidate pairs, vertex contacts solved, wall times in ms, the
    * broad phase's within the gathering) and with colliders (particles given candidate faces, faces listed,
-   * vertex substeps tested, wall times in ms). */
+   * vertex substeps tested, wall times in ms) and cloth's edge-edge pairs (the ms of gathering them, within
+   * gatherMs, and of the bounded displacement, within solveMs). */
   contactStats(): {
     candidates: number;
     contacts: number;
@@ -316,6 +317,7 @@ export declare class World {
     solveMs: number;
     broadMs: number;
     colliders: { candidates: number; faces: number; tested: number; gatherMs: number; solveMs: number };
+    cloth: { edgePairs: number; edgeMs: number; boundMs: number };
   };
   readonly bodyCount: number;
   /** Advances every body by dt seconds; throws SoftbodyError (DIVERGED) when a body went non-finite or blew up. */
@@ -329,7 +331,7 @@ export declare class World {
   addPressureBall(options?: { radius?: number; cells?: number; center?: Vec3; pressure?: number }): Body;
   /** A body from xyz positions (m) and 4 indices per positively oriented tet; both copied. */
   addTets(vertices: ArrayLike<number>, tets: ArrayLike<number>): Body;
-  /** Cloth (XPBD only) from xyz positions (m) and 3 indices per triangle, counter-clockwise from the front; both copied. */
+  /** Cloth (every solver but PBD) from xyz positions (m) and 3 indices per triangle, counter-clockwise from the front; both copied. */
   addCloth(vertices: ArrayLike<number>, triangles: ArrayLike<number>): Body;
   /** cells: [bases along x, rows along v] (integers); size [u, v] m; vertical: xy plane facing +z, else xz facing +y. */
   addClothRectangle(options?: { cells?: [number, number]; size?: [number, number]; center?: Vec3; vertical?: boolean }): Body;
