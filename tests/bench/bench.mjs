@@ -3,7 +3,7 @@
 // bodies, in contact_bench.mjs; the sixth, the page's scenes and their contact phases, in
 // scene_bench.mjs; the seventh, the built files' sizes, written into docs/benchmarks.md, in
 // size_bench.mjs; the eighth, the WebGPU backend against wasm in Chromium, in gpu_bench.mjs; the
-// ninth, issue 28's convergence table, written into docs/benchmarks.md, in convergence_bench.mjs; the
+// ninth, issue 28's convergence table and its 10k/50k box rows, written into docs/benchmarks.md, in convergence_bench.mjs; the
 // tenth, strain smoothing's cost per tet, written into docs/benchmarks.md, in smoothing_bench.mjs; the
 // eleventh, issue 29's cloth sheets with self-collision, written into docs/benchmarks.md, in cloth_bench.mjs).
 //
@@ -709,7 +709,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? part9.rows.map((r) => ({ part: 'convergence', ...r })) : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? [...part9.rows.map((r) => ({ part: 'convergence', ...r })), ...part9.boxes.map((r) => ({ part: 'convergence boxes', ...r }))] : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
