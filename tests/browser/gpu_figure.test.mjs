@@ -54,21 +54,78 @@ async function figureState(page, id, n, t = 0) {
   }, id);
 }
 
-test('auto takes WebGPU for a scene of 30,000 tets or more, and says so; smaller scenes stay on wasm', async () => {
-  // 18^3 cells x 6 = 34,992 tets: above the threshold. 6^3 x 6 = 1,296: below.
-  const { page, context, problems } = await openFixture(`
-    <soft-body id="big" backend="auto" resolution="18" interactive="false" autoplay loading="eager"></soft-body>
-    <soft-body id="small" backend="auto" interactive="false" autoplay loading="eager"></soft-body>`);
+// The adapter key the device probe files its result under (backend_probe.js), read on a blank page.
+async function adapterKeyHere() {
+  const { page, context } = await openFixture('');
+  try {
+    return await page.evaluate(async () => {
+      const info = (await navigator.gpu.requestAdapter()).info ?? {};
+      return `${info.vendor ?? ''}/${info.architecture ?? ''}`;
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+// An init script that leaves a device probe result (ms per frame = a + b * tets) in the session.
+const fakeProbe = (key, a, b) => `sessionStorage.setItem('softbody.gpuProbe', ${JSON.stringify(JSON.stringify({ key, a, b, samples: [] }))});`;
+
+test('without a probe auto keeps a small scene on wasm by the 30,000-tet threshold; a big one probes the device and follows it', async () => {
+  // 6^3 x 6 = 1,296 tets: below the threshold, nothing measured. 18^3 cells x 6 = 34,992 tets: above
+  // it, so the first WebGPU use probes; SwiftShader costs ~60 ms + 1.4 us per tet a frame (~110 ms
+  // here) against wasm's ~14.7 ms, a margin of 7x, so auto keeps it on wasm and says why.
+  const small = await openFixture('<soft-body id="small" backend="auto" interactive="false" autoplay loading="eager"></soft-body>');
+  try {
+    const state = await figureState(small.page, 'small', 3);
+    assert.equal(state.backend, 'wasm');
+    assert.equal(state.label, 'wasm · auto: 1,296 tets, below the 30,000 where WebGPU gains');
+    assert.deepEqual(small.problems, []);
+  } finally {
+    await small.context.close();
+  }
+  const { page, context, problems } = await openFixture('<soft-body id="big" backend="auto" resolution="18" interactive="false" autoplay loading="eager"></soft-body>');
   try {
     const big = await figureState(page, 'big', 3);
-    assert.equal(big.backend, 'webgpu', big.reason);
-    assert.match(big.label, /^webgpu · auto: 34,992 tets on WebGPU adapter/);
-    const small = await figureState(page, 'small', 3);
-    assert.equal(small.backend, 'wasm');
-    assert.equal(small.label, 'wasm · auto: 1,296 tets, below the 30,000 where WebGPU gains');
+    assert.equal(big.backend, 'wasm', big.reason);
+    assert.match(big.label, /^wasm · auto: 34,992 tets, ~\d+\.\d ms a frame on this GPU against ~14\.7 ms on wasm$/);
+    assert.ok(await page.evaluate(() => sessionStorage.getItem('softbody.gpuProbe') !== null), 'the probe is kept for the session');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test('with a probe result in the session auto follows it both ways, and a figure over 16.7 ms a frame says "slow here"', async () => {
+  const key = await adapterKeyHere();
+  // A fast GPU (0.1 ms + 1 ns per tet): 1,296 tets cost 0.10 ms there against 0.54 ms on wasm.
+  const fast = await openFixture('<soft-body id="fig" backend="auto" interactive="false" autoplay loading="eager"></soft-body>', fakeProbe(key, 0.1, 1e-6));
+  try {
+    const state = await figureState(fast.page, 'fig', 3);
+    assert.equal(state.backend, 'webgpu', state.reason);
+    assert.match(state.label, /^webgpu · auto: 1,296 tets on WebGPU adapter \S+ \S+$/); // 0.1 ms: no note
+    assert.deepEqual(fast.problems, []);
+  } finally {
+    await fast.context.close();
+  }
+  // A slow GPU (10 ms + 10 us per tet): 34,992 tets cost 360 ms there against 14.7 ms on wasm.
+  const slow = await openFixture('<soft-body id="fig" backend="auto" resolution="18" interactive="false" autoplay loading="eager"></soft-body>', fakeProbe(key, 10, 0.01));
+  try {
+    const state = await figureState(slow.page, 'fig', 3);
+    assert.equal(state.backend, 'wasm');
+    assert.equal(state.label, 'wasm · auto: 34,992 tets, ~359.9 ms a frame on this GPU against ~14.7 ms on wasm');
+    assert.deepEqual(slow.problems, []);
+  } finally {
+    await slow.context.close();
+  }
+  // backend="webgpu" on that slow GPU: 1,296 tets take ~23 ms, over a 60 fps frame; it would run (16.7 - 10) / 0.01 = 666.
+  const asked = await openFixture('<soft-body id="fig" backend="webgpu" interactive="false" autoplay loading="eager"></soft-body>', fakeProbe(key, 10, 0.01));
+  try {
+    const state = await figureState(asked.page, 'fig', 3);
+    assert.equal(state.backend, 'webgpu', state.reason);
+    assert.match(state.label, /^webgpu · WebGPU adapter \S+ \S+ · slow here: ~23 ms a frame; this device runs 666 tets at 60 fps$/);
+    assert.deepEqual(asked.problems, []);
+  } finally {
+    await asked.context.close();
   }
 });
 

@@ -3,9 +3,11 @@
 // refuses the rest) or 'auto' (WebGPU when the browser has an adapter and the scene is big enough
 // to gain, else wasm). The world says which it got (world.backend) and why (world.backendReason).
 
+import { probeKeepsWasm, storedProbe } from './backend_probe.js';
+
 export const BACKENDS = Object.freeze(['wasm', 'webgpu', 'auto']);
 
-// Below this many tets 'auto' takes wasm (docs/gpu.md, "When auto takes WebGPU"): one wasm thread
+// Below this many tets 'auto' takes wasm when this session has no device probe (backend_probe.js) (docs/gpu.md, "When auto takes WebGPU"): one wasm thread
 // steps ~0.042 us per tet per substep, so 30k tets cost 1.26 ms per substep (12.6 ms per 10-substep
 // frame: 60 fps already), while the GPU's floor is ~124 dispatches x 10 us = 1.24 ms per substep on
 // an integrated GPU, whatever the size. Below it WebGPU cannot be faster there, only add a readback.
@@ -15,6 +17,13 @@ export const GPU_MIN_TETS = 30000;
 export function tooSmallForGpu(tets) {
   if (tets >= GPU_MIN_TETS) return null;
   return `${tets.toLocaleString('en')} tets, below the ${GPU_MIN_TETS.toLocaleString('en')} where WebGPU gains`;
+}
+
+// Why 'auto' keeps wasm for `tets` tets, or null: by this session's device probe when there is one,
+// else by GPU_MIN_TETS.
+export function autoKeepsWasm(tets) {
+  const probe = storedProbe();
+  return probe ? probeKeepsWasm(probe, tets) : tooSmallForGpu(tets);
 }
 
 // What a backend refuses to run (rather than run it differently); feature names it.
@@ -37,7 +46,7 @@ export async function createWorldOn(sb, options) {
   if (tets !== null && !(Number.isInteger(tets) && tets >= 0)) throw new TypeError(`Softbody.createWorld: tets (the scene's tet count, for 'auto') must be a whole number >= 0, got ${String(tets)}`);
   if (backend === 'wasm') return wasmWorld(sb, 'asked for wasm');
   // 'auto' told the scene's size weighs it before loading any GPU code.
-  const small = backend === 'auto' && tets !== null ? tooSmallForGpu(tets) : null;
+  const small = backend === 'auto' && tets !== null ? autoKeepsWasm(tets) : null;
   if (small) return wasmWorld(sb, `auto: ${small}`);
   // Loaded only here: pages that never ask for WebGPU do not download it.
   const { GpuWorld, requestGpu } = await import('./gpu/gpu_world.js');
@@ -49,6 +58,20 @@ export async function createWorldOn(sb, options) {
   const world = new GpuWorld(sb, gpu);
   world.backendReason = `${backend === 'auto' ? 'auto: ' : ''}${gpu.reason}`;
   return world;
+}
+
+// The device probe (gpu/gpu_probe.js) for this browser's GPU: { a, b, estimateFrameMs(tets),
+// largestTetsAt(fps), cached }, measured on first call and kept for the session; rejects without WebGPU.
+export async function probeGpuOn(sb, options) {
+  const { probeGpu } = await import('./gpu/gpu_probe.js');
+  const { requestGpu } = await import('./gpu/gpu_world.js');
+  const gpu = await requestGpu();
+  if (!gpu.device) throw new Error(`Softbody.probeGpu: WebGPU is not available here: ${gpu.reason}`);
+  try {
+    return await probeGpu(sb, gpu, options);
+  } finally {
+    gpu.device.destroy();
+  }
 }
 
 function wasmWorld(sb, reason) {

@@ -7,7 +7,7 @@
 // Three.js attribute must be rebound.
 import * as arg from './bridge_args.js';
 import { Collider } from './collider.js';
-import { createWorldOn } from './backend.js';
+import { createWorldOn, probeGpuOn } from './backend.js';
 import { THIN_CHOICE_STATS_BYTES, ThinParts, setThinParts, thinChoiceStats } from './tetra_thin_parts.js';
 import createSoftbodyModule from './wasm/softbody.mjs';
 import { bodyConvergence } from './convergence.js';
@@ -163,6 +163,11 @@ export class Softbody {
   createWorld(options) {
     if (options !== undefined) return createWorldOn(this, options);
     return new World(this, this.check(this.M._sb_world_create()));
+  }
+
+  // This device's GPU budget (backend_probe.js): Promise of { a, b, estimateFrameMs(tets), largestTetsAt(fps) }.
+  probeGpu(options) {
+    return probeGpuOn(this, options);
   }
 
   // Starts a tetrahedralization of a triangle surface (copied in). Nothing is computed until run().

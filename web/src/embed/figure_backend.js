@@ -2,7 +2,8 @@
 // The WebGPU backend runs a subset of the model (docs/gpu.md); a figure that needs more, or that
 // 'auto' finds too small to gain, is built on wasm instead and says why: a figure never breaks on
 // the backend. The GPU code is imported only when a figure may use it.
-import { BackendError, tooSmallForGpu } from '../backend.js';
+import { BackendError, autoKeepsWasm } from '../backend.js';
+import { slowNote } from '../backend_probe.js';
 
 // The first thing this figure needs that the WebGPU backend does not run yet, or null. Only what
 // would fail after the build or what is cheaper to see in the values;
@@ -35,15 +36,22 @@ export async function buildOnBackend(figure, config, mesh, asked, isCurrent = ()
   if (asked === 'auto') {
     // The scene's size decides first: counted on the wasm build, which stays when it is small.
     onWasm('');
-    const small = tooSmallForGpu(figureTets(figure));
+    const small = autoKeepsWasm(figureTets(figure));
     if (small) return { backend: 'wasm', reason: `auto: ${small}` };
   }
   const refused = gpuRefusal(config);
   if (refused) return onWasm(`${asked}: WebGPU does not run ${refused} yet`);
-  const { GpuWorld, requestGpu } = await import('../gpu/gpu_world.js');
+  const [{ GpuWorld, requestGpu }, { probeGpu }] = await Promise.all([import('../gpu/gpu_world.js'), import('../gpu/gpu_probe.js')]);
   const gpu = (figure.gpu ??= await requestGpu()); // one device per figure, kept across rebuilds
   if (!isCurrent()) return null;
   if (!gpu.device) return onWasm(`${asked}: ${gpu.reason}`);
+  // First WebGPU use in this session measures the device (off screen); later figures reuse it.
+  const probe = await probeGpu(sb, gpu);
+  if (!isCurrent()) return null;
+  if (asked === 'auto' && !probe.cached) {
+    const slower = autoKeepsWasm(figureTets(figure));
+    if (slower) return { backend: 'wasm', reason: `auto: ${slower}` };
+  }
   const before = figure.makeWorldKind; // 'wasm' when auto built there to count: a refusal keeps it
   try {
     figure.makeWorld = () => new GpuWorld(sb, gpu);
@@ -56,5 +64,6 @@ export async function buildOnBackend(figure, config, mesh, asked, isCurrent = ()
     const what = error instanceof BackendError ? `WebGPU does not run ${error.feature} yet` : `WebGPU failed: ${String(error?.message ?? error)}`;
     return onWasm(`${asked}: ${what}`);
   }
-  return { backend: 'webgpu', reason: `${asked === 'auto' ? `auto: ${figureTets(figure).toLocaleString('en')} tets on ` : ''}${gpu.reason}` };
+  const slow = slowNote(probe, figureTets(figure));
+  return { backend: 'webgpu', reason: `${asked === 'auto' ? `auto: ${figureTets(figure).toLocaleString('en')} tets on ` : ''}${gpu.reason}${slow ? ` · ${slow}` : ''}`, slow: slow || null };
 }

@@ -237,7 +237,10 @@ export declare class Softbody {
   /** With options: a world on the chosen backend (docs/gpu.md). 'auto' takes WebGPU when an adapter
    * exists, else wasm; 'webgpu' rejects without one. The GPU world runs a subset (tet bodies, XPBD,
    * simple material, ground, pins) and throws BackendError for the rest. */
-  createWorld(options: { backend?: 'wasm' | 'webgpu' | 'auto' }): Promise<BackendWorld>;
+  createWorld(options: { backend?: 'wasm' | 'webgpu' | 'auto'; tets?: number }): Promise<BackendWorld>;
+  /** This device's GPU budget (docs/gpu.md, "The device budget probe"): measured on the first call of
+   * the session, the stored result afterwards (cached: true); rejects without WebGPU. */
+  probeGpu(options?: { tets?: number[]; frames?: number }): Promise<GpuProbe>;
   /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */
   createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean; /** A bound on the tets: the first run() throws TOO_LARGE, naming the estimate, when the estimate exceeds it (0: none). */ maxTets?: number; /** When thin parts take the estimate over maxTets: refuse ('sample', the default), thicken them, or sample them coarser. */ thinParts?: ThinPartsChoice }): Tetra;
   lastError(): string;
@@ -248,6 +251,17 @@ export declare class BackendError extends Error {
   readonly name: 'BackendError';
   readonly feature: string;
   readonly backend: string;
+}
+/** ms per frame on this GPU ~ a + b * tets, fitted from boxes stepped off screen. */
+export interface GpuProbe {
+  readonly a: number;
+  readonly b: number;
+  /** vendor/architecture of the adapter it was measured on. */
+  readonly key: string;
+  readonly samples: ReadonlyArray<{ tets: number; ms: number }>;
+  readonly cached: boolean;
+  estimateFrameMs(tets: number): number;
+  largestTetsAt(fps: number): number;
 }
 /** What createWorld({ backend }) resolves to: which backend it got, and why. */
 export interface BackendInfo {
