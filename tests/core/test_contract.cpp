@@ -364,7 +364,7 @@ TEST_CASE("stats: energies are doubles, finite while the state is finite") {
   CHECK(st.elastic_energy > 1e60);
   CHECK(std::isfinite(st.potential_energy));
   CHECK(std::isfinite(st.kinetic_energy));
-  // The layout the JS bridge reads (web/src/softbody.js: STATS_BYTES and offsets).
+  // The layout the JS bridge reads (web/src/softbody.js: STATS_BYTES; bridge_body.js: Body.stats()'s offsets).
   CHECK(sizeof(sb_body_stats) == 104);
   CHECK(offsetof(sb_body_stats, inverted_tets) == 96);
   sb_world_destroy(w);

@@ -2,8 +2,8 @@
 // they reach the wasm exports, because those convert silently: NaN and "abc" become vertex 0, 2**32 + 1
 // becomes 1, true becomes 1 s, BigInt and null throw a bare TypeError. A refusal is a SoftbodyError,
 // like the C API's, whose message names the call, the argument, what it must be and the value it got.
-// (softbody.js imports this module and this one imports its error class: used only inside calls.)
-import { ErrorCode, SoftbodyError } from './softbody.js';
+// (The error class and codes come from bridge_tables.js, which imports nothing: no import cycle.)
+import { ErrorCode, SoftbodyError } from './bridge_tables.js';
 
 const FLOAT32_MAX = 3.4028234663852886e38; // a larger finite double is Infinity once it is a float32
 const INT32_MIN = -(2 ** 31);

@@ -1,6 +1,6 @@
 // The bridge's rigid obstacles (sb_collider_*): split from softbody.js, which re-exports Collider.
 import * as arg from './bridge_args.js';
-import { ColliderParam, ErrorCode } from './softbody.js';
+import { ColliderParam, ErrorCode } from './bridge_tables.js';
 
 // A rigid obstacle (sb_collider_*), made by World.addCollider.
 export class Collider {

@@ -1,6 +1,6 @@
 // Convergence by target (docs/solvers.md): what a body's last step did about its stiffness target
 // (Param.stiffnessTarget, Param.maxIterations), read through sb_body_get_convergence. Body.convergence()
-// in softbody.js calls this; the page's readout and <soft-body> show it.
+// in bridge_body.js calls this; the page's readout and <soft-body> show it.
 
 // sb_convergence_status
 export const ConvergenceStatus = Object.freeze({ notMeasured: 0, fixed: 1, met: 2, budgetSpent: 3 });

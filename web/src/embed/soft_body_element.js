@@ -13,19 +13,17 @@
 // world, bodies, stats, paused, frames, time. Events (bubbling, composed): load (each build's first
 // frame; ready is the first one's old name), progress, visibility, exploded, error, and a throttled
 // frame event (4 per second) for captions that show live numbers.
-import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, SOLVER_LABELS, attributeInfo, attributeName, formatAttribute, parseAttribute, propertyName } from './attributes.js';
+import { ATTRIBUTES, ATTRIBUTE_NAMES, DEFAULT_RESOLUTION, SAMPLE_SCENES, attributeInfo, attributeName, formatAttribute, parseAttribute, propertyName } from './attributes.js';
 import { buildControls } from './element_controls.js';
 import { buildShadow, setProgress } from './element_dom.js';
-import { KEY_HELP, wireKeys } from './element_keys.js';
 import { labelViews, samplePlot, setupPlot } from './element_overlays.js';
+import { addShadowMethods } from './element_shadow.js';
 import { snapshot } from './element_snapshot.js';
 
 // ?test in the page's URL: cheap rendering (no MSAA, pixel ratio 1, small shadow map), identical
 // physics, as on the demo page. The stage also picks it by itself on a software renderer.
 const LOW_COST = typeof location !== 'undefined' && new URLSearchParams(location.search).has('test');
 const FRAME_EVENT_MS = 250; // the frame event's period
-const MESSAGE_MS = 9000; // a message stays this long (or until dismissed)
-const HINT_MS = 1600;
 const MAX_FRAME_S = 0.1; // s: the camera follow's step after a pause is no longer than this
 const NEAR_MARGIN = '100% 0px 100% 0px'; // load when within about one viewport of being visible
 
@@ -600,99 +598,7 @@ export class SoftBodyElement extends HTMLElement {
     labelViews(this);
   }
 
-  // ---- pieces of the shadow DOM ---------------------------------------------------------------
-
-  _wire() {
-    const p = this._parts;
-    p.play.addEventListener('click', (e) => {
-      e.stopPropagation(); // the host's click would reveal too
-      this.dismissPoster();
-      this.play();
-    });
-    p.messageClose.addEventListener('click', () => (p.message.hidden = true));
-    this._keys = wireKeys(this);
-    // Activation, as maps embedded in articles do it: until the first click, tap or focus the wheel
-    // scrolls the page. A touch swipe that starts on the view may be a page scroll, so only a tap
-    // (click) activates on touch.
-    this.addEventListener('pointerdown', (e) => {
-      if (e.pointerType !== 'touch') this._setActive(true);
-    });
-    // A touch on an inactive figure scrolls the page (figure_view.js): say how to take hold instead.
-    this.addEventListener('pointerdown', (e) => {
-      if (e.pointerType === 'touch' && !this._active && this._values.interactive && this._status === 'ready') this._flashHint('tap to grab or turn · swipes scroll the page');
-    }, { capture: true });
-    this.addEventListener('click', () => {
-      if (!this._shown && this._values.reveal === 'interaction') this._revealByReader();
-      else this._setActive(true);
-    });
-    this.addEventListener('keydown', (e) => {
-      if (this._shown || this._values.reveal !== 'interaction' || (e.key !== 'Enter' && e.key !== ' ')) return;
-      e.preventDefault();
-      this._revealByReader();
-    });
-    this.addEventListener('focusin', () => this._setActive(true));
-    this.addEventListener('focusout', (e) => {
-      if (!this.contains(e.relatedTarget) && !this.shadowRoot.contains(e.relatedTarget)) this._setActive(false);
-    });
-    p.canvas.addEventListener('wheel', () => {
-      if (!this._active && this._values.interactive && !this._values.disableZoom) this._flashHint('click to zoom · scrolling moves the page');
-    }, { passive: true });
-    // A grab never scrolls: pointerdown (which starts the grab) comes before touchstart, so the
-    // touch can still be claimed here even though touch-action allows vertical panning.
-    const claim = (e) => {
-      if (this._view?.grabber.dragging && e.cancelable) e.preventDefault();
-    };
-    p.canvas.addEventListener('touchstart', claim, { passive: false });
-    p.canvas.addEventListener('touchmove', claim, { passive: false });
-    this._onOutside = (e) => {
-      if (!e.composedPath().includes(this)) this._setActive(false);
-    };
-  }
-
-  _revealByReader() {
-    this.dismissPoster();
-    this.play();
-  }
-
-  // interactive and disable-zoom onto the view; the canvas's name says what the reader can do.
-  _applyInteraction() {
-    this._view?.setInteraction({ interactive: this._values.interactive, zoom: !this._values.disableZoom });
-    if (this._view) this._view.following = this._values.cameraFollow;
-    this._syncTabIndex();
-    this._describe();
-  }
-
-  _setActive(active) {
-    if (this._active === active) return;
-    this._active = active;
-    this._view?.setActive(active);
-    this.toggleAttribute('active', active);
-    if (active) document.addEventListener('pointerdown', this._onOutside, true);
-    else document.removeEventListener('pointerdown', this._onOutside, true);
-    if (active) this._parts.hint.classList.remove('shown');
-  }
-
-  _flashHint(text) {
-    this._parts.hint.textContent = text;
-    this._parts.hint.classList.add('shown');
-    clearTimeout(this._hintTimer);
-    this._hintTimer = setTimeout(() => this._parts.hint.classList.remove('shown'), HINT_MS);
-  }
-
-  _controlHandlers() {
-    return {
-      playPause: () => (this._playing ? this.pause() : this.play()),
-      reset: () => this.reset(),
-      set: (name, value) => this.setParam(name, value),
-      get: (name) => {
-        const key = propertyName(name);
-        if (key === 'stiffness' && this._values.stiffness === null) return this._values.edgeCompliance > 0 ? 1 / this._values.edgeCompliance : 1e6;
-        if (key === 'volumeCompliance' && this._values.volumeCompliance === null) return this._figure?.lanes[0]?.body.getParam('volumeCompliance') ?? 0;
-        if (key === 'pressure' && this._values.pressure === null) return this._figure?.lanes[0]?.body.getParam('pressure') ?? 0;
-        return this._values[key];
-      },
-    };
-  }
+  // ---- attributes that act on the element ------------------------------------------------------
 
   // Element-only attributes take effect here (also before loading).
   _applyElementValue(name, value) {
@@ -718,75 +624,10 @@ export class SoftBodyElement extends HTMLElement {
     if (name === 'alt') this._describe();
     if (name === 'scene' || name === 'src' || name === 'compare' || name === 'solver') this._describe();
   }
-
-  _syncPlay() {
-    this._controls.sync(!this._playing);
-    const play = this._parts.play;
-    if (!this._shown) {
-      // reveal="interaction": the button loads and plays; "manual": the page decides.
-      play.hidden = this._values.reveal !== 'interaction' || this._status === 'failed';
-      play.setAttribute('aria-label', 'load and play the simulation');
-      this._parts.bar.hidden = true;
-      return;
-    }
-    this._parts.bar.hidden = this._values.controls === 'none' || this._status === 'failed';
-    play.setAttribute('aria-label', 'play');
-    const showBig = !this._playing && this._status === 'ready' && (!this._everPlayed || this._values.controls === 'none');
-    play.hidden = !showBig;
-  }
-
-  _showPoster() {
-    const { poster } = this._parts;
-    const url = this._values.poster;
-    poster.hidden = !url;
-    if (url && poster.getAttribute('src') !== url) poster.src = url;
-  }
-
-  // What a screen reader hears: the host is a figure named by alt (or by what it simulates), the
-  // canvas an image saying the same and what the reader can do with it.
-  _describe() {
-    const v = this._values;
-    const what = v.src ? this._rt?.fileNameOf(this._rt.srcUrls(v.src)[0]) ?? 'a mesh' : v.scene;
-    const how = v.compare ? `side by side under ${v.compare.map((s) => SOLVER_LABELS[s]).join(', ')}` : `under ${SOLVER_LABELS[v.solver]}`;
-    const name = v.alt ?? `soft-body simulation: a ${what} ${how}`;
-    if (this._internals) this._internals.ariaLabel = name;
-    const use = v.interactive ? ` Drag the body to grab and throw it; drag elsewhere to orbit. ${KEY_HELP}` : '';
-    const canvas = this._parts.canvas;
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `${name}.${use}`);
-  }
-
-  // Shows a message inside the element (the C API's text when it comes from there), logs it once
-  // to the console, and fires an error event.
-  _report(error, attribute = null, { fatal = false } = {}) {
-    const message = String(error?.message ?? error);
-    const p = this._parts;
-    p.messageText.textContent = message;
-    p.message.hidden = false;
-    clearTimeout(this._messageTimer);
-    this._messageTimer = setTimeout(() => (p.message.hidden = true), MESSAGE_MS);
-    if (!this._warned.has(message)) {
-      this._warned.add(message);
-      console.warn(`<soft-body>: ${message}`);
-    }
-    this._emit('error', { message, code: error?.code ?? null, codeName: error?.codeName ?? null, attribute, fatal });
-  }
-
-  // Puts an attribute back to text (null: removed) without treating it as a change.
-  _revert(name, text) {
-    this._reverting = true;
-    try {
-      if (text === null) this.removeAttribute(name);
-      else this.setAttribute(name, text);
-    } finally {
-      this._reverting = false;
-    }
-  }
-
-  _emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  }
 }
+
+// Input, activation, play button, poster, accessible name, messages and events (element_shadow.js).
+addShadowMethods(SoftBodyElement);
 
 // Properties reflect attributes: el.edgeCompliance = 1e-3 sets edge-compliance="0.001", and reads
 // back the value in effect (parsed). Setting null removes the attribute (the default applies).
