@@ -230,7 +230,7 @@ const TABLE = {
 
 // Methods that take no arguments, or only the bridge's own plumbing (check, checkPointer, copyIn:
 // return codes and arrays the bridge made itself).
-const NO_ARGUMENTS = new Set(['Softbody.createWorld', 'Softbody.lastError', 'Softbody.check', 'Softbody.checkPointer', 'Softbody.copyIn',
+const NO_ARGUMENTS = new Set(['Softbody.createWorld', 'Softbody.probeGpu', 'Softbody.lastError', 'Softbody.check', 'Softbody.checkPointer', 'Softbody.copyIn',
   'World.contactStats', 'World.destroy', 'Collider.destroy', 'Tetra.runAll', 'Tetra.estimateTets', 'Tetra.stats', 'Tetra.result', 'Tetra.destroy',
   'Body.visualBinding', 'Body.reset', 'Body.stats', 'Body.convergence', 'Body.destroy']);
 
