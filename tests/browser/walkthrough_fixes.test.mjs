@@ -288,17 +288,25 @@ test('the camera keeps a thrown body in view', async () => {
     assert.ok(release && Math.hypot(...release.velocity) > 4, `thrown at ${release && Math.hypot(...release.velocity).toFixed(1)} m/s`);
 
     // Follow it for 5 s of simulated time, sampling every few frames.
+    // Whether the opening view lost it at any sample (under load the flick is weaker and the body may
+    // come to rest back in that view by the end; what counts is that the chase was needed on the way).
     let chased = false;
     let farthest = 0;
+    let lostByOpening = null;
     const from = await page.evaluate(() => app.frames);
     for (let now = from; now < from + 300; ) {
       await waitMoreFrames(page, 5);
       const s = await page.evaluate(() => {
         const c = app.stats().center;
-        return { frames: app.frames, chasing: app.stage.chasing, c };
+        const rect = app.stage.canvas.getBoundingClientRect();
+        const v = window.firstCamera.position.clone().set(c[0], c[1], c[2]).project(window.firstCamera);
+        const q = { x: ((v.x + 1) / 2) * rect.width, y: ((1 - v.y) / 2) * rect.height };
+        const lost = !(q.x > 0 && q.x < rect.width && q.y > 0 && q.y < rect.height);
+        return { frames: app.frames, chasing: app.stage.chasing, c, lost, q };
       });
       now = s.frames;
       chased ||= s.chasing;
+      if (s.lost && !lostByOpening) lostByOpening = s.q;
       farthest = Math.max(farthest, Math.hypot(s.c[0], s.c[2]));
     }
     const end = await page.evaluate(() => {
@@ -319,7 +327,7 @@ test('the camera keeps a thrown body in view', async () => {
     });
     const inside = (p) => p.x > 0 && p.x < end.rect.w && p.y > 0 && p.y < end.rect.h;
     assert.ok(farthest > 2, `the body flew ${farthest.toFixed(1)} m from the middle of the floor`);
-    assert.ok(!inside(end.atFirstCamera), `the opening view would have lost it (${end.atFirstCamera.x.toFixed(0)}, ${end.atFirstCamera.y.toFixed(0)})`);
+    assert.ok(lostByOpening, `the opening view would have lost it on its way (at the end it projects at (${end.atFirstCamera.x.toFixed(0)}, ${end.atFirstCamera.y.toFixed(0)}) there)`);
     assert.ok(chased, 'the camera chased it');
     assert.ok(inside(end.point), `its centre projects inside the canvas at (${end.point.x.toFixed(0)}, ${end.point.y.toFixed(0)})`);
     assert.equal(end.button, false, 'no recentre button while the body is in view');
