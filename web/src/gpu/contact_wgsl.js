@@ -181,9 +181,9 @@ fn particles(@builtin(global_invocation_id) gid: vec3u) {
 }
 `;
 
-// Per surface triangle of one colour (no two share a vertex), one sphere or capsule:
-// solve_collider_faces, with closest_segment_triangle and its helpers.
-export const FACE_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}${GEOMETRY}
+// closest_on_triangle (core/math/closest_points.cpp): Ericson's Voronoi-region cases, for every
+// shader that needs it (the colliders' face pass here, body contact in gpu_body_contact.js).
+export const CLOSEST_ON_TRIANGLE = /* wgsl */ `
 struct Closest { q: vec3f, w: vec3f, in_face: bool }
 
 fn closest_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> Closest {
@@ -221,7 +221,12 @@ fn closest_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> Closest {
   let w2 = vc * denom;
   return Closest(a + ab * w1 + ac * w2, vec3f(1.0 - w1 - w2, w1, w2), true);
 }
+`;
 
+// Per surface triangle of one colour (no two share a vertex), one sphere or capsule:
+// solve_collider_faces, with closest_segment_triangle and its helpers.
+export const FACE_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}${GEOMETRY}
+${CLOSEST_ON_TRIANGLE}
 struct Segments { d2: f32, s: f32, t: f32 }
 
 fn closest_between_segments(p0: vec3f, p1: vec3f, q0: vec3f, q1: vec3f) -> Segments {

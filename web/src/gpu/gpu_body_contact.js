@@ -10,6 +10,7 @@
 // over. Both sides of a contact get the same scale, so each contact's corrections still sum to zero
 // momentum; they are added with fixed-point atomics (2^-30 m), whose sums are exact. The triangles
 // are found through a spatial hash rebuilt every substep from the current positions (fixed buckets).
+import { CLOSEST_ON_TRIANGLE } from './contact_wgsl.js';
 
 const WORKGROUP = 64;
 const GAP = 0.005; // m, the core's default BodyContactSettings::thickness
@@ -85,7 +86,7 @@ fn insert(@builtin(global_invocation_id) gid: vec3u) {
   }
 }
 
-${CLOSEST_ON_TRIANGLE()}
+${CLOSEST_ON_TRIANGLE}
 
 // Each surface vertex: its nearest allowed triangle of another body within the reach (ties to the
 // plane it is most clearly in front of or behind); a contact when nearer than the gap.
@@ -218,48 +219,6 @@ fn apply(@builtin(global_invocation_id) gid: vec3u) {
   x[i] = vec4f(xi.xyz + d, xi.w);
 }
 `;
-
-function CLOSEST_ON_TRIANGLE() {
-  return /* wgsl */ `
-struct Closest { q: vec3f, w: vec3f, in_face: bool }
-// closest_on_triangle (core/math/closest_points.cpp): Ericson's Voronoi-region cases.
-fn closest_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> Closest {
-  let ab = b - a;
-  let ac = c - a;
-  let ap = p - a;
-  let d1 = dot(ab, ap);
-  let d2 = dot(ac, ap);
-  if (d1 <= 0.0 && d2 <= 0.0) { return Closest(a, vec3f(1.0, 0.0, 0.0), false); }
-  let bp = p - b;
-  let d3 = dot(ab, bp);
-  let d4 = dot(ac, bp);
-  if (d3 >= 0.0 && d4 <= d3) { return Closest(b, vec3f(0.0, 1.0, 0.0), false); }
-  let vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-    let t = d1 / (d1 - d3);
-    return Closest(a + ab * t, vec3f(1.0 - t, t, 0.0), false);
-  }
-  let cp = p - c;
-  let d5 = dot(ab, cp);
-  let d6 = dot(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) { return Closest(c, vec3f(0.0, 0.0, 1.0), false); }
-  let vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-    let t = d2 / (d2 - d6);
-    return Closest(a + ac * t, vec3f(1.0 - t, 0.0, t), false);
-  }
-  let va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-    let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    return Closest(b + (c - b) * t, vec3f(0.0, 1.0 - t, t), false);
-  }
-  let denom = 1.0 / (va + vb + vc);
-  let w1 = vb * denom;
-  let w2 = vc * denom;
-  return Closest(a + ab * w1 + ac * w2, vec3f(1.0 - w1 - w2, w1, w2), true);
-}
-`;
-}
 
 function makeKernels(device) {
   const S = GPUShaderStage.COMPUTE;
