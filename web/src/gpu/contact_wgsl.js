@@ -4,7 +4,7 @@
 // the XPBD substep's end when colliders are there (soft_body_position_based.cpp: the ground, each
 // collider's particles then faces, then the velocities with restitution). Positions are x - origin
 // (xpbd_wgsl.js), so the collider poses are written relative to the same origin (gpu_colliders.js).
-import { PARAMS } from './xpbd_wgsl.js';
+import { GROUND_PUSH, PARAMS } from './xpbd_wgsl.js';
 
 // Group 0: the body's buffers. record: per vertex [normal xyz, restitution (-1: no collider contact)]
 // and [surface velocity xyz (m/s), 0], as ContactRecord.
@@ -349,7 +349,7 @@ fn faces(@builtin(global_invocation_id) gid: vec3u) {
 
 // Per vertex, before the colliders: the ground with friction (solve_ground), and the contact record
 // cleared. After them: the velocities, with the ground's and the colliders' restitution.
-export const CONTACT_VERTEX_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}
+export const CONTACT_VERTEX_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}${GROUND_PUSH}
 @compute @workgroup_size(64)
 fn ground(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
@@ -365,24 +365,9 @@ fn reground(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 fn solve_ground(i: u32) {
-  var xi = x[i];
+  let xi = x[i];
   if (xi.w == 0.0 || (P.flags & 1u) == 0u || xi.y >= P.floor_y) { return; }
-  let p = prev[i].xyz;
-  let depth = P.floor_y - xi.y;
-  xi.y = P.floor_y;
-  let dx = xi.x - p.x;
-  let dz = xi.z - p.z;
-  let slide_sq = dx * dx + dz * dz;
-  let limit = P.friction * depth;
-  if (slide_sq <= limit * limit) {
-    xi.x = p.x;
-    xi.z = p.z;
-  } else {
-    let k = limit / sqrt(slide_sq);
-    xi.x -= dx * k;
-    xi.z -= dz * k;
-  }
-  x[i] = xi;
+  x[i] = ground_push(xi, prev[i].xyz);
 }
 
 @compute @workgroup_size(64)

@@ -23,9 +23,33 @@ struct Params {
 @group(0) @binding(0) var<uniform> P: Params;
 `;
 
+// solve_ground for a vertex below the ground (y < floor_y): onto it, and the sliding of this
+// substep (from p, m) undone up to friction x the push (m). Shared by finish and the unfused
+// substep's ground (contact_wgsl.js), so both round alike.
+export const GROUND_PUSH = /* wgsl */ `
+fn ground_push(x_in: vec4f, p: vec3f) -> vec4f {
+  var xi = x_in;
+  let depth = P.floor_y - xi.y;
+  xi.y = P.floor_y;
+  let dx = xi.x - p.x;
+  let dz = xi.z - p.z;
+  let slide_sq = dx * dx + dz * dz;
+  let limit = P.friction * depth;
+  if (slide_sq <= limit * limit) {
+    xi.x = p.x;
+    xi.z = p.z;
+  } else {
+    let k = limit / sqrt(slide_sq);
+    xi.x -= dx * k;
+    xi.z -= dz * k;
+  }
+  return xi;
+}
+`;
+
 // Per vertex: predict (v damped, v += g h; prev = x; x += v h) and finish (the ground with friction,
 // then v from the substep's motion with the ground's restitution).
-export const VERTEX_WGSL = /* wgsl */ `${PARAMS}
+export const VERTEX_WGSL = /* wgsl */ `${PARAMS}${GROUND_PUSH}
 @group(0) @binding(1) var<storage, read_write> x: array<vec4f>;
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4f>;
 @group(0) @binding(3) var<storage, read_write> vel: array<vec4f>;
@@ -54,22 +78,8 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
   if (xi.w == 0.0) { vel[i] = vec4f(0.0); return; }
   let p = prev[i].xyz;
   let ground = (P.flags & 1u) != 0u;
-  // solve_ground: y >= 0, and the sliding of this substep undone up to friction x the push (m).
   if (ground && xi.y < P.floor_y) {
-    let depth = P.floor_y - xi.y;
-    xi.y = P.floor_y;
-    let dx = xi.x - p.x;
-    let dz = xi.z - p.z;
-    let slide_sq = dx * dx + dz * dz;
-    let limit = P.friction * depth;
-    if (slide_sq <= limit * limit) {
-      xi.x = p.x;
-      xi.z = p.z;
-    } else {
-      let k = limit / sqrt(slide_sq);
-      xi.x -= dx * k;
-      xi.z -= dz * k;
-    }
+    xi = ground_push(xi, p);
     x[i] = xi;
   }
   // v += (x - x_predicted) / h, x_predicted recomputed as predict rounded it (update_velocities).
