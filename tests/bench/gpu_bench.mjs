@@ -38,6 +38,13 @@ export const CONTACT_SCENES = [
   { label: '2 x 10k stacked', cells: 12, frames: 4, scene: 'stack' },
 ];
 
+// What drawing a frame moved before zero-copy rendering: positions and velocities read back per
+// vertex (vec4 each). Now read back READBACKS_PER_S times a second; the normals kernel (gpu_surface.js)
+// reads per corner its id (4), the three corners' positions (48), and writes 16 B per vertex.
+export const READBACK_BYTES = 32;
+export const READBACKS_PER_S = 4;
+export const NORMALS_BYTES = 4 + 3 * 4 + 3 * 16;
+
 export function bytesPerSubstep(r) {
   return r.vertices * (BYTES.predict + BYTES.finish) + r.edges * BYTES.edge + r.tets * BYTES.tet;
 }
@@ -119,6 +126,9 @@ export function gpuReport(part) {
     for (const r of part.contactRows)
       lines.push(`  ${r.label.padEnd(18)} ${String(r.dispatchesPerSubstep).padStart(6)} dispatches/substep  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; launches ${DEVICES.map((d) => `${(1e3 * SUBSTEPS * r.dispatchesPerSubstep * d.launch).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
+  // A <soft-body> on WebGPU draws from the solver's buffers (embed/gpu_stage.js): positions and
+  // velocities (16 B each per vertex) are read back 4 times a second for its readout, not per frame.
+  lines.push(`  drawn in a <soft-body>: read back per frame ${part.rows.map((r) => `${r.label} 0 MB (was ${((READBACK_BYTES * r.vertices) / 1e6).toFixed(2)})`).join(', ')}; ${READBACKS_PER_S} read backs a second for the readout; the normals pass reads x and the surface's corners (~${NORMALS_BYTES} B per surface corner)`);
   lines.push('  cost model, ms per frame = substeps x (dispatches x launch + bytes / bandwidth):');
   for (const d of DEVICES) lines.push(`    ${d.name}, ${d.launch * 1e6} us per dispatch, ${d.bandwidth / 1e9} GB/s: ${part.rows.map((r) => `${r.label} ${modelMs(r, d).toFixed(2)} ms`).join(', ')}`);
   return lines;

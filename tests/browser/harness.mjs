@@ -51,9 +51,13 @@ export async function startServer({ isolated = false } = {}) {
 }
 
 // webgpu: WebGPU on Chromium's software adapter (SwiftShader, TOOLCHAIN.md "WebGPU in headless
-// Chromium"); pages must come from localhost (a secure context) to see navigator.gpu.
+// Chromium"); pages must come from localhost (a secure context) to see navigator.gpu. Vulkan on
+// SwiftShader with ANGLE on SwiftShader: without them compute runs, but presenting a WebGPU canvas
+// (gpu_stage.js draws into one) loses the device ("A valid external Instance reference no longer
+// exists").
+const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 export function launchBrowser({ webgpu = false } = {}) {
-  const args = webgpu ? [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'] : CHROMIUM_ARGS;
+  const args = webgpu ? [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), ...WEBGPU_ARGS] : CHROMIUM_ARGS;
   return chromium.launch({ executablePath: '/usr/bin/chromium', args });
 }
 

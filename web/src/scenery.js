@@ -44,8 +44,9 @@ function createGroundMaterial() {
 
 // Builds the scene and configures the renderer's shadows and tone mapping.
 // options.lowCost (the ?test mode): small shadow map, no environment map, because headless
-// Chromium renders WebGL on the CPU (SwiftShader).
-export function createScenery(renderer, { lowCost = false } = {}) {
+// Chromium renders WebGL on the CPU (SwiftShader). environment: false leaves the environment map
+// out (it is made with WebGL's PMREM generator; the WebGPU stage has none).
+export function createScenery(renderer, { lowCost = false, environment = true } = {}) {
   renderer.shadowMap.enabled = true;
   renderer.shadowMap.type = THREE.PCFShadowMap; // with light.shadow.radius: soft edges
   renderer.toneMapping = THREE.ACESFilmicToneMapping;
@@ -58,7 +59,7 @@ export function createScenery(renderer, { lowCost = false } = {}) {
   // A soft studio environment gives the glossy body its highlights; built once, and again after a
   // lost WebGL context comes back (it lives in a render target, whose pixels the loss took).
   function buildEnvironment() {
-    if (lowCost) return;
+    if (lowCost || !environment) return;
     const pmrem = new THREE.PMREMGenerator(renderer);
     scene.environment?.dispose();
     scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;

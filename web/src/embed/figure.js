@@ -176,15 +176,16 @@ class FigureLane {
     this.limit = EXPLOSION_FACTOR * this.scale;
   }
 
-  _observe() {
-    // A WebGPU body cannot wait for its read back inside a frame: it reports its last one.
-    this.stats = this.body.frameStats ? this.body.frameStats() : this.body.stats();
-    for (const b of this.extras) b.frameStats?.(); // and the scenery's bodies are read back to be drawn
+  // read: whether a WebGPU body starts a read back now (it cannot wait for one inside a frame, and
+  // reports its last one); a wasm body's stats are always current.
+  _observe(read = true) {
+    this.stats = this.body.frameStats ? this.body.frameStats(read) : this.body.stats();
+    for (const b of this.extras) b.frameStats?.(read); // the scenery's bodies too (drawn from it without zero-copy rendering)
     this.energy = totalEnergy(this.stats);
   }
 
-  // One frame; returns true if the lane exploded in it.
-  step(dt, time) {
+  // One frame; returns true if the lane exploded in it. read: as _observe.
+  step(dt, time, read = true) {
     if (this.exploded) return false;
     for (const entry of this.colliders) if (entry.spec.spin) spinPose(entry, time); // the paddle turns
     const started = performance.now();
@@ -197,7 +198,7 @@ class FigureLane {
       this.stepMs = performance.now() - started;
     }
     this.threads.stepped(this.stepMs);
-    this._observe();
+    this._observe(read);
     const reason = explosionReason(this.stats, this.limit);
     if (reason) {
       this.exploded = reason;
@@ -232,6 +233,20 @@ export class Figure {
     this.target = MESH_TARGET; // where the camera looks
     this.bounds = null; // the scenery's box ({ center, halfExtents }, m) for the camera, or null
     this.makeWorld = () => softbody.createWorld(); // one per view; figure_backend.js may hand GPU worlds
+    // How often GPU bodies are read back (ms): 0, every frame (their stats and, without zero-copy
+    // rendering, what is drawn); a renderer that draws from the GPU's buffers sets a few Hz, and
+    // readEveryFrame while a pointer may pick or holds a body.
+    this.readbackMs = 0;
+    this.readEveryFrame = false;
+    this._lastRead = -Infinity;
+  }
+
+  // Whether this frame reads GPU bodies back (readbackMs, readEveryFrame).
+  _readDue() {
+    const now = performance.now();
+    if (!this.readEveryFrame && now - this._lastRead < this.readbackMs) return false;
+    this._lastRead = now;
+    return true;
   }
 
   // config: { scene, resolution (null: the scene's default), solvers: [bridge names], values (the
@@ -393,9 +408,10 @@ export class Figure {
     this.time += dt;
     const exploded = [];
     let failure = null;
+    const read = this._readDue();
     for (const lane of this.lanes) {
       try {
-        if (lane.step(dt, this.time)) exploded.push(lane);
+        if (lane.step(dt, this.time, read)) exploded.push(lane);
       } catch (error) {
         failure ??= error;
       }

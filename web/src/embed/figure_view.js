@@ -30,6 +30,10 @@ export class FigureView {
     canvas.addEventListener('pointerdown', (e) => {
       if (!this.interactive || (!this.active && e.pointerType === 'touch')) e.stopImmediatePropagation();
     }, { capture: true });
+    // A pointer over the figure may pick at any moment: GPU bodies are then read back every frame.
+    this.hover = false;
+    canvas.addEventListener('pointerenter', () => (this.hover = true));
+    canvas.addEventListener('pointerleave', () => (this.hover = false));
     this.group = new THREE.Group(); // everything this element shows; visible only while it renders
     this.group.visible = false;
     stage.scene.add(this.group);
@@ -91,6 +95,28 @@ export class FigureView {
     this.follow.reset();
   }
 
+  // Whether picking or a held body needs the bodies' present positions (figure.js readEveryFrame).
+  get wantsPositions() {
+    return this.interactive && (this.hover || this.grabber.dragging);
+  }
+
+  // Draws with `stage` from now on (the page's WebGL stage, or a WebGPU one for a GPU world:
+  // gpu_stage.js); its meshes are made at the next bind.
+  setStage(stage) {
+    if (stage === this.stage) return;
+    for (const view of this.views) this._disposeView(view);
+    this.views = [];
+    this.stage = stage;
+    stage.scene.add(this.group);
+  }
+
+  // The mesh for one body: the stage's own (drawn from GPU buffers) where it has one.
+  _bodyMesh(group, body, options) {
+    const mesh = this.stage.bodyMesh?.(group, body, options) ?? new BodyMesh(group, options);
+    mesh.bind(body);
+    return mesh;
+  }
+
   // New meshes for the figure's lanes (after a build).
   bind(lanes) {
     this.grabber.cancel();
@@ -101,15 +127,15 @@ export class FigureView {
       const group = new THREE.Group();
       this.group.add(group);
       const color = VIEW_COLORS[i % VIEW_COLORS.length];
-      const mesh = lane.body.triangleCount > 0 ? new BodyMesh(group, { color }) : new StrandMesh(group, { color });
-      mesh.bind(lane.body);
+      let mesh;
+      if (lane.body.triangleCount > 0) mesh = this._bodyMesh(group, lane.body, { color });
+      else {
+        mesh = new StrandMesh(group, { color });
+        mesh.bind(lane.body);
+      }
       // The scenery (scenery="..."): its bodies in a quieter shade of the view's colour, and its
       // obstacles, drawn from the same specs the colliders were made from.
-      const extras = lane.extras.map((body) => {
-        const m = new BodyMesh(group, { color: new THREE.Color(color).lerp(new THREE.Color(0xd9dee4), 0.45).getHex() });
-        m.bind(body);
-        return m;
-      });
+      const extras = lane.extras.map((body) => this._bodyMesh(group, body, { color: new THREE.Color(color).lerp(new THREE.Color(0xd9dee4), 0.45).getHex() }));
       const colliders = new ColliderView(group);
       colliders.bind(lane.colliders);
       return { lane, mesh, group, extras, colliders };

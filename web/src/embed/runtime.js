@@ -11,3 +11,5 @@ export { Plot } from '../compare/plot.js';
 export { ErrorCode, SoftbodyError } from '../softbody.js';
 export { bunnyTets } from '../scenes/scene_bodies.js';
 export { scenePreset } from '../scenes/scene_presets.js';
+// The WebGPU stage (three/webgpu) is loaded only for a figure that runs on WebGPU.
+export const gpuStage = (device, options) => import('./gpu_stage.js').then((m) => m.gpuStage(device, options));

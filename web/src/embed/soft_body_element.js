@@ -24,6 +24,9 @@ import { snapshot } from './element_snapshot.js';
 // physics, as on the demo page. The stage also picks it by itself on a software renderer.
 const LOW_COST = typeof location !== 'undefined' && new URLSearchParams(location.search).has('test');
 const FRAME_EVENT_MS = 250; // the frame event's period
+// ms between read backs of a WebGPU world drawn from its buffers: its stats, plot and readout (the
+// frame event's rate), the camera follow and the explosion check; picking reads every frame.
+const READBACK_MS = FRAME_EVENT_MS;
 const MAX_FRAME_S = 0.1; // s: the camera follow's step after a pause is no longer than this
 const NEAR_MARGIN = '100% 0px 100% 0px'; // load when within about one viewport of being visible
 
@@ -432,10 +435,13 @@ export class SoftBodyElement extends HTMLElement {
       // { backend, reason } for the label; null: a newer build took over while the GPU was asked for.
       this._backend = await this._rt.buildOnBackend(this._figure, config, mesh, v.backend, () => id === this._buildId);
       if (!this._backend) return false;
+      if (!(await this._useStage(id))) return false;
     } catch (error) {
       if (!initial) throw error;
       this._backend = { backend: 'wasm', reason: `${v.backend}: values tried one at a time on wasm` };
       this._buildOneByOne(config, mesh, error);
+      this._view.setStage(this._stage);
+      this._figure.readbackMs = 0;
     }
     this._built();
     return true;
@@ -474,6 +480,26 @@ export class SoftBodyElement extends HTMLElement {
       }
     }
     if (!reported) this._report(firstError);
+  }
+
+  // Draws a WebGPU world with a WebGPU renderer on its device, straight from its buffers (read back
+  // only a few times a second: READBACK_MS), and anything else with the page's WebGL stage. Returns
+  // false when a newer build took over meanwhile.
+  async _useStage(id) {
+    const figure = this._figure;
+    let stage = this._stage;
+    if (this._backend.backend === 'webgpu' && figure.gpu?.device) {
+      try {
+        stage = await this._rt.gpuStage(figure.gpu.device, { lowCost: this._stage.lowCost });
+      } catch (error) {
+        // The figure still runs, drawn by WebGL from a read back every frame, as before.
+        console.warn(`<soft-body>: WebGPU rendering unavailable, drawing from read backs: ${String(error?.message ?? error)}`);
+      }
+      if (id !== this._buildId) return false;
+    }
+    this._view.setStage(stage);
+    figure.readbackMs = stage.zeroCopy ? READBACK_MS : 0;
+    return true;
   }
 
   // The progress ring and a progress event ({ fraction, label }) while a mesh is made.
@@ -535,6 +561,7 @@ export class SoftBodyElement extends HTMLElement {
       if (this._pendingSteps > 0) this._pendingSteps -= 1;
       try {
         this._view.grabber.update();
+        figure.readEveryFrame = this._view.wantsPositions;
         const exploded = figure.advance(this._values.dt);
         for (const lane of exploded) {
           const view = figure.lanes.indexOf(lane);

@@ -15,6 +15,7 @@ import { EDGE_WGSL, TET_WGSL, VERTEX_WGSL } from './xpbd_wgsl.js';
 import { BackendError } from '../backend.js';
 import { addGpuCollider, BodyContacts } from './gpu_colliders.js';
 import { MAX_BODIES, WorldContact } from './gpu_body_contact.js';
+import { SurfaceNormals } from './gpu_surface.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
@@ -255,7 +256,7 @@ export class GpuBody {
     const U = GPUBufferUsage;
     const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
     const rw = U.STORAGE | U.COPY_DST | U.COPY_SRC;
-    this.x = buffer(16 * n, rw, 'x');
+    this.x = buffer(16 * n, rw | U.VERTEX, 'x'); // also drawn from (renderBuffers)
     this.prev = buffer(16 * n, rw, 'prev');
     this.vel = buffer(16 * n, rw, 'vel');
     this.invMass = buffer(4 * n, U.STORAGE | U.COPY_DST, 'inverse masses');
@@ -538,9 +539,19 @@ export class GpuBody {
     this.velocities.fill(0);
   }
 
-  // Reads positions and velocities back (xyz, m and m/s) into this.positions / this.velocities.
+  // For a renderer on this world's device (embed/gpu_body_mesh.js): the positions buffer (x - origin
+  // in xyz, stride 16 bytes) and a normals buffer (xyz, stride 16), and updateNormals() to recompute
+  // the normals from the positions submitted so far. Nothing is read back.
+  renderBuffers() {
+    this.surface ??= new SurfaceNormals(this);
+    return { positions: this.x, normals: this.surface.normals, origin: this.origin, updateNormals: () => this.surface.update() };
+  }
+
+  // Reads positions and velocities back (xyz, m and m/s) into this.positions / this.velocities;
+  // readCount counts the read backs that completed.
   async read() {
     const [x, v] = await readBuffers(this.world.device, [this.x, this.vel]);
+    this.readCount = (this.readCount ?? 0) + 1;
     for (let i = 0; i < this.vertexCount; ++i)
       for (let k = 0; k < 3; ++k) {
         this.positions[3 * i + k] = x[4 * i + k] + this.origin[k];
@@ -557,11 +568,11 @@ export class GpuBody {
     return s;
   }
 
-  // For a frame loop that cannot wait (the <soft-body> figure): starts a read back unless one is in
-  // flight, and returns the stats of the last one, so positions and stats trail the GPU by a frame
-  // or two. The elastic energy is not computed on the GPU (0 here), nor the volume (NaN).
-  frameStats() {
-    if (!this._reading) {
+  // For a frame loop that cannot wait (the <soft-body> figure): starts a read back (when `read`)
+  // unless one is in flight, and returns the stats of the last one, so positions and stats trail the
+  // GPU by a frame or two. The elastic energy is not computed on the GPU (0 here), nor the volume (NaN).
+  frameStats(read = true) {
+    if (read && !this._reading) {
       this._reading = this.read().catch(() => {}).finally(() => { this._reading = null; }); // a destroyed body's read fails: nothing to show
     }
     const s = stateStats(this.positions, this.velocities, this.mass, this.world.gravity);
@@ -593,6 +604,7 @@ export class GpuBody {
   destroy() {
     for (const b of [this.x, this.prev, this.vel, this.params, this.invMass, this.edgeIds, this.edgeRest, this.tetIds, this.tetRest, this.edgeLambda, this.tetLambda, this.batchTable]) b.destroy();
     this.contacts?.destroy();
+    this.surface?.destroy();
     this.grab?.destroy();
     this.body.destroy();
     this.world.bodies.delete(this);
