@@ -170,3 +170,33 @@ test('a WebGPU figure reads back at the readout\'s few Hz, not every frame', asy
     await context.close();
   }
 });
+
+test('a WebGPU figure whose device is lost is rebuilt on wasm and says why', async () => {
+  const { page, context, problems } = await openFixture('<soft-body id="gpu" backend="webgpu" interactive="false" autoplay loading="eager"></soft-body>');
+  try {
+    await loaded(page, 'gpu', 2);
+    const before = await page.evaluate(() => {
+      const el = document.getElementById('gpu');
+      el._figure.gpu.device.destroy(); // what a lost device looks like to the page
+      return el.activeBackend.backend;
+    });
+    assert.equal(before, 'webgpu');
+    await page.waitForFunction(() => document.getElementById('gpu').activeBackend?.backend === 'wasm', null, { timeout: 3 * FRAME_TIMEOUT, polling: 50 });
+    const frames = await page.evaluate(() => document.getElementById('gpu').frames);
+    await page.waitForFunction((k) => document.getElementById('gpu').frames >= k + 3 && document.getElementById('gpu').time > 0.1, frames, { timeout: 3 * FRAME_TIMEOUT, polling: 50 });
+    const after = await page.evaluate(() => {
+      const el = document.getElementById('gpu');
+      const line = el.shadowRoot.querySelector('.label .backend');
+      return { reason: el.activeBackend.reason, label: line?.textContent ?? '', webgl: el._view.stage === el.constructor.stage, box: bodyBox(el), y: el.stats.center[1] };
+    });
+    console.log(`after the loss: ${after.label}; body ${after.box.count} px, centre ${after.y.toFixed(3)} m`);
+    assert.match(after.reason, /device was lost/);
+    assert.match(after.label, /device was lost/);
+    assert.ok(after.webgl, 'drawn by the page\'s WebGL stage again');
+    assert.ok(after.box.count > 500, 'the body is drawn');
+    assert.ok(Number.isFinite(after.y));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

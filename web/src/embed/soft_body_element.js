@@ -489,6 +489,7 @@ export class SoftBodyElement extends HTMLElement {
     const figure = this._figure;
     let stage = this._stage;
     if (this._backend.backend === 'webgpu' && figure.gpu?.device) {
+      this._watchDevice(figure.gpu);
       try {
         stage = await this._rt.gpuStage(figure.gpu.device, { lowCost: this._stage.lowCost });
       } catch (error) {
@@ -500,6 +501,20 @@ export class SoftBodyElement extends HTMLElement {
     this._view.setStage(stage);
     figure.readbackMs = stage.zeroCopy ? READBACK_MS : 0;
     return true;
+  }
+
+  // A lost GPU device (a driver reset, a GPU process crash, a browser that cannot present WebGPU
+  // canvases) takes the solver's state and the renderer with it: the figure is rebuilt on wasm and
+  // its label says why, rather than freezing.
+  _watchDevice(gpu) {
+    if (gpu.watched) return;
+    gpu.watched = true;
+    gpu.device.lost.then((info) => {
+      const figure = this._figure;
+      if (!figure || figure.gpu !== gpu) return;
+      figure.gpu = { device: null, reason: `the WebGPU device was lost (${info.message || info.reason || 'no reason given'})` };
+      if (this._backend?.backend === 'webgpu') this._queueRebuild();
+    });
   }
 
   // The progress ring and a progress event ({ fraction, label }) while a mesh is made.
