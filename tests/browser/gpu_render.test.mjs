@@ -161,7 +161,8 @@ test('a WebGPU figure reads back at the readout\'s few Hz, not every frame', asy
     const reads = (end.maps - start.maps) / 2; // positions and velocities: two maps per read back
     const seconds = (end.ms - start.ms) / 1000;
     console.log(`read backs: ${reads} in ${end.frames - start.frames} frames over ${seconds.toFixed(2)} s`);
-    // At most one per 250 ms, and one more for each end of the window.
+    // At most one per 250 ms, and one more for each end of the window. Measured: 3 in 20 frames over
+    // 1.2-1.7 s (bound 6-8), where reading every frame would have made 20.
     assert.ok(reads <= Math.floor(seconds / 0.25) + 2, `${reads} read backs in ${seconds.toFixed(2)} s`);
     assert.ok(reads >= 1, 'the readout is still read back');
     assert.ok(Number.isFinite(end.y));
