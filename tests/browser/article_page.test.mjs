@@ -1,26 +1,14 @@
 // The tutorial (web/article.html) in headless Chromium: it loads without console errors, its
 // equations arrive as MathML, every live figure draws its own picture when scrolled to (none blank,
 // no two alike), the iframe figure runs, the live caption follows Figure 1, and the demo links to it.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, useBrowserSuite } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
 
 test('the article draws every figure, distinct from each other, with its equations in MathML', async () => {
-  const context = await browser.newContext({ viewport: { width: 800, height: 700 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 800, height: 700 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -28,7 +16,7 @@ test('the article draws every figure, distinct from each other, with its equatio
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
   });
   try {
-    await page.goto(`${url}article.html?test`);
+    await page.goto(`${suite.url}article.html?test`);
     await page.waitForFunction(() => customElements.get('soft-body') !== undefined);
     const text = await page.evaluate(() => ({
       title: document.querySelector('h1').textContent,
@@ -96,10 +84,10 @@ test('the article draws every figure, distinct from each other, with its equatio
 });
 
 test('the demo links to the article', async () => {
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 } });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 } });
   const page = await context.newPage();
   try {
-    await page.goto(`${url}index.html?test`);
+    await page.goto(`${suite.url}index.html?test`);
     const href = await page.getAttribute('a[href="./article.html"]', 'href');
     assert.equal(href, './article.html');
   } finally {

@@ -4,31 +4,19 @@
 // setup, and C API errors are shown without stopping the page.
 // One Vite server and one browser for the whole file; each test opens its own page. Waits are on
 // frame counts (app.frames) or simulated time, never on wall time.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { OUT_DIR, launchBrowser, openDemo, startServer, waitFrames, waitMoreFrames } from './harness.mjs';
+import { OUT_DIR, openDemo, useBrowserSuite, waitFrames, waitMoreFrames } from './harness.mjs';
 
 const VIEWPORT = { width: 720, height: 540 }; // four views in 2 x 2 beside the panel, small for SwiftShader
 const FRAME_TIMEOUT = 60_000;
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  mkdirSync(OUT_DIR, { recursive: true });
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
+before(() => mkdirSync(OUT_DIR, { recursive: true }));
 
 function openCompare(query, frames = 5) {
-  return openDemo(browser, url, { query: `compare.html?test${query}`, frames, viewport: VIEWPORT });
+  return openDemo(suite.browser, suite.url, { query: `compare.html?test${query}`, frames, viewport: VIEWPORT });
 }
 
 test('opens with the number of views the URL asks for, one world and solver each, and one plot line per view', async () => {
@@ -397,7 +385,7 @@ test('a shared URL restores the setup; changes rewrite the URL; bad parameters a
   }
 
   // ...and opening that URL restores exactly that setup.
-  const second = await openDemo(browser, url, { query: `compare.html${written}`, frames: 2, viewport: VIEWPORT });
+  const second = await openDemo(suite.browser, suite.url, { query: `compare.html${written}`, frames: 2, viewport: VIEWPORT });
   try {
     const restored = await second.page.evaluate(() => ({ setup: app.setup(), lanes: app.lanes().map((l) => [l.solver, l.substeps]) }));
     assert.equal(restored.setup.stiffness, 3000);
@@ -477,7 +465,7 @@ async function swipe(page, cdp, from, dy) {
 }
 
 test('on a phone the stacked views scroll the page by touch; after a tap a touch grabs', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test&views=2', frames: 5, viewport: { width: 390, height: 700 }, hasTouch: true });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { query: 'compare.html?test&views=2', frames: 5, viewport: { width: 390, height: 700 }, hasTouch: true });
   try {
     const cdp = await context.newCDPSession(page);
     const box = await page.evaluate(() => {

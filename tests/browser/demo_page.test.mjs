@@ -1,28 +1,16 @@
 // The demo page in headless Chromium: it loads cleanly, draws the body, can be grabbed with the
 // mouse, follows its control panel, and shows C API errors without stopping.
 // One Vite server and one browser for the whole file; each test opens its own page.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { OUT_DIR, VIEWPORT, launchBrowser, openDemo, startServer, waitFrames, waitMoreFrames } from './harness.mjs';
+import { OUT_DIR, VIEWPORT, openDemo, useBrowserSuite, waitFrames, waitMoreFrames } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  mkdirSync(OUT_DIR, { recursive: true });
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
+before(() => mkdirSync(OUT_DIR, { recursive: true }));
 
 test('page loads without errors, WebGL2 renders and frames advance', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 10 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 10 });
   try {
     const first = await page.evaluate(() => ({ frames: app.frames, time: app.world.time }));
     await waitFrames(page, first.frames + 10);
@@ -82,7 +70,7 @@ test('page loads without errors, WebGL2 renders and frames advance', async () =>
 });
 
 test('the canvas shows the body where it is', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 40 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 40 });
   try {
     await page.screenshot({ path: `${OUT_DIR}/page.png` }); // for a human look; not asserted
     // Counted in the page right after a render (gl.readPixels), so DOM overlays do not matter.
@@ -109,7 +97,7 @@ test('the canvas shows the body where it is', async () => {
 
 test('dragging the body with the mouse lifts it, releasing lets it go', async () => {
   // Frame 90: the box has dropped onto the ground and mostly stopped wobbling.
-  const { page, context, problems } = await openDemo(browser, url, { frames: 90 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 90 });
   try {
     const camera = () => page.evaluate(() => app.stage.camera.position.toArray());
     const start = await page.evaluate(() => ({ point: app.bodyScreenPoint(), center: app.stats().center }));
@@ -163,7 +151,7 @@ test('dragging the body with the mouse lifts it, releasing lets it go', async ()
 });
 
 test('dragging empty space orbits the camera instead', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     const before = await page.evaluate(() => app.stage.camera.position.toArray());
     await page.mouse.move(60, 300); // ground, left of the body
@@ -186,7 +174,7 @@ test('dragging empty space orbits the camera instead', async () => {
 });
 
 test('a touch drag grabs and lifts the body', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 60, hasTouch: true });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 60, hasTouch: true });
   try {
     const cdp = await context.newCDPSession(page);
     const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y, id: 1 }] });
@@ -211,7 +199,7 @@ test('a touch drag grabs and lifts the body', async () => {
 });
 
 test('a quick flick throws the body in the flick direction', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 60 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 60 });
   try {
     const start = await page.evaluate(() => app.bodyScreenPoint());
     // A fast upward flick released at once: the release velocity is the pointer's, in m/s.
@@ -232,7 +220,7 @@ test('a quick flick throws the body in the flick direction', async () => {
 });
 
 test('panel controls rebuild the body and reach the solver', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.openPanel());
     const control = (name) => page.locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
@@ -306,7 +294,7 @@ test('panel controls rebuild the body and reach the solver', async () => {
 });
 
 test('material presets: silicone runs Neo-Hookean under XPBD, clay keeps a squash, simple springs back', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.openPanel());
     const control = (name) => page.locator('.lil-controller').filter({ has: page.locator('.lil-name', { hasText: name }) });
@@ -382,7 +370,7 @@ test('material presets: silicone runs Neo-Hookean under XPBD, clay keeps a squas
 });
 
 test('vertex-group brush: a stroke paints particles stiffer, pins a patch, clear undoes it; off grabs again', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 60 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 60 });
   try {
     await page.evaluate(() => {
       app.set('brush', 'stiffer');
@@ -432,7 +420,7 @@ test('vertex-group brush: a stroke paints particles stiffer, pins a patch, clear
 });
 
 test('a C API error shows in the page and the page keeps running', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     // The density controller's own setValue: same onChange path as a slider move.
     await page.evaluate(() => app.set('density', -5));
@@ -473,7 +461,7 @@ test('a C API error shows in the page and the page keeps running', async () => {
 });
 
 test('a body whose state goes non-finite is labelled exploded, frozen, and comes back on reset', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     // Garbage written into the shared position buffer: the only way to make XPBD diverge on
     // purpose (its projections stay bounded for every parameter the C API accepts).

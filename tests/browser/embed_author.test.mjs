@@ -4,23 +4,11 @@
 // exploded, error) and toBlob(); and the camera following a thrown body (camera-follow).
 // Each test checks that the attribute does what it says, against the browser's own accessibility
 // tree, input pipeline and image decoder.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, useBrowserSuite } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
 
 const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 1', 'v 1 1 1', 'v 0 1 1',
   'f 1 4 3', 'f 1 3 2', 'f 5 6 7', 'f 5 7 8', 'f 1 2 6', 'f 1 6 5', 'f 4 8 7', 'f 4 7 3', 'f 1 5 8', 'f 1 8 4', 'f 2 3 7', 'f 2 7 6'].join('\n');
@@ -29,7 +17,7 @@ const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 
 // noWebGL: the page's canvases give no WebGL context, as on a machine without it. Every event of
 // the element's is recorded in window.__events as { id, type, detail }.
 async function openFixture(body, { noWebGL = false } = {}) {
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
   const wasmRequests = [];
@@ -63,7 +51,7 @@ async function openFixture(body, { noWebGL = false } = {}) {
     }),
   );
   await page.route('**/meshes/cube.obj', (route) => route.fulfill({ contentType: 'text/plain', body: CUBE_OBJ }));
-  await page.goto(`${url}fixture.html?test`);
+  await page.goto(`${suite.url}fixture.html?test`);
   await page.waitForFunction(() => customElements.get('soft-body') !== undefined);
   return { page, context, problems, wasmRequests };
 }

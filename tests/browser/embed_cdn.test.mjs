@@ -5,11 +5,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, useBrowserSuite } from './harness.mjs';
 
-let server;
-let url;
-let browser;
+const suite = useBrowserSuite();
 let site; // the author's page, on its own port
 let siteUrl;
 let page;
@@ -21,15 +19,14 @@ const CUBE_OBJ = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0 0 1', 'v 1 0 
   'f 1 4 3', 'f 1 3 2', 'f 5 6 7', 'f 5 7 8', 'f 1 2 6', 'f 1 6 5', 'f 4 8 7', 'f 4 7 3', 'f 1 5 8', 'f 1 8 4', 'f 2 3 7', 'f 2 7 6'].join('\n');
 
 before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
+  await suite.ready();
   const html = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>cdn</title>
     <style>body { margin: 0; } soft-body { width: 300px; }</style></head><body>
     <soft-body id="cube" src="meshes/cube.obj" resolution="6" autoplay controls="none"></soft-body>
     <soft-body id="bunny" scene="bunny" resolution="6" autoplay controls="none"></soft-body>
     <soft-body id="missing" src="meshes/missing.obj"></soft-body>
     <soft-body id="inline" src="data:model/obj,${CUBE_OBJ.replace(/\n/g, '%0A')}" resolution="6" autoplay controls="none"></soft-body>
-    <script type="module" src="${url}src/embed/index.js"></script></body></html>`;
+    <script type="module" src="${suite.url}src/embed/index.js"></script></body></html>`;
   site = createServer((request, response) => {
     if (request.url.startsWith('/meshes/cube.obj')) return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end(CUBE_OBJ);
     if (request.url.startsWith('/meshes/')) return void response.writeHead(404).end('not here');
@@ -37,7 +34,7 @@ before(async () => {
   });
   await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${site.address().port}/`;
-  context = await browser.newContext({ viewport: { width: 640, height: 900 }, deviceScaleFactor: 1 });
+  context = await suite.browser.newContext({ viewport: { width: 640, height: 900 }, deviceScaleFactor: 1 });
   page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
@@ -48,14 +45,11 @@ before(async () => {
 });
 
 after(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-  site?.close();
+  site?.close(); // the suite's hook closes the browser, and with it this page's context
 });
 
 test('from another origin, src and sample figures start their tetrahedralization worker and run', async () => {
-  assert.notEqual(new URL(siteUrl).origin, new URL(url).origin);
+  assert.notEqual(new URL(siteUrl).origin, new URL(suite.url).origin);
   for (const id of ['cube', 'bunny']) {
     await page.waitForFunction((i) => document.getElementById(i)?.frames > 3, id, { timeout: FRAME_TIMEOUT });
   }

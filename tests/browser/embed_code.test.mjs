@@ -1,23 +1,11 @@
 // "copy embed code" on the demo and the comparison page: the dialog holds a <soft-body> tag and an
 // iframe for the current setup, and the iframe's address, opened, shows that setup.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { FRAME_TIMEOUT, launchBrowser, openDemo, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, openDemo, useBrowserSuite } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
 
 async function snippets(page) {
   await page.waitForSelector('#embed-dialog[open]');
@@ -42,7 +30,7 @@ async function openEmbed(context, iframe) {
 }
 
 test('the demo copies its setup as an element and an iframe that reproduce it', async () => {
-  const { page, context, problems } = await openDemo(browser, url);
+  const { page, context, problems } = await openDemo(suite.browser, suite.url);
   try {
     await page.evaluate(() => {
       app.set('edgeCompliance', 1e-3);
@@ -57,10 +45,10 @@ test('the demo copies its setup as an element and an iframe that reproduce it', 
     assert.match(code.element, /resolution="8"/, 'the demo box is 8 cells, the element default 6');
     assert.match(code.element, / autoplay[ >]/);
     assert.doesNotMatch(code.element, /density=/, 'defaults are left out');
-    assert.match(code.element, new RegExp(`^<script type="module" src="${url}src/embed/index.js"></script>`), 'the dev server\'s element module, by absolute address');
+    assert.match(code.element, new RegExp(`^<script type="module" src="${suite.url}src/embed/index.js"></script>`), 'the dev server\'s element module, by absolute address');
     assert.equal(code.note, '');
     const { page: embed, problems: embedProblems, src } = await openEmbed(context, code.iframe);
-    assert.ok(src.startsWith(`${url}embed.html?`), src);
+    assert.ok(src.startsWith(`${suite.url}embed.html?`), src);
     const state = await embed.evaluate(() => {
       const f = window.app.figure;
       return { edge: f.bodies[0].getParam('edgeCompliance'), substeps: f.world.substeps, damping: f.bodies[0].getParam('damping'), vertices: f.bodies[0].vertexCount, paused: f.paused };
@@ -101,7 +89,7 @@ test('the demo copies its setup as an element and an iframe that reproduce it', 
 });
 
 test('a Neo-Hookean preset XPBD refuses runs under VBD, and its embed code says VBD with its sweeps', async () => {
-  const { page, context, problems } = await openDemo(browser, url);
+  const { page, context, problems } = await openDemo(suite.browser, suite.url);
   try {
     // Rubber (2 MPa) on the 8-cell box has a stiffness number of 23 at 10 substeps, ~2,300 at one:
     // past XPBD's 500, so the preset runs under its fallback, VBD with 4 sweeps (simulation.js).
@@ -137,7 +125,7 @@ test('a Neo-Hookean preset XPBD refuses runs under VBD, and its embed code says 
 });
 
 test('the comparison copies its solvers and shared values; the figure explodes the same view', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test&preset=stiff-jelly', viewport: { width: 900, height: 600 } });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { query: 'compare.html?test&preset=stiff-jelly', viewport: { width: 900, height: 600 } });
   try {
     await page.evaluate(() => app.press('copyEmbed'));
     const code = await snippets(page);
@@ -179,7 +167,7 @@ const CANVAS_CONTRAST = (canvas) => {
 // checks each draws.
 async function pasteAndDraw(snippet, kind) {
   const blank = await serveBlankPage(snippet);
-  const context = await browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
   try {
     const page = await context.newPage();
     const problems = [];
@@ -188,7 +176,7 @@ async function pasteAndDraw(snippet, kind) {
       if (message.type() === 'error' || message.text().startsWith('<soft-body>')) problems.push(`console.${message.type()}: ${message.text()}`);
     });
     await page.goto(blank.url);
-    assert.notEqual(new URL(blank.url).origin, new URL(url).origin);
+    assert.notEqual(new URL(blank.url).origin, new URL(suite.url).origin);
     let frame = page.mainFrame();
     if (kind === 'iframe') {
       await page.waitForFunction(() => document.querySelector('iframe'));
@@ -209,7 +197,7 @@ async function pasteAndDraw(snippet, kind) {
 
 test('each snippet, pasted into a blank page on another origin, draws', async () => {
   for (const query of ['?test', 'compare.html?test&preset=stiff-jelly']) {
-    const { page, context, problems } = await openDemo(browser, url, { query, viewport: { width: 900, height: 600 } });
+    const { page, context, problems } = await openDemo(suite.browser, suite.url, { query, viewport: { width: 900, height: 600 } });
     let code;
     try {
       await page.evaluate(() => app.press('copyEmbed'));
@@ -226,7 +214,7 @@ test('each snippet, pasted into a blank page on another origin, draws', async ()
 });
 
 test('a multi-body scene carries over as scenery, pasted it draws its obstacles and bodies; added bodies get a note', async () => {
-  const { page, context, problems } = await openDemo(browser, url);
+  const { page, context, problems } = await openDemo(suite.browser, suite.url);
   let code;
   try {
     await page.evaluate(() => app.set('scene', 'stairs'));
@@ -245,7 +233,7 @@ test('a multi-body scene carries over as scenery, pasted it draws its obstacles 
   }
   // Pasted on another origin, the figure holds the stairs (5 obstacles) and their 2 bodies.
   const blank = await serveBlankPage(code.element);
-  const pasted = await browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
+  const pasted = await suite.browser.newContext({ viewport: { width: 700, height: 480 }, deviceScaleFactor: 1 });
   try {
     const page2 = await pasted.newPage();
     await page2.goto(blank.url);

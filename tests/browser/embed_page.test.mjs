@@ -1,7 +1,7 @@
 // embed.html, the chrome-less figure for iframes: URL parameters are the element's attributes, it
 // answers postMessage commands and reports back; and the static build, served from a sub-folder
 // (as a blog or GitHub Pages would), finds its scripts and wasm by relative paths.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,23 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { FRAME_TIMEOUT, ISOLATION_HEADERS, launchBrowser, serveStatic, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, ISOLATION_HEADERS, serveStatic, useBrowserSuite } from './harness.mjs';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
 
 function watch(page) {
   const problems = [];
@@ -37,7 +25,7 @@ function watch(page) {
 }
 
 test('the iframe page takes its attributes from the URL and answers postMessage', async () => {
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = watch(page);
   try {
@@ -53,7 +41,7 @@ test('the iframe page takes its attributes from the URL and answers postMessage'
           </script></body></html>`,
       }),
     );
-    await page.goto(`${url}article-fixture.html`);
+    await page.goto(`${suite.url}article-fixture.html`);
     await page.waitForFunction(() => window.__messages.some((m) => m.softbody === 'ready'), null, { timeout: FRAME_TIMEOUT });
     const frame = page.frames().find((f) => f.url().includes('embed.html'));
     const attrs = await frame.evaluate(() => {
@@ -101,7 +89,7 @@ test('the iframe page takes its attributes from the URL and answers postMessage'
 });
 
 test('an iframe figure scrolled out of the parent page stops, and resumes when scrolled back', async () => {
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = watch(page);
   try {
@@ -113,7 +101,7 @@ test('an iframe figure scrolled out of the parent page stops, and resumes when s
           <div style="height: 3000px"></div></body></html>`,
       }),
     );
-    await page.goto(`${url}scroll-fixture.html`);
+    await page.goto(`${suite.url}scroll-fixture.html`);
     const frame = () => page.frames().find((f) => f.url().includes('embed.html'));
     await page.waitForFunction(() => document.getElementById('frame').contentWindow.app?.figure?.frames > 5, null, { timeout: FRAME_TIMEOUT });
     await page.evaluate(() => window.scrollTo(0, 2000));
@@ -137,7 +125,7 @@ test('the static build works from a sub-folder: the iframe page, the demo and th
   let isolatedServer = null;
   let corsServer = null;
   let author = null;
-  const context = await browser.newContext({ viewport: { width: 480, height: 320 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 480, height: 320 }, deviceScaleFactor: 1 });
   try {
     await build({ root: WEB_ROOT, configFile: join(WEB_ROOT, 'vite.config.js'), logLevel: 'error', build: { outDir: folder, emptyOutDir: true } });
     httpServer = await serveStatic(site);
@@ -233,7 +221,7 @@ test('locked down: only the parent drives the frame, replies go to its origin, f
     '/pixel.svg': ['image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'],
     '/evil.html': ['text/html', '<!doctype html><title>ad</title><p>an ad'],
   });
-  const embed = `${url}embed.html?test&controls=none`;
+  const embed = `${suite.url}embed.html?test&controls=none`;
   const parent = await serveOrigin({
     '/article.html': ['text/html', `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
       <iframe id="frame" width="320" height="200" src="${embed}&autoplay&scene=spring&resolution=64&asset-origin=${third.origin}"></iframe>
@@ -245,7 +233,7 @@ test('locked down: only the parent drives the frame, replies go to its origin, f
         window.addEventListener('message', (e) => { if (e.data?.source === 'softbody') window.__messages.push({ ...e.data, from: [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source)?.id }); });
       </script></body></html>`],
   });
-  const context = await browser.newContext({ viewport: { width: 700, height: 500 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 700, height: 500 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = watch(page);
   const requests = [];

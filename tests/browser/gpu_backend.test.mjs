@@ -5,25 +5,14 @@
 // rounding, and its division and sqrt are not correctly rounded). Where nothing branches, that
 // keeps them within micrometres; contact with friction branches (stick or slide), which turns
 // those roundings into different slides, so the drop compares the settled shape and energies.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startServer } from './harness.mjs';
+import { useBrowserSuite } from './harness.mjs';
 import { openGpuPage } from './gpu_page.mjs';
 
-let server;
-let browser;
+const suite = useBrowserSuite({ webgpu: true });
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
-
-const openBlank = (init) => openGpuPage(browser, server, init);
+const openBlank = (init) => openGpuPage(suite.browser, suite, init);
 
 test('a box dropped on the ground settles to the same shape, height and energies on WebGPU as on wasm', async () => {
   const { page, context, problems } = await openBlank();

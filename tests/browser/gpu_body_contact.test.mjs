@@ -1,26 +1,15 @@
 // Contact between bodies on the WebGPU backend (web/src/gpu/gpu_body_contact.js), in headless
 // Chromium on its software adapter: a head-on collision in free space keeps the total momentum, and a
 // box dropped on another rests on it, the gap between them kept.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startServer } from './harness.mjs';
+import { useBrowserSuite } from './harness.mjs';
 import { openGpuPage } from './gpu_page.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
+const suite = useBrowserSuite({ webgpu: true });
 
 test('two boxes colliding head-on in free space keep their total momentum and do not pass into each other', async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const w = await sb.createWorld({ backend: 'webgpu' });
@@ -69,7 +58,7 @@ test('two boxes colliding head-on in free space keep their total momentum and do
 });
 
 test('a box dropped on another comes to rest on it, the contact gap kept between their faces, at the height the wasm core gives', async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const w = await sb.createWorld({ backend: 'webgpu' });

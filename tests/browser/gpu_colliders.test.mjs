@@ -4,26 +4,15 @@
 // vertex's particle contact alone; the surface triangles of the face pass in levels that keep the
 // core's serial order), so the two differ by float32 rounding: WGSL may contract a * b + c into one
 // rounding and its division and sqrt are not correctly rounded (relative 1e-7 per operation).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startServer } from './harness.mjs';
+import { useBrowserSuite } from './harness.mjs';
 import { openGpuPage } from './gpu_page.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
+const suite = useBrowserSuite({ webgpu: true });
 
 test('a box dropped on a plane, sphere, box and capsule collider, and one lifted by a moving collider, follows the same path on WebGPU as on wasm', async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const mul = (p, q) => [p[3] * q[0] + q[3] * p[0] + p[1] * q[2] - p[2] * q[1], p[3] * q[1] + q[3] * p[1] + p[2] * q[0] - p[0] * q[2],
@@ -87,7 +76,7 @@ test('a box dropped on a plane, sphere, box and capsule collider, and one lifted
 });
 
 test('mesh colliders are refused on WebGPU, and a collider\'s bad arguments throw as on wasm', async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const w = await sb.createWorld({ backend: 'webgpu' });

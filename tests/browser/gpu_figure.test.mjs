@@ -1,27 +1,16 @@
 // <soft-body backend="wasm|webgpu|auto"> in headless Chromium on its software WebGPU adapter
 // (SwiftShader): which backend a figure gets, that its label says which and why, and that whatever
 // WebGPU refuses or lacks leaves a figure running on wasm, not a broken one.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, useBrowserSuite } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
+const suite = useBrowserSuite({ webgpu: true });
 
 // `body` as a page on localhost (WebGPU needs a secure context) with <soft-body> registered.
 // init: a script run before the page's own (e.g. removing navigator.gpu).
 async function openFixture(body, init) {
-  const context = await browser.newContext({ viewport: { width: 480, height: 400 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 480, height: 400 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -29,7 +18,7 @@ async function openFixture(body, init) {
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
   });
   if (init) await page.addInitScript(init);
-  const base = server.url.replace('127.0.0.1', 'localhost');
+  const base = suite.url.replace('127.0.0.1', 'localhost');
   await page.route('**/gpu_fixture.html*', (route) =>
     route.fulfill({
       contentType: 'text/html',

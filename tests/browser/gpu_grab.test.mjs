@@ -1,25 +1,14 @@
 // Grabbing on the WebGPU backend (web/src/gpu/gpu_grab.js) against the wasm core, in headless
 // Chromium on its software adapter: the same pick, drag and throw on both.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startServer } from './harness.mjs';
+import { useBrowserSuite } from './harness.mjs';
 import { openGpuPage } from './gpu_page.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
+const suite = useBrowserSuite({ webgpu: true });
 
 test('a box grabbed by a corner, lifted and thrown, moves the same on WebGPU as on wasm', async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const out = { picks: {}, held: {} };

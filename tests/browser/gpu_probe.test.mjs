@@ -1,26 +1,15 @@
 // The device budget probe (gpu/gpu_probe.js, backend_probe.js) in headless Chromium on SwiftShader:
 // it measures, fits a line with finite positive coefficients, keeps it for the session, and 'auto'
 // (Softbody.createWorld and <soft-body>) decides by it when it exists.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, useBrowserSuite } from './harness.mjs';
 import { openGpuPage } from './gpu_page.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
+const suite = useBrowserSuite({ webgpu: true });
 
 test('the probe steps boxes, fits ms = a + b * tets with finite positive a and b, and a second call reuses it', async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const { probeStats } = await import('/src/gpu/gpu_probe.js');
@@ -55,7 +44,7 @@ test('the probe steps boxes, fits ms = a + b * tets with finite positive a and b
 });
 
 test("auto decides by a probe result when the session has one: a fast GPU takes a 1,000-tet scene, a slow one keeps 100,000 on wasm", async () => {
-  const { page, context, problems } = await openGpuPage(browser, server);
+  const { page, context, problems } = await openGpuPage(suite.browser, suite);
   try {
     const r = await page.evaluate(async () => {
       const { storeProbe } = await import('/src/backend_probe.js');

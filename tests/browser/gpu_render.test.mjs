@@ -3,22 +3,11 @@
 // moves with the GPU's state though nothing is read back, what it draws is where a read back says
 // the body is, and it reads back only at the readout's few Hz. A wasm figure beside it is drawn by
 // the page's WebGL stage as before.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_TIMEOUT, launchBrowser, startServer } from './harness.mjs';
+import { FRAME_TIMEOUT, useBrowserSuite } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser({ webgpu: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.server.close();
-});
+const suite = useBrowserSuite({ webgpu: true });
 
 // Counts every GPUBuffer.mapAsync (a read back maps one staging buffer per buffer it reads).
 const COUNT_MAPS = `
@@ -29,7 +18,7 @@ const COUNT_MAPS = `
   }`;
 
 async function openFixture(body) {
-  const context = await browser.newContext({ viewport: { width: 480, height: 400 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 480, height: 400 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -37,7 +26,7 @@ async function openFixture(body) {
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
   });
   await page.addInitScript(COUNT_MAPS);
-  const base = server.url.replace('127.0.0.1', 'localhost');
+  const base = suite.url.replace('127.0.0.1', 'localhost');
   await page.route('**/gpu_render.html*', (route) =>
     route.fulfill({
       contentType: 'text/html',

@@ -4,6 +4,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
@@ -106,4 +107,24 @@ export function serveStatic(root, { headers = {} } = {}) {
     createReadStream(path).pipe(response);
   });
   return new Promise((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve(httpServer)));
+}
+
+// The set-up most page tests share: registers before/after hooks (node:test) that start the dev
+// server (unless server is false) and Chromium, and close both afterwards. Returns
+// { server, url, browser, ready }, filled in `before`, so tests read them as suite.browser etc.
+// A file's own before hook does not wait for these (node:test may run it first): one that needs
+// the browser or the server awaits suite.ready().
+export function useBrowserSuite({ webgpu = false, isolated = false, server = true } = {}) {
+  let starting = null;
+  const ready = () => (starting ??= (async () => {
+    if (server) ({ server: suite.server, url: suite.url } = await startServer({ isolated }));
+    suite.browser = await launchBrowser({ webgpu });
+  })());
+  const suite = { server: null, url: null, browser: null, ready };
+  before(ready);
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }

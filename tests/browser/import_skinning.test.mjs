@@ -2,23 +2,11 @@
 // block the page (the file is read, tetrahedralized and bound to the tets in the worker; the page
 // only copies), and a coarse surface must bend with the tets under it (it is subdivided before
 // skinning).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openDemo, startServer, waitMoreFrames } from './harness.mjs';
+import { openDemo, useBrowserSuite, waitMoreFrames } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
 
 // A torus of nu x nv quads split in two: 2 nu nv triangles, nu nv vertices (no seams), radii in
 // arbitrary units (the import scales it to 1 m).
@@ -69,7 +57,7 @@ const longestSince = (page, t0) => page.evaluate((t) => {
 }, t0);
 
 test('a 40k-triangle OBJ imports while the page keeps drawing: no long main-thread task', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await watchTasks(page);
     const text = torusObj(200, 100); // 40,000 triangles, 20,000 vertices, 1.4 MB
@@ -165,7 +153,7 @@ function measureCube(bits) {
 }
 
 test('an imported 12-triangle cube is drawn with vertices across its faces that follow the tets, and bends when grabbed', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate((obj) => app.importFile('cube.obj', obj), CUBE_OBJ);
     const state = await page.evaluate(() => app.whenImported());

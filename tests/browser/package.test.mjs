@@ -12,21 +12,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { buildPackage } from '../../scripts/build_package.mjs';
-import { FRAME_TIMEOUT, launchBrowser, serveStatic } from './harness.mjs';
+import { FRAME_TIMEOUT, serveStatic, useBrowserSuite } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const THREE_VERSION = JSON.parse(readFileSync(join(ROOT, 'node_modules/three/package.json'), 'utf8')).version;
 
-let browser;
+const suite = useBrowserSuite({ server: false });
 let work;
 
 before(async () => {
-  browser = await launchBrowser();
   work = mkdtempSync(join(tmpdir(), 'softbody-package-'));
 });
 
 after(async () => {
-  await browser?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -130,7 +128,7 @@ test('the packed package installs into a fresh project, builds with its Vite, re
 
   // Served from a sub-folder of the server, like a real site.
   const server = await serveStatic(work);
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
   try {
     const page = await context.newPage();
     const problems = [];
@@ -193,7 +191,7 @@ test('without a build step: dist/ served as it is, three.js through an import ma
   const dist = join(ROOT, 'dist');
   if (!existsSync(join(dist, 'index.js'))) await buildPackage({ site: false, logLevel: 'error' });
   const server = await serveStatic(ROOT); // serves dist/ and node_modules/three/ as a site would host them
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
   try {
     const page = await context.newPage();
     const problems = [];
@@ -229,7 +227,7 @@ test('without a build step, cross-origin isolated: the package loads its multi-t
   if (!existsSync(join(dist, 'wasm-mt', 'softbody-mt.mjs'))) await buildPackage({ site: false, logLevel: 'error' });
   const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
   const server = await serveStatic(ROOT, { headers: isolation });
-  const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+  const context = await suite.browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
   const base = `http://127.0.0.1:${server.address().port}`;
   // The page: an import map for three.js, one figure, and a world of its own on 2 threads.
   const html = (setup) => `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">

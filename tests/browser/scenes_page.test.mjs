@@ -2,30 +2,18 @@
 // obstacles that are drawn and dragged with the pointer, pins toggled with Shift+click, and the
 // self-collision switch. Driven as a user would: panel buttons and real mouse events.
 // One Vite server and one browser for the whole file; waits are on frame counts, never on wall time.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { OUT_DIR, launchBrowser, openDemo, startServer, waitMoreFrames } from './harness.mjs';
+import { OUT_DIR, openDemo, useBrowserSuite, waitMoreFrames } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  mkdirSync(OUT_DIR, { recursive: true });
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
+before(() => mkdirSync(OUT_DIR, { recursive: true }));
 
 const info = (page) => page.evaluate(() => app.sceneInfo());
 
 test('add body drops another of the current shape onto the first; clear bodies removes them', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.press('addBody'));
     await page.evaluate(() => app.press('addBody'));
@@ -56,7 +44,7 @@ test('add body drops another of the current shape onto the first; clear bodies r
 });
 
 test('stairs: the body lands on the top step; dragging that step with the pointer carries the body along', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.set('scene', 'stairs'));
     let s = await info(page);
@@ -99,7 +87,7 @@ test('stairs: the body lands on the top step; dragging that step with the pointe
 });
 
 test('Shift+click pins the particle under the pointer and draws it; again unpins it', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await waitMoreFrames(page, 60); // landed
     const p = await page.evaluate(() => app.bodyScreenPoint());
@@ -121,7 +109,7 @@ test('Shift+click pins the particle under the pointer and draws it; again unpins
 });
 
 test('the pile scene pours 20 boxes, balls and bunnies into a bowl; self-collision switches on for every body', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.set('scene', 'pile'));
     await page.evaluate(() => app.whenSceneBuilt()); // the bunny is tetrahedralized first

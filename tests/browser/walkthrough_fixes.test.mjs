@@ -4,29 +4,17 @@
 // and the canvas's role, label and focus ring.
 // One Vite server and one browser for the whole file; each test opens its own page. Waits are on
 // frame counts, never on wall time.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { OUT_DIR, launchBrowser, openDemo, startServer, waitMoreFrames } from './harness.mjs';
+import { OUT_DIR, openDemo, useBrowserSuite, waitMoreFrames } from './harness.mjs';
 import { DEFAULTS } from '../../web/src/settings.js';
 import { DEFAULT_SETUP } from '../../web/src/compare/setup.js';
 
 const COMPARE_VIEWPORT = { width: 720, height: 540 }; // as compare_page.test.mjs
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  mkdirSync(OUT_DIR, { recursive: true });
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useBrowserSuite();
+before(() => mkdirSync(OUT_DIR, { recursive: true }));
 
 // A lil-gui controller row by the text of its label.
 function control(page, name) {
@@ -38,7 +26,7 @@ const f32 = (x) => Math.fround(x);
 const close = (a, b, rel = 1e-6) => Math.abs(a - b) <= rel * Math.abs(b);
 
 test('log sliders: arrow keys and the wheel move the exponent by one step, clamped, leftmost = 0', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.openPanel());
     const row = control(page, 'edge compliance');
@@ -98,7 +86,7 @@ test('log sliders: arrow keys and the wheel move the exponent by one step, clamp
 });
 
 test('comparison page: one ArrowDown on k = 5000 gives the next step down, and no view explodes', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test', frames: 5, viewport: COMPARE_VIEWPORT });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { query: 'compare.html?test', frames: 5, viewport: COMPARE_VIEWPORT });
   try {
     // The panel starts folded below 760 px of width; its title bar opens it, as for a user.
     if (await page.evaluate(() => document.querySelector('.compare-panel').classList.contains('lil-closed'))) {
@@ -134,7 +122,7 @@ test('comparison page: one ArrowDown on k = 5000 gives the next step down, and n
 
 test('squash presses the box and lets it rise back without throwing it out of view', async () => {
   // Frame 150: the default box has landed and settled (~2 s).
-  const { page, context, problems } = await openDemo(browser, url, { frames: 150 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 150 });
   try {
     const rest = await page.evaluate(() => app.stats());
     const squashed = await page.evaluate(() => {
@@ -172,7 +160,7 @@ test('squash presses the box and lets it rise back without throwing it out of vi
 });
 
 test('restore defaults: every demo setting back to DEFAULTS, the default box rebuilt, the panel showing it', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => app.openPanel());
     // Extreme settings through the panel's own controls (the walkthrough's reset body then read 124 %).
@@ -235,7 +223,7 @@ test('restore defaults: every demo setting back to DEFAULTS, the default box reb
 });
 
 test('restore defaults on the comparison page: back to DEFAULT_SETUP', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { query: 'compare.html?test&preset=stiff-jelly', frames: 5, viewport: COMPARE_VIEWPORT });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { query: 'compare.html?test&preset=stiff-jelly', frames: 5, viewport: COMPARE_VIEWPORT });
   try {
     await page.evaluate(() => {
       app.set('stiffness', 2e4);
@@ -274,7 +262,7 @@ test('restore defaults on the comparison page: back to DEFAULT_SETUP', async () 
 });
 
 test('the camera keeps a thrown body in view', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 60 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 60 });
   try {
     // The camera as the page opened, to show the body did leave that view.
     await page.evaluate(() => (window.firstCamera = app.stage.camera.clone()));
@@ -338,7 +326,7 @@ test('the camera keeps a thrown body in view', async () => {
 });
 
 test('a body the user orbited out of view stays there until "recentre" is pressed', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 100 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 100 });
   try {
     // Pan the camera away (OrbitControls pans with the right button) until the resting body is off
     // the canvas: the camera must not pull back by itself.
@@ -366,7 +354,7 @@ test('a body the user orbited out of view stays there until "recentre" is presse
 });
 
 test('five errors: the newest three show, the others wait behind "+2 more", and every one can be read', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     // Five distinct C API refusals through the panel's controls, in one task.
     await page.evaluate(() => {
@@ -403,7 +391,7 @@ test('five errors: the newest three show, the others wait behind "+2 more", and 
 });
 
 test('random bytes named x.glb get a message in words, without the bytes', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 5 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 5 });
   try {
     await page.evaluate(() => {
       let seed = 7;
@@ -431,7 +419,7 @@ function outlineOf(page, selectorOrActive) {
 }
 
 test('the canvases say what they show and how to use them; focused panel controls have a clear ring', async () => {
-  const { page, context, problems } = await openDemo(browser, url, { frames: 3 });
+  const { page, context, problems } = await openDemo(suite.browser, suite.url, { frames: 3 });
   try {
     const canvas = await page.evaluate(() => ({ role: app.stage.canvas.getAttribute('role'), label: app.stage.canvas.getAttribute('aria-label') }));
     assert.equal(canvas.role, 'img');
@@ -473,7 +461,7 @@ test('the canvases say what they show and how to use them; focused panel control
     await context.close();
   }
 
-  const compare = await openDemo(browser, url, { query: 'compare.html?test', frames: 3, viewport: COMPARE_VIEWPORT });
+  const compare = await openDemo(suite.browser, suite.url, { query: 'compare.html?test', frames: 3, viewport: COMPARE_VIEWPORT });
   try {
     const { page } = compare;
     const canvas = await page.evaluate(() => ({ role: app.views.canvas.getAttribute('role'), label: app.views.canvas.getAttribute('aria-label') }));
