@@ -4,8 +4,9 @@
 // (gpu_grab.js) and contact between bodies (gpu_body_contact.js). Bodies are built by the C++ core
 // (a wasm World that is never stepped: meshing, masses, rest shapes, the solve order and its
 // batches), then live on the GPU: positions, velocities and multipliers stay in storage buffers, and
-// every substep is one dispatch to predict, one per batch per pass, and one for the ground and the
-// velocities (more with colliders, a grab or contact between bodies).
+// every substep is one dispatch to predict, one per batch per pass (batch k of every body at once
+// when the world has several: gpu_merged.js), and one for the ground and the velocities (more with
+// colliders, a grab or contact between bodies).
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
 import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
 import * as arg from '../bridge_args.js';
@@ -16,6 +17,7 @@ import { BackendError } from '../backend.js';
 import { addGpuCollider, BodyContacts } from './gpu_colliders.js';
 import { MAX_BODIES, WorldContact } from './gpu_body_contact.js';
 import { SurfaceNormals } from './gpu_surface.js';
+import { MergedBatches } from './gpu_merged.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
 const PARAMS_BYTES = 64;     // struct Params in xpbd_wgsl.js (52, padded to its 16-byte alignment)
@@ -155,18 +157,35 @@ export class GpuWorld {
     const encoder = this.device.createCommandEncoder({ label: 'xpbd frame' });
     let dispatches = 0;
     const colliders = [...this.colliders];
-    if (!touching) {
+    // Two or more bodies with the same passes: batch k of all of them in one dispatch (gpu_merged.js).
+    const merged = bodies.length > 1 && bodies.every((b) => b.p.iterations === bodies[0].p.iterations);
+    if (!merged || !this.merged?.matches(bodies)) {
+      this.merged?.destroy();
+      this.merged = merged ? new MergedBatches(this, bodies) : null;
+    }
+    if (merged) {
+      this.merged.writeParams(h);
+      if (touching) this._prepareContact(bodies);
+      for (const body of bodies) body._prepare(h, substeps, colliders, touching);
+      for (let s = 0; s < substeps; ++s) {
+        let pass = encoder.beginComputePass();
+        for (const body of bodies) dispatches += body._encodePredict(pass, s);
+        pass.end();
+        dispatches += this.merged.encode(encoder, bodies[0].p.iterations);
+        pass = encoder.beginComputePass();
+        for (const body of bodies) dispatches += body._encodeEnd(pass, s, !touching);
+        pass.end();
+        if (touching) {
+          dispatches += this.contact.encode(encoder);
+          for (const body of bodies) dispatches += body._encodeFinish(encoder, s);
+        }
+      }
+    } else if (!touching) {
       for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
     } else {
       // Bodies that may touch run substep by substep together, their contacts between the ground
       // and colliders and the velocities (gpu_body_contact.js), as the core's World::step.
-      const same = this.contact && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
-      if (!same) {
-        if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
-        this.contact?.destroy();
-        this.contact = new WorldContact(this, bodies);
-      }
-      this.contact.writeBodies();
+      this._prepareContact(bodies);
       for (const body of bodies) body._prepare(h, substeps, colliders, true);
       for (let s = 0; s < substeps; ++s) {
         for (const body of bodies) dispatches += body._encodeSubstep(encoder, s, false);
@@ -183,6 +202,17 @@ export class GpuWorld {
     this.device.queue.onSubmittedWorkDone().then(() => { this.inFlight -= 1; });
   }
 
+  // The contact between bodies for this body list (rebuilt when it changed), its body table written.
+  _prepareContact(bodies) {
+    const same = this.contact && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
+    if (!same) {
+      if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
+      this.contact?.destroy();
+      this.contact = new WorldContact(this, bodies);
+    }
+    this.contact.writeBodies();
+  }
+
   // True while the GPU is two or more frames behind what was submitted: a frame loop that steps
   // anyway queues work faster than the GPU runs it, and what it reads back falls ever further behind.
   get busy() {
@@ -197,6 +227,7 @@ export class GpuWorld {
   destroy() {
     for (const b of [...this.bodies]) b.destroy();
     this.contact?.destroy();
+    this.merged?.destroy();
     this.builder.destroy();
   }
 }
@@ -274,10 +305,15 @@ export class GpuBody {
       device.queue.writeBuffer(b, 0, array);
       return b;
     };
-    this.edgeIds = init(sortBy(this.body.edges, 2, edgeOrder, Uint32Array), U.STORAGE | U.COPY_DST, 'edge ids');
-    this.edgeRest = init(sortBy(data.edgeRest, 1, edgeOrder, Float32Array), U.STORAGE | U.COPY_DST, 'edge rest');
-    this.tetIds = init(sortBy(this.body.tets, 4, tetOrder, Uint32Array), U.STORAGE | U.COPY_DST, 'tet ids');
-    this.tetRest = init(sortBy(data.tetRest6, 1, tetOrder, Float32Array), U.STORAGE | U.COPY_DST, 'tet rest');
+    // Kept for a world's merged batches (gpu_merged.js).
+    this.sorted = {
+      edges: { ids: sortBy(this.body.edges, 2, edgeOrder, Uint32Array), rest: sortBy(data.edgeRest, 1, edgeOrder, Float32Array).subarray(0, this.edgeCount) },
+      tets: { ids: sortBy(this.body.tets, 4, tetOrder, Uint32Array), rest: sortBy(data.tetRest6, 1, tetOrder, Float32Array).subarray(0, this.tetCount) },
+    };
+    this.edgeIds = init(this.sorted.edges.ids, U.STORAGE | U.COPY_DST, 'edge ids');
+    this.edgeRest = init(this.sorted.edges.rest, U.STORAGE | U.COPY_DST, 'edge rest');
+    this.tetIds = init(this.sorted.tets.ids, U.STORAGE | U.COPY_DST, 'tet ids');
+    this.tetRest = init(this.sorted.tets.rest, U.STORAGE | U.COPY_DST, 'tet rest');
     this.edgeLambda = buffer(4 * this.edgeCount, U.STORAGE | U.COPY_DST, 'edge lambda');
     this.tetLambda = buffer(4 * this.tetCount, U.STORAGE | U.COPY_DST, 'tet lambda');
     // One (offset, count) entry per batch, edges first, BATCH_STRIDE apart.
@@ -352,19 +388,30 @@ export class GpuBody {
   // Substep s: predict, the grab, the passes, the ground and colliders, and (velocities) the
   // velocities; without them, _encodeFinish does the rest after the contacts between bodies.
   _encodeSubstep(encoder, s, velocities) {
-    const { kernels } = this.world;
-    const p = this.p;
-    const contacts = this.frameContacts;
-    const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
-    if (p.iterations > 1) {
+    if (this.p.iterations > 1) {
       encoder.clearBuffer(this.edgeLambda);
       encoder.clearBuffer(this.tetLambda);
     }
     const pass = encoder.beginComputePass();
+    let dispatches = this._encodePredict(pass, s) + this._encodeBatches(pass) + this._encodeEnd(pass, s, velocities);
+    pass.end();
+    return dispatches;
+  }
+
+  // Predict, and the grab's held vertices placed.
+  _encodePredict(pass, s) {
+    const { kernels } = this.world;
     pass.setPipeline(kernels.predict);
     pass.setBindGroup(0, this.vertexGroup);
-    pass.dispatchWorkgroups(vertexGroups);
+    pass.dispatchWorkgroups(Math.ceil(this.vertexCount / WORKGROUP));
     if (this.grab) this.grab.encode(pass, 'place', s);
+    return 1 + (this.grab ? 1 : 0);
+  }
+
+  // The passes over this body's batches alone.
+  _encodeBatches(pass) {
+    const { kernels } = this.world;
+    const p = this.p;
     for (let it = 0; it < p.iterations; ++it) {
       // The core's pass order: every edge batch, then every tet batch.
       let current = null;
@@ -378,21 +425,27 @@ export class GpuBody {
         pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
       });
     }
-    let dispatches = 1 + p.iterations * this.ranges.length + (this.grab ? 1 : 0);
+    return p.iterations * this.ranges.length;
+  }
+
+  // After the passes: the ground and colliders, and (velocities) the velocities and the grab's.
+  _encodeEnd(pass, s, velocities) {
+    const { kernels } = this.world;
+    const contacts = this.frameContacts;
+    let dispatches = 0;
     if (contacts) {
       dispatches += contacts.encodeContacts(pass, s);
       if (velocities) dispatches += contacts.encodeVelocities(pass, s);
     } else {
       pass.setPipeline(kernels.finish);
       pass.setBindGroup(0, this.vertexGroup);
-      pass.dispatchWorkgroups(vertexGroups);
+      pass.dispatchWorkgroups(Math.ceil(this.vertexCount / WORKGROUP));
       ++dispatches;
     }
     if (velocities && this.grab) {
       this.grab.encode(pass, 'follow', s);
       ++dispatches;
     }
-    pass.end();
     return dispatches;
   }
 

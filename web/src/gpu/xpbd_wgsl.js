@@ -103,8 +103,24 @@ struct Batch { offset: u32, count: u32 }
 @group(0) @binding(4) var<storage, read_write> lambda: array<f32>;
 `;
 
+// Where a constraint's compliance and flags come from: one body's Params (P), or, in a world's
+// merged batches (gpu_merged.js), the parameters of the body that owns constraint k.
+const OWN_PARAMS = /* wgsl */ `
+fn edge_alpha(k: u32) -> f32 { return P.edge_alpha; }
+fn volume_alpha(k: u32) -> f32 { return P.volume_alpha; }
+fn flags(k: u32) -> u32 { return P.flags; }
+`;
+export const OWNER_PARAMS = /* wgsl */ `
+struct Owner { edge_alpha: f32, volume_alpha: f32, flags: u32, _pad: u32 }
+@group(0) @binding(0) var<storage, read> owners: array<Owner>;   // per body
+@group(0) @binding(5) var<storage, read> owner: array<u32>;      // per constraint: its body
+fn edge_alpha(k: u32) -> f32 { return owners[owner[k]].edge_alpha; }
+fn volume_alpha(k: u32) -> f32 { return owners[owner[k]].volume_alpha; }
+fn flags(k: u32) -> u32 { return owners[owner[k]].flags; }
+`;
+
 // Distance per edge, C = |xa - xb| - l0 (EdgePass): delta_lambda = (-C - alpha~ lambda) / (w + alpha~).
-export const EDGE_WGSL = /* wgsl */ `${PARAMS}${BATCH}
+export const EDGE_SOLVE = /* wgsl */ `${BATCH}
 @group(0) @binding(2) var<storage, read> ids: array<vec2u>;
 @group(0) @binding(3) var<storage, read> rest: array<f32>;   // l0, m
 
@@ -123,10 +139,11 @@ fn solve(@builtin(global_invocation_id) gid: vec3u) {
   let len = sqrt(dot(d, d));
   if (len == 0.0) { return; }
   let C = len - rest[k];
-  let keep = (P.flags & 2u) != 0u;
+  let alpha = edge_alpha(k);
+  let keep = (flags(k) & 2u) != 0u;
   var lam = 0.0;
   if (keep) { lam = lambda[k]; }
-  let s = (-C - P.edge_alpha * lam) / ((w + P.edge_alpha) * len);  // delta_lambda / len
+  let s = (-C - alpha * lam) / ((w + alpha) * len);  // delta_lambda / len
   if (keep) { lambda[k] = lam + s * len; }
   x[id.x] = vec4f(xa.xyz + d * (s * wa), wa);
   x[id.y] = vec4f(xb.xyz - d * (s * wb), wb);
@@ -135,7 +152,7 @@ fn solve(@builtin(global_invocation_id) gid: vec3u) {
 
 // Volume per tet, C = 6 (V - V0) (VolumePass): gradients g1 = e2 x e3, g2 = e3 x e1, g3 = e1 x e2,
 // g0 = -(g1 + g2 + g3).
-export const TET_WGSL = /* wgsl */ `${PARAMS}${BATCH}
+export const TET_SOLVE = /* wgsl */ `${BATCH}
 @group(0) @binding(2) var<storage, read> ids: array<vec4u>;
 @group(0) @binding(3) var<storage, read> rest6: array<f32>;  // 6 V0, m^3
 
@@ -159,10 +176,11 @@ fn solve(@builtin(global_invocation_id) gid: vec3u) {
   let w = x0.w * dot(g0, g0) + x1.w * dot(g1, g1) + x2.w * dot(g2, g2) + x3.w * dot(g3, g3);
   if (w == 0.0) { return; }
   let C = vol6 - rest6[k];
-  let keep = (P.flags & 2u) != 0u;
+  let alpha = volume_alpha(k);
+  let keep = (flags(k) & 2u) != 0u;
   var lam = 0.0;
   if (keep) { lam = lambda[k]; }
-  let s = (-C - P.volume_alpha * lam) / (w + P.volume_alpha);  // delta_lambda
+  let s = (-C - alpha * lam) / (w + alpha);  // delta_lambda
   if (keep) { lambda[k] = lam + s; }
   x[id.x] = vec4f(x0.xyz + g0 * (s * x0.w), x0.w);
   x[id.y] = vec4f(x1.xyz + g1 * (s * x1.w), x1.w);
@@ -170,3 +188,7 @@ fn solve(@builtin(global_invocation_id) gid: vec3u) {
   x[id.w] = vec4f(x3.xyz + g3 * (s * x3.w), x3.w);
 }
 `;
+
+// One body's constraint kernels (its own buffers, its Params).
+export const EDGE_WGSL = `${PARAMS}${OWN_PARAMS}${EDGE_SOLVE}`;
+export const TET_WGSL = `${PARAMS}${OWN_PARAMS}${TET_SOLVE}`;

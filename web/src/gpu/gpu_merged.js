@@ -1,0 +1,135 @@
+// Batch k of every body in one dispatch: a world's bodies share no vertex, so the constraints of
+// colour k of all bodies can run together. The bodies' positions are copied into one buffer (one
+// vertex numbering for the world) around the passes, the constraints are concatenated colour by
+// colour with their global vertex ids, and each carries its body's index for its compliance and
+// flags. The constraint dispatches per substep are then those of the body with the most colours,
+// whatever the body count; predict and finish stay per body. Each body's constraints run in the
+// same order as alone, so the result is the same to the bit.
+import { EDGE_SOLVE, OWNER_PARAMS, TET_SOLVE } from './xpbd_wgsl.js';
+
+const WORKGROUP = 64; // invocations per workgroup, as the kernels declare
+const BATCH_STRIDE = 256; // bytes between batch entries: the minimum uniform dynamic offset alignment
+const OWNER_BYTES = 16; // struct Owner in xpbd_wgsl.js
+
+const kernelsByDevice = new WeakMap();
+function makeKernels(device, batchLayout) {
+  const S = GPUShaderStage.COMPUTE;
+  const storage = (binding, readOnly) => ({ binding, visibility: S, buffer: { type: readOnly ? 'read-only-storage' : 'storage' } });
+  const layout = device.createBindGroupLayout({ entries: [storage(0, true), storage(1, false), storage(2, true), storage(3, true), storage(4, false), storage(5, true)] });
+  const pipes = device.createPipelineLayout({ bindGroupLayouts: [layout, batchLayout] });
+  const pipeline = (code, label) => device.createComputePipeline({ layout: pipes, compute: { module: device.createShaderModule({ code, label }), entryPoint: 'solve' } });
+  return { layout, edges: pipeline(`${OWNER_PARAMS}${EDGE_SOLVE}`, 'merged edges'), tets: pipeline(`${OWNER_PARAMS}${TET_SOLVE}`, 'merged tets') };
+}
+
+export class MergedBatches {
+  // bodies: GpuBody (gpu_world.js), each with its constraints in batch order (body.sorted).
+  constructor(world, bodies) {
+    const { device } = world;
+    this.device = device;
+    this.bodies = bodies;
+    if (!kernelsByDevice.has(device)) kernelsByDevice.set(device, makeKernels(device, world.kernels.batchLayout));
+    this.kernels = kernelsByDevice.get(device);
+    this.batchGroupLayout = world.kernels.batchLayout;
+    this.base = [];
+    let vertices = 0;
+    for (const b of bodies) {
+      this.base.push(vertices);
+      vertices += b.vertexCount;
+    }
+    this.vertices = vertices;
+    const U = GPUBufferUsage;
+    const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
+    const init = (array, usage, label) => {
+      const b = buffer(array.byteLength, usage, label);
+      device.queue.writeBuffer(b, 0, array);
+      return b;
+    };
+    this.x = buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'merged x');
+    this.owners = buffer(OWNER_BYTES * bodies.length, U.STORAGE | U.COPY_DST, 'merged owners');
+    // Colour c of every body, body after body; the ranges in the core's order (edges, then tets).
+    this.ranges = [];
+    this.groups = {};
+    this.buffers = [this.x, this.owners];
+    for (const [kind, arity] of [['edges', 2], ['tets', 4]]) {
+      const colours = Math.max(0, ...bodies.map((b) => b.batches[kind].starts.length - 1));
+      const total = bodies.reduce((n, b) => n + b.sorted[kind].rest.length, 0);
+      const ids = new Uint32Array(Math.max(1, arity * total));
+      const rest = new Float32Array(Math.max(1, total));
+      const owner = new Uint32Array(Math.max(1, total));
+      let k = 0;
+      for (let c = 0; c < colours; ++c) {
+        const offset = k;
+        bodies.forEach((b, j) => {
+          const s = b.batches[kind].starts;
+          if (c + 1 >= s.length) return;
+          const src = b.sorted[kind];
+          for (let i = s[c]; i < s[c + 1]; ++i, ++k) {
+            for (let a = 0; a < arity; ++a) ids[arity * k + a] = src.ids[arity * i + a] + this.base[j];
+            rest[k] = src.rest[i];
+            owner[k] = j;
+          }
+        });
+        if (k > offset) this.ranges.push({ kind, offset, count: k - offset });
+      }
+      const lambda = buffer(4 * total, U.STORAGE | U.COPY_DST, `merged ${kind} lambda`);
+      const parts = [this.owners, this.x, init(ids, U.STORAGE | U.COPY_DST, `merged ${kind} ids`), init(rest, U.STORAGE | U.COPY_DST, `merged ${kind} rest`), lambda, init(owner, U.STORAGE | U.COPY_DST, `merged ${kind} owner`)];
+      this.buffers.push(...parts.slice(2));
+      this.groups[kind] = device.createBindGroup({ layout: this.kernels.layout, entries: parts.map((b, binding) => ({ binding, resource: { buffer: b } })) });
+      this[`${kind}Lambda`] = lambda;
+    }
+    const table = new Uint32Array((Math.max(this.ranges.length, 1) * BATCH_STRIDE) / 4);
+    this.ranges.forEach((r, i) => table.set([r.offset, r.count], (i * BATCH_STRIDE) / 4));
+    this.batchTable = init(table, U.UNIFORM | U.COPY_DST, 'merged batches');
+    this.buffers.push(this.batchTable);
+    this.batchGroup = device.createBindGroup({ layout: this.batchGroupLayout, entries: [{ binding: 0, resource: { buffer: this.batchTable, size: 8 } }] });
+  }
+
+  // True when these are the world's bodies, in order.
+  matches(bodies) {
+    return this.bodies.length === bodies.length && this.bodies.every((b, k) => b === bodies[k]);
+  }
+
+  // The frame's compliances (alpha~ = compliance / h^2, rounded to float32 as the body's own Params)
+  // and flags (2: multipliers kept).
+  writeParams(h) {
+    const data = new ArrayBuffer(OWNER_BYTES * this.bodies.length);
+    const f = new Float32Array(data);
+    const u = new Uint32Array(data);
+    this.bodies.forEach((b, j) => {
+      f[4 * j] = b.p.edgeCompliance / (h * h);
+      f[4 * j + 1] = b.p.volumeCompliance / (h * h);
+      u[4 * j + 2] = b.p.iterations > 1 ? 2 : 0;
+    });
+    this.device.queue.writeBuffer(this.owners, 0, data);
+  }
+
+  // The passes of one substep over every body (all with `iterations` passes): positions in, the
+  // batches, positions out. Returns the dispatches.
+  encode(encoder, iterations) {
+    this.bodies.forEach((b, j) => encoder.copyBufferToBuffer(b.x, 0, this.x, 16 * this.base[j], 16 * b.vertexCount));
+    if (iterations > 1) {
+      encoder.clearBuffer(this.edgesLambda);
+      encoder.clearBuffer(this.tetsLambda);
+    }
+    const pass = encoder.beginComputePass();
+    for (let it = 0; it < iterations; ++it) {
+      let current = null;
+      this.ranges.forEach((r, i) => {
+        if (r.kind !== current) {
+          current = r.kind;
+          pass.setPipeline(this.kernels[r.kind]);
+          pass.setBindGroup(0, this.groups[r.kind]);
+        }
+        pass.setBindGroup(1, this.batchGroup, [i * BATCH_STRIDE]);
+        pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
+      });
+    }
+    pass.end();
+    this.bodies.forEach((b, j) => encoder.copyBufferToBuffer(this.x, 16 * this.base[j], b.x, 0, 16 * b.vertexCount));
+    return iterations * this.ranges.length;
+  }
+
+  destroy() {
+    for (const b of this.buffers) b.destroy();
+  }
+}
