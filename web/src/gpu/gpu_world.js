@@ -393,7 +393,7 @@ export class GpuBody {
       encoder.clearBuffer(this.tetLambda);
     }
     const pass = encoder.beginComputePass();
-    let dispatches = this._encodePredict(pass, s) + this._encodeBatches(pass) + this._encodeEnd(pass, s, velocities);
+    const dispatches = this._encodePredict(pass, s) + this._encodeBatches(pass) + this._encodeEnd(pass, s, velocities);
     pass.end();
     return dispatches;
   }
