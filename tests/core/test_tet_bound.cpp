@@ -46,6 +46,28 @@ Soup finned_block() {
   return s;
 }
 
+// The same block and fin as one closed surface (the fin's walls meet the block's top along a
+// rectangular hole in it): 16 vertices, 28 triangles.
+Soup fused_fin_block() {
+  Soup s;
+  const float outer[4][2] = {{0, 0}, {1, 0}, {1, 0.6f}, {0, 0.6f}};
+  const float hole[4][2] = {{0.4975f, 0.1f}, {0.5025f, 0.1f}, {0.5025f, 0.5f}, {0.4975f, 0.5f}};
+  for (const auto& q : outer) s.positions.insert(s.positions.end(), {q[0], q[1], 0.0f});  // bottom, 0-3
+  for (const auto& q : outer) s.positions.insert(s.positions.end(), {q[0], q[1], 0.5f});  // block top, 4-7
+  for (const auto& q : hole) s.positions.insert(s.positions.end(), {q[0], q[1], 0.5f});   // fin foot, 8-11
+  for (const auto& q : hole) s.positions.insert(s.positions.end(), {q[0], q[1], 0.8f});   // fin top, 12-15
+  auto quad = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d) { s.triangles.insert(s.triangles.end(), {a, b, c, a, c, d}); };
+  quad(3, 2, 1, 0);
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t j = (i + 1) % 4;
+    quad(i, j, 4 + j, 4 + i);           // block sides
+    quad(4 + i, 4 + j, 8 + j, 8 + i);   // block top, around the hole
+    quad(8 + i, 8 + j, 12 + j, 12 + i); // fin walls
+  }
+  quad(12, 13, 14, 15);
+  return s;
+}
+
 // What every result within its bound must be: a body the solvers take, one part, no tet below
 // quality 0.1, and tets holding the solid's volume within `volume_tolerance` (relative).
 void check_within(const Result& r, int64_t bound, double volume_tolerance) {
@@ -136,6 +158,14 @@ TEST_CASE("Thin parts dropped: a block keeps its body and loses its 5 mm fin") {
   CHECK(r.stats.dropped_below <= 0.1 + 1e-9);        // at most a cell (100 mm)
   CHECK(r.stats.dropped_volume == doctest::Approx(0.005 * 0.4 * 0.5).epsilon(1e-3).scale(0));  // the fin's box
   CHECK(r.stats.thickened_volume == 0);
+
+  // Fused: the fin's 10 faces go and the hole its foot leaves in the block's top is closed flat (the
+  // lids), so the block is whole; the volume dropped is the fin's, 5 mm x 0.4 m x 0.3 m.
+  const Result fused = mesh(fused_fin_block(), 3000, ThinParts::Drop);
+  check_within(fused, 3000, 0.005);
+  CHECK(fused.stats.volume == doctest::Approx(0.3).epsilon(0.005).scale(0));
+  CHECK(fused.stats.dropped_faces == 10);
+  CHECK(fused.stats.dropped_volume == doctest::Approx(0.005 * 0.4 * 0.3).epsilon(1e-3).scale(0));
 
   // An open teapot-like mesh (a thin handle and spout) under a bound below its estimate (3,073):
   // the handle and spout go, the pot stays one part.
