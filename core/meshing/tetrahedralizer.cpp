@@ -297,6 +297,7 @@ void Tetrahedralizer::estimate_thickness() {
 
 TetraStatus Tetrahedralizer::run(int64_t work) {
   if (status_ != TetraStatus::Working || problem_ != SurfaceProblem::None) return status_;
+  ran_ = true;
   const auto start = Clock::now();
   work = std::max<int64_t>(work, 1);
   while (work > 0 && stage_ != Stage::Over) {

@@ -164,7 +164,7 @@ class Tetrahedralizer {
   double progress() const;  // 0..1
   const TetraStats& stats() const { return stats_; }
   const TetraOptions& options() const { return options_; }
-  bool started() const { return stage_ != Stage::Surface || status_ != TetraStatus::Working; }
+  bool started() const { return ran_ || stage_ != Stage::Surface || status_ != TetraStatus::Working; }
   void set_max_tets(int64_t max_tets) { options_.max_tets = max_tets; }  // before run()
   void set_thin_parts(ThinParts choice) { options_.thin_parts = choice; }  // before run()
   double cell_size() const { return cell_; }  // m, the interior grid's spacing
@@ -199,6 +199,7 @@ class Tetrahedralizer {
   double min_quality_ = 0;      // options_.min_quality as given (Coarsen raises it)
   int64_t bound_ = 0;           // > 0: the estimate's bound after a retry (below max_tets)
   TetraStats initial_stats_;    // after the clean-up: what a retry starts from
+  bool ran_ = false;            // run() was called (a retry goes back to Stage::Surface)
   std::unique_ptr<Surface> unchanged_;  // the cleaned surface, when Thicken or Drop changed surface_
   SurfaceProblem problem_ = SurfaceProblem::None;
   int64_t problem_index_ = -1;

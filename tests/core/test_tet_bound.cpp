@@ -144,6 +144,31 @@ TEST_CASE("max_tets holds on the result: without a thin-parts choice a result ov
   CHECK(stats.tets == 0);
   CHECK(sb_tetra_tet_count(job) == SB_ERR_NOT_READY);
   CHECK(sb_tetra_destroy(job) == SB_OK);
+
+  // Run in slices, a job that meshes twice (the thickened plate under 9,800: above) takes no new
+  // bound or choice between slices, the restart included.
+  const Soup plate = box(1, 1, 0.005f);
+  job = sb_tetra_create(plate.positions.data(), plate.vertex_count(), plate.triangles.data(), plate.triangle_count(), 10,
+                        0.02f, 1);
+  REQUIRE(job > 0);
+  CHECK(sb_tetra_set_max_tets(job, 9800) == SB_OK);
+  CHECK(sb_tetra_set_thin_parts(job, SB_TETRA_THIN_THICKEN) == SB_OK);
+  int32_t status = 0, slices = 0;
+  bool refused = true;
+  while ((status = sb_tetra_run(job, 5000)) == 0) {
+    ++slices;
+    refused = refused && sb_tetra_set_max_tets(job, 100000) == SB_ERR_NOT_READY &&
+              sb_tetra_set_thin_parts(job, SB_TETRA_THIN_SAMPLE) == SB_ERR_NOT_READY;
+  }
+  CHECK(status == 1);
+  CHECK(slices > 2);
+  CHECK(refused);
+  CHECK(sb_tetra_get_stats(job, &stats) == SB_OK);
+  CHECK(stats.bound_retries == 1);
+  CHECK(stats.over_bound_tets > 9800);
+  CHECK(stats.tets <= 9800);
+  CHECK(sb_tetra_tet_count(job) == stats.tets);
+  CHECK(sb_tetra_destroy(job) == SB_OK);
 }
 
 TEST_CASE("Thin parts dropped: a block keeps its body and loses its 5 mm fin") {
