@@ -13,9 +13,10 @@ using namespace sbapi;
 
 // web/src/softbody.js (TETRA_STATS_BYTES and the tail it reads) depends on this layout.
 static_assert(sb::kMaxSurfaceSamples == SB_TETRA_MAX_SURFACE_SAMPLES, "the header states the budget");
-static_assert(int(sb::ThinParts::Thicken) == SB_TETRA_THIN_THICKEN && int(sb::ThinParts::Coarsen) == SB_TETRA_THIN_COARSEN,
+static_assert(int(sb::ThinParts::Thicken) == SB_TETRA_THIN_THICKEN && int(sb::ThinParts::Coarsen) == SB_TETRA_THIN_COARSEN &&
+                  int(sb::ThinParts::Drop) == SB_TETRA_THIN_DROP,
               "the C choice is the core's");
-static_assert(sizeof(sb_tetra_stats) == 57 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
+static_assert(sizeof(sb_tetra_stats) == 62 * 4, "sb_tetra_stats changed: update web/src/softbody.js");
 
 namespace {
 
@@ -96,7 +97,38 @@ int32_t fail_no_inside(const sb::Tetrahedralizer& job) {
 int32_t fail_over_budget(const sb::Tetrahedralizer& job) {
   const sb::TetraStats& s = job.stats();
   const sb::ThinParts choice = job.options().thin_parts;
+  if (s.over_bound_tets > 0) {
+    // The estimate fitted, the result did not (the estimate's error): the result, and how far the
+    // choice went (it retries coarser) or that there is none.
+    const char* advice = choice == sb::ThinParts::Sample
+                             ? "; a thin-parts choice (SB_TETRA_THIN_COARSEN, _THICKEN or _DROP) retries coarser, or lower "
+                               "the resolution or raise max_tets"
+                             : s.thinnest > 0 ? "; the thin-parts choice could go no further: lower the resolution or raise max_tets"
+                                              : "; no part is thin, so the thin-parts choice cannot help: lower the "
+                                                "resolution or raise max_tets";
+    return fail(SB_ERR_TOO_LARGE,
+                "meshed, this surface gave %lld tets at resolution %d, above max_tets = %lld (estimated %lld; %lld "
+                "meshings redone); nothing was returned%s",
+                (long long)s.over_bound_tets, job.options().resolution, (long long)job.options().max_tets,
+                (long long)s.estimated_tets, (long long)s.bound_retries, advice);
+  }
+  if (choice == sb::ThinParts::Drop && s.choice_floor_tets == 0 && s.dropped_below > 0)
+    return fail(SB_ERR_TOO_LARGE,
+                "this surface would give about %lld tets at resolution %d, above max_tets = %lld, and every part of it "
+                "is thinner than %.3g mm (the thinnest the bound meshes two samples across; its thinnest about %.3g mm): "
+                "dropping thin parts would leave nothing; thicken them or mesh them coarser (SB_TETRA_THIN_THICKEN, "
+                "_COARSEN), or raise max_tets",
+                (long long)s.estimated_tets, job.options().resolution, (long long)job.options().max_tets,
+                1000.0 * s.dropped_below, 1000.0 * s.thinnest);
   if (choice != sb::ThinParts::Sample && s.choice_floor_tets > 0) {
+    if (choice == sb::ThinParts::Drop)
+      return fail(SB_ERR_TOO_LARGE,
+                  "this surface would give about %lld tets at resolution %d, above max_tets = %lld; with every part "
+                  "thinner than a grid cell (%.3g mm) dropped it would still give about %lld: lower the resolution or "
+                  "raise max_tets",
+                  (long long)(s.estimated_tets_as_sampled > 0 ? s.estimated_tets_as_sampled : s.estimated_tets),
+                  job.options().resolution, (long long)job.options().max_tets, 1000.0 * job.cell_size(),
+                  (long long)s.choice_floor_tets);
     if (choice == sb::ThinParts::Thicken) {
       // thickened_to > 0: thickened, and measured again still over; else not even a cell would fit.
       const double to = s.thickened_to > 0 ? s.thickened_to : job.cell_size() * sb::kThickenMargin;
@@ -311,6 +343,11 @@ int32_t sb_tetra_get_stats(sb_tetra handle, sb_tetra_stats* out) {
   out->thickened_to = float(s.thickened_to);
   out->thickened_volume = float(s.thickened_volume);
   out->coarsened_spacing = float(s.coarsened_spacing);
+  out->dropped_faces = int32_t(std::min<int64_t>(s.dropped_faces, INT32_MAX));
+  out->dropped_below = float(s.dropped_below);
+  out->dropped_volume = float(s.dropped_volume);
+  out->bound_retries = int32_t(s.bound_retries);
+  out->over_bound_tets = int32_t(std::min<int64_t>(s.over_bound_tets, INT32_MAX));
   return SB_OK;
 }
 
@@ -336,9 +373,10 @@ int32_t sb_tetra_set_thin_parts(sb_tetra handle, int32_t choice) {
   clear_error();
   sb::Tetrahedralizer* job = find_job(handle);
   if (!job) return sb_last_error_code();
-  if (choice < SB_TETRA_THIN_SAMPLE || choice > SB_TETRA_THIN_COARSEN)
+  if (choice < SB_TETRA_THIN_SAMPLE || choice > SB_TETRA_THIN_DROP)
     return fail(SB_ERR_OUT_OF_RANGE,
-                "choice must be SB_TETRA_THIN_SAMPLE (0), SB_TETRA_THIN_THICKEN (1) or SB_TETRA_THIN_COARSEN (2), got %d",
+                "choice must be SB_TETRA_THIN_SAMPLE (0), SB_TETRA_THIN_THICKEN (1), SB_TETRA_THIN_COARSEN (2) or "
+                "SB_TETRA_THIN_DROP (3), got %d",
                 choice);
   if (choice != SB_TETRA_THIN_SAMPLE && !job->options().thin_surface)
     return fail(SB_ERR_OUT_OF_RANGE,

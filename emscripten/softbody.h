@@ -304,7 +304,7 @@ typedef struct sb_tetra_stats {
   float cell_size;           /* m: the interior grid's spacing (the longest side over the resolution):
                                 parts at least this thick are sampled as a solid is, not by their thickness */
   /* The thin-parts choice (sb_tetra_set_thin_parts), when it acted because the estimate was over max_tets: */
-  int32_t thin_parts;        /* the choice set: SB_TETRA_THIN_SAMPLE, _THICKEN or _COARSEN */
+  int32_t thin_parts;        /* the choice set: SB_TETRA_THIN_SAMPLE, _THICKEN, _COARSEN or _DROP */
   int32_t estimated_tets_as_sampled; /* the estimate with thin parts sampled by their thickness (0: the
                                         choice did not act) */
   int32_t choice_floor_tets; /* the lowest estimate the choice reaches (thickened to a grid cell, or sampled
@@ -312,6 +312,12 @@ typedef struct sb_tetra_stats {
   float thickened_to;        /* m: the thickness thin sheets were offset outward to (0: none) */
   float thickened_volume;    /* m^3 the offset added to the solid (surface_volume includes it) */
   float coarsened_spacing;   /* m: the spacing thin parts were sampled at, coarser than two across (0: none) */
+  int32_t dropped_faces;     /* SB_TETRA_THIN_DROP: faces removed (parts thinner than dropped_below) */
+  float dropped_below;       /* m: parts thinner than this were dropped (0: none) */
+  float dropped_volume;      /* m^3 the dropped parts held (surface_volume excludes it) */
+  int32_t bound_retries;     /* meshings redone because a result came out over max_tets (each held lower) */
+  int32_t over_bound_tets;   /* the tets of the last result over max_tets (0: none was); with SB_ERR_TOO_LARGE
+                                from sb_tetra_run and this > 0, the result itself was over and no retry fitted */
 } sb_tetra_stats;
 
 /* Errors */
@@ -653,12 +659,20 @@ int32_t sb_tetra_set_max_tets(sb_tetra job, int32_t max_tets);
  *     whose samples (two across) fit max_tets, at most a grid cell and 15 %: a change of the geometry,
  *     reported in the stats (thickened_to, thickened_volume);
  *   SB_TETRA_THIN_COARSEN: sample the thin parts at the finest spacing that fits, fewer than two samples
- *     across, down to 10x their thickness (coarsened_spacing).
+ *     across, down to 10x their thickness (coarsened_spacing);
+ *   SB_TETRA_THIN_DROP: remove the parts thinner than the thinnest whose samples (two across) fit
+ *     max_tets, at most a grid cell (dropped_below, dropped_faces, dropped_volume); where they joined
+ *     the rest the solid is closed flat. Refused (SB_ERR_TOO_LARGE) when every part is that thin.
+ * The bound holds on the result: a meshing that comes out over max_tets (the estimate's error) is
+ * redone with the estimate held lower (up to 3 times, bound_retries) under _THICKEN, _COARSEN and
+ * _DROP; under _SAMPLE, or when the choice can go no further, sb_tetra_run returns SB_ERR_TOO_LARGE
+ * naming the result's tets (over_bound_tets). A body over max_tets is never returned.
  * When the choice cannot fit max_tets either, sb_tetra_run returns SB_ERR_TOO_LARGE saying why
  * (choice_floor_tets). Needs thin_surface (SB_ERR_OUT_OF_RANGE otherwise). */
 #define SB_TETRA_THIN_SAMPLE 0
 #define SB_TETRA_THIN_THICKEN 1
 #define SB_TETRA_THIN_COARSEN 2
+#define SB_TETRA_THIN_DROP 3
 int32_t sb_tetra_set_thin_parts(sb_tetra job, int32_t choice);
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "meshing/thickness_rays.h"
+#include "meshing/union_find.h"
 
 namespace sb {
 
@@ -18,6 +19,42 @@ int level_of_spacing(double s) {
 bool face_wants_medial(const SurfaceSpacing& spacing, size_t f) {
   const double t = spacing.face_thickness[f];
   return t > 0 && t < kMedialReach && level_of_spacing(kSpacingPerThickness * t) <= spacing.face_level[f];
+}
+
+std::vector<uint8_t> dropped_faces(const std::vector<double>& p, const std::vector<uint32_t>& t, const ThicknessRays& rays,
+                                   const std::vector<double>& thickness, double below) {
+  const size_t faces = t.size() / 3, vertex_count = p.size() / 3;
+  std::vector<uint8_t> drop(faces, 0), on_thin(vertex_count, 0);
+  for (size_t f = 0; f < faces; ++f)
+    if (thickness[f] > 0 && thickness[f] < below) {
+      drop[f] = 1;
+      for (int k = 0; k < 3; ++k) on_thin[t[3 * f + size_t(k)]] = 1;
+    }
+  for (size_t f = 0; f < faces; ++f)
+    if (on_thin[t[3 * f]] && on_thin[t[3 * f + 1]] && on_thin[t[3 * f + 2]]) drop[f] = 1;
+  UnionFind pieces(vertex_count);
+  for (size_t f = 0; f < faces; ++f) {
+    pieces.join(t[3 * f], t[3 * f + 1]);
+    pieces.join(t[3 * f], t[3 * f + 2]);
+  }
+  std::vector<double> area(vertex_count, 0.0), dropped_area(vertex_count, 0.0);  // per piece's root
+  for (size_t f = 0; f < faces; ++f) {
+    if (rays.buried(uint32_t(f))) continue;
+    const double* a = &p[3 * size_t(t[3 * f])];
+    const double* b = &p[3 * size_t(t[3 * f + 1])];
+    const double* c = &p[3 * size_t(t[3 * f + 2])];
+    const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double da = 0.5 * std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const auto r = size_t(pieces.find(t[3 * f]));
+    area[r] += da;
+    if (drop[f]) dropped_area[r] += da;
+  }
+  for (size_t f = 0; f < faces; ++f) {
+    const auto r = size_t(pieces.find(t[3 * f]));
+    if (dropped_area[r] > 0.5 * area[r]) drop[f] = 1;
+  }
+  return drop;
 }
 
 SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
@@ -60,6 +97,16 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     out.face_level[f] = uint8_t(level_of_spacing(kSpacingPerThickness * hit));
   }
   out.thinnest = thinnest == HUGE_VAL ? 0.0 : thinnest;
+  // Faces ThinParts::Drop would remove: spaced as a solid's, and no samples counted for them below.
+  std::vector<uint8_t> dropped;
+  if (overrides.drop_below > 0) {
+    dropped = dropped_faces(p, t, rays, out.face_thickness, overrides.drop_below);
+    for (size_t f = 0; f < faces; ++f)
+      if (dropped[f]) {
+        out.face_thickness[f] = 0;
+        out.face_level[f] = 0;
+      }
+  }
 
   // Curvature at vertices: the normal (area-weighted), the mean edge length l, and the height h of
   // the vertex over its neighbours' centroid along the normal: R = l^2 / (2 h), which for a smooth
@@ -157,7 +204,7 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   // surface: a face holds about its area / s^2 samples, a needle those along its long edge.
   out.samples_estimate = 0;
   for (size_t f = 0; f < faces; ++f) {
-    if (rays.buried(uint32_t(f))) continue;
+    if (rays.buried(uint32_t(f)) || (!dropped.empty() && dropped[f])) continue;
     const double s = spacing_of_level(out.face_level[f]);
     out.samples_estimate += std::max(area[f] / (s * s), longest[f] / (2 * s));
   }

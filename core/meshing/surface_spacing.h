@@ -67,7 +67,15 @@ struct SpacingOverrides {
   const std::vector<double>* face_thickness = nullptr;  // per face, measured before: no rays are cast
   double min_thickness = 0;  // grid units: faces thinner than this are spaced as if this thick
   int level_cap = -1;        // >= 0: every level capped here, as the budget caps them
+  double drop_below = 0;     // grid units: faces dropped_faces() drops at this thickness count no samples
 };
+
+// ThinParts::Drop: the faces of parts thinner than `below` (grid units; thickness per face, 0 where
+// none was measured), faces whose every vertex is on such a face (a thin part's rim and ends, whose
+// own rays run along the part), and every face of a piece (faces joined by vertices) most of whose
+// unburied area that drops (a thin box sunk into another: its buried faces measure nothing).
+std::vector<uint8_t> dropped_faces(const std::vector<double>& positions, const std::vector<uint32_t>& triangles,
+                                   const ThicknessRays& rays, const std::vector<double>& thickness, double below);
 
 // positions (grid units) and outward triangles of a cleaned surface; rays over the same surface.
 SurfaceSpacing surface_spacing(const std::vector<double>& positions, const std::vector<uint32_t>& triangles,

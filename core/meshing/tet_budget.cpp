@@ -1,8 +1,11 @@
 // How many tets a tetrahedralization will give, before it runs (issue 26: a body 30x heavier than
 // the resolution suggested, with no warning). Tetrahedralizer::estimate_tets and what it measures.
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 
+#include "math/point_grid.h"
+#include "meshing/delaunay.h"
 #include "meshing/surface_query.h"
 #include "meshing/surface_spacing.h"
 #include "meshing/tetrahedralizer.h"
@@ -52,7 +55,7 @@ int64_t Tetrahedralizer::estimate_with(const SurfaceSpacing& spacing) {
   }
   // Grid points are kept over half a cell inside: about the volume less a half-cell band under the
   // surface (none in parts under a cell thick, whose area then holds no volume of its own).
-  const double volume = std::fabs(stats_.cleanup.volume + stats_.thickened_volume) / (cell_ * cell_ * cell_);  // grid units^3
+  const double volume = std::fabs(stats_.cleanup.volume + stats_.thickened_volume - stats_.dropped_volume) / (cell_ * cell_ * cell_);  // grid units^3
   const double thick_area = spaced ? std::max(0.0, area - spacing.thin_area) : area;
   const double interior = options_.resolution > 0 ? std::max(0.0, volume - 0.5 * thick_area) : 0.0;
   const double surface = spaced ? kSamplesPerEstimate * spacing.samples_estimate : double(p.size() / 3);
@@ -61,6 +64,49 @@ int64_t Tetrahedralizer::estimate_with(const SurfaceSpacing& spacing) {
   stats_.estimated_interior_points = int64_t(interior);
   stats_.estimated_medial_points = int64_t(medial);
   return std::max<int64_t>(1, int64_t(std::min(9e18, kTetsPerPoint * (surface + interior + medial))));
+}
+
+bool Tetrahedralizer::restart_under_bound() {
+  const int64_t result = stats_.tets, estimate = stats_.estimated_tets;
+  out_positions_.clear();  // a result over the bound is never handed over
+  out_tets_.clear();
+  if (options_.thin_parts == ThinParts::Sample || stats_.bound_retries >= kMaxBoundRetries || estimate <= 1) {
+    stats_.over_bound_tets = result;
+    stats_.vertices = stats_.tets = stats_.parts = 0;
+    stats_.volume = stats_.min_quality = stats_.mean_quality = 0;
+    std::fill(std::begin(stats_.quality_histogram), std::end(stats_.quality_histogram), int64_t(0));
+    return false;
+  }
+  // The estimate missed by result / estimate; the next one must fit the bound scaled by that, and
+  // be below this one, so the choice goes one step coarser at least.
+  const int64_t next =
+      std::min(estimate - 1, int64_t(double(options_.max_tets) * double(estimate) / double(result)));
+  TetraStats fresh = initial_stats_;
+  fresh.milliseconds = stats_.milliseconds;
+  fresh.sampling_ms = stats_.sampling_ms;
+  fresh.delaunay_ms = stats_.delaunay_ms;
+  fresh.inside_ms = stats_.inside_ms;
+  fresh.improve_ms = stats_.improve_ms;
+  fresh.finish_ms = stats_.finish_ms;
+  fresh.bound_retries = stats_.bound_retries + 1;
+  fresh.over_bound_tets = result;
+  stats_ = fresh;
+  bound_ = std::max<int64_t>(1, next);
+  if (unchanged_) surface_ = *unchanged_;
+  options_.min_quality = min_quality_;
+  spacing_.reset();
+  rays_.reset();
+  query_.reset();
+  points_.clear();
+  medial_points_.clear();
+  lattice_sides_.clear();
+  medial_grid_.reset();
+  delaunay_.reset();
+  candidates_.clear();
+  inside_.clear();
+  classify_next_ = grid_next_ = 0;
+  overlap_volume_ = 0;
+  return true;
 }
 
 }  // namespace sb

@@ -45,7 +45,7 @@ double tet_quality(const double* a, const double* b, const double* c, const doub
 
 Tetrahedralizer::Tetrahedralizer(const float* xyz, int64_t vertex_count, const uint32_t* triangles,
                                  int64_t triangle_count, const TetraOptions& options)
-    : options_(options) {
+    : options_(options), min_quality_(options.min_quality) {
   const auto start = Clock::now();
   stats_.input_vertices = vertex_count;
   stats_.input_triangles = triangle_count;
@@ -73,6 +73,7 @@ Tetrahedralizer::Tetrahedralizer(const float* xyz, int64_t vertex_count, const u
   }
   for (size_t i = 0; i < surface_.positions.size(); i += 3) to_internal(&surface_.positions[i], &surface_.positions[i]);
   stats_.milliseconds = elapsed_ms(start);
+  initial_stats_ = stats_;
 }
 
 Tetrahedralizer::~Tetrahedralizer() = default;
@@ -136,7 +137,8 @@ int64_t Tetrahedralizer::classify(int64_t work) {
 }
 
 void Tetrahedralizer::finish() {
-  stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume - overlap_volume_ * cell_ * cell_ * cell_;
+  stats_.surface_volume =
+      stats_.cleanup.volume + stats_.thickened_volume - stats_.dropped_volume - overlap_volume_ * cell_ * cell_ * cell_;
   std::vector<uint32_t> inside;
   const auto total = int64_t(candidates_.size() / 4);
   inside.reserve(4 * size_t(std::count(inside_.begin(), inside_.end(), uint8_t(1))));
@@ -156,7 +158,7 @@ void Tetrahedralizer::finish() {
   stats_.vertices_moved = improved.vertices_moved;
   stats_.improve_evaluations = improved.evaluations;
   stats_.refinement_points = improved.inserted;
-  stats_.improve_ms = elapsed_ms(improve_start);
+  stats_.improve_ms += elapsed_ms(improve_start);  // over every meshing (restart_under_bound)
   const auto point_count = int64_t(points_.size() / 3);
 
   // Positions in metres, as the solver will see them (float).
@@ -295,15 +297,17 @@ void Tetrahedralizer::estimate_thickness() {
 
 TetraStatus Tetrahedralizer::run(int64_t work) {
   if (status_ != TetraStatus::Working || problem_ != SurfaceProblem::None) return status_;
+  ran_ = true;
   const auto start = Clock::now();
   work = std::max<int64_t>(work, 1);
   while (work > 0 && stage_ != Stage::Over) {
     const auto stage_start = Clock::now();
     const Stage stage = stage_;
+    const double improve_before = stats_.improve_ms;
     switch (stage_) {
       case Stage::Surface:
         // Always estimated (a few sums once the spacing is measured), so the stats carry it.
-        if (estimate_tets() > options_.max_tets && options_.max_tets > 0 && !fit_thin_parts()) {
+        if (estimate_tets() > bound() && options_.max_tets > 0 && !fit_thin_parts()) {
           stage_ = Stage::Over;
           status_ = TetraStatus::OverBudget;
           break;
@@ -340,6 +344,16 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
       case Stage::Finish:
         finish();
         work -= stats_.delaunay_tets / 4 + 1;
+        // The bound holds on the result: over it (the estimate's error), mesh again held lower.
+        if (options_.max_tets > 0 && stats_.tets > options_.max_tets) {
+          if (restart_under_bound()) {
+            stage_ = Stage::Surface;
+            break;
+          }
+          stage_ = Stage::Over;
+          status_ = TetraStatus::OverBudget;
+          break;
+        }
         stage_ = Stage::Over;
         status_ = stats_.tets > 0 ? TetraStatus::Done : TetraStatus::NoInsideTets;
         break;
@@ -359,7 +373,7 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
         stats_.inside_ms += ms;
         break;
       case Stage::Finish:
-        stats_.finish_ms += ms - stats_.improve_ms;  // finish() measured the improvement itself
+        stats_.finish_ms += ms - (stats_.improve_ms - improve_before);  // finish() measured the improvement itself
         break;
       case Stage::Over:
         break;

@@ -35,7 +35,13 @@ enum class ThinParts {
             // across (a geometric change: stats' thickened_to, thickened_volume)
   Coarsen,  // sample them coarser than their thickness, at the finest spacing the bound allows
             // (not beyond kMaxSpacingPerThickness x their thickness: stats' coarsened_spacing)
+  Drop,     // remove the faces of parts thinner than the thinnest the bound meshes two samples across
+            // (stats' dropped_below, dropped_faces, dropped_volume); refused when nothing is left
 };
+
+// A meshing that comes out over max_tets (the estimate's error) is redone this many times at most,
+// each time with the estimate held to the bound scaled by what the last result overshot.
+constexpr int kMaxBoundRetries = 3;
 
 // Thicken offsets thin sheets this much beyond a spacing level's lower edge: a thickness measured a
 // hair under the edge would fall to the next level (4x the samples); the next level starts at twice.
@@ -108,6 +114,15 @@ struct TetraStats {
   // lowest estimate the choice reaches (thickened to a cell, or sampled at the coarsest spacing).
   int64_t estimated_tets_as_sampled = 0, choice_floor_tets = 0;
   double thickened_to = 0, thickened_volume = 0, coarsened_spacing = 0;
+  // ThinParts::Drop: faces of parts thinner than dropped_below (m) removed, and the volume they
+  // enclosed (m^3; openings left where a dropped part joined the rest closed flat). surface_volume
+  // excludes it. All faces dropped (nothing left): status OverBudget.
+  int64_t dropped_faces = 0;
+  double dropped_below = 0, dropped_volume = 0;
+  // The bound on the result (max_tets): meshings redone because a result came out over it, and the
+  // tets of the last such result (0: none was over). With status OverBudget and over_bound_tets > 0,
+  // the result itself was over and no retry fitted (the choice Sample never retries).
+  int64_t bound_retries = 0, over_bound_tets = 0;
 };
 
 enum class TetraStatus { Working, Done, NoInsideTets, OverBudget };
@@ -149,7 +164,7 @@ class Tetrahedralizer {
   double progress() const;  // 0..1
   const TetraStats& stats() const { return stats_; }
   const TetraOptions& options() const { return options_; }
-  bool started() const { return stage_ != Stage::Surface || status_ != TetraStatus::Working; }
+  bool started() const { return ran_ || stage_ != Stage::Surface || status_ != TetraStatus::Working; }
   void set_max_tets(int64_t max_tets) { options_.max_tets = max_tets; }  // before run()
   void set_thin_parts(ThinParts choice) { options_.thin_parts = choice; }  // before run()
   double cell_size() const { return cell_; }  // m, the interior grid's spacing
@@ -173,9 +188,19 @@ class Tetrahedralizer {
   bool fit_thin_parts();
   bool thicken_thin_parts();
   bool coarsen_thin_parts();
+  bool drop_thin_parts();
+  // A result over max_tets: back to the start with the estimate held lower (true), or false when the
+  // choice cannot go coarser (the job then stops with OverBudget).
+  bool restart_under_bound();
+  int64_t bound() const { return bound_ > 0 ? bound_ : options_.max_tets; }  // what the estimate must fit
   void to_internal(const double* x, double* u) const;  // m -> grid units (grid points are integers)
 
   TetraOptions options_;
+  double min_quality_ = 0;      // options_.min_quality as given (Coarsen raises it)
+  int64_t bound_ = 0;           // > 0: the estimate's bound after a retry (below max_tets)
+  TetraStats initial_stats_;    // after the clean-up: what a retry starts from
+  bool ran_ = false;            // run() was called (a retry goes back to Stage::Surface)
+  std::unique_ptr<Surface> unchanged_;  // the cleaned surface, when Thicken or Drop changed surface_
   SurfaceProblem problem_ = SurfaceProblem::None;
   int64_t problem_index_ = -1;
   TetraStatus status_ = TetraStatus::Working;

@@ -8,6 +8,7 @@
 #include "meshing/surface_spacing.h"
 #include "meshing/tetrahedralizer.h"
 #include "meshing/thickness_rays.h"
+#include "meshing/union_find.h"
 
 namespace sb {
 
@@ -30,13 +31,60 @@ double enclosed_volume(const std::vector<double>& p, const std::vector<uint32_t>
   return v6 / 6.0;
 }
 
+// The same with every opening (a loop of edges with one face) closed by a fan from its vertices'
+// centroid: exact for a planar opening, as where a dropped fin met a block's face.
+double closed_volume(const std::vector<double>& p, const std::vector<uint32_t>& t) {
+  double volume = enclosed_volume(p, t);
+  std::vector<uint64_t> directed(t.size());
+  for (size_t f = 0; f < t.size(); f += 3)
+    for (size_t k = 0; k < 3; ++k) directed[f + k] = uint64_t(t[f + k]) << 32 | t[f + (k + 1) % 3];
+  std::sort(directed.begin(), directed.end());
+  std::vector<std::pair<uint32_t, uint32_t>> open;  // (a, b) of a face, with no face holding (b, a)
+  for (uint64_t e : directed) {
+    const uint32_t a = uint32_t(e >> 32), b = uint32_t(e);
+    if (!std::binary_search(directed.begin(), directed.end(), uint64_t(b) << 32 | a)) open.push_back({a, b});
+  }
+  if (open.empty()) return volume;
+  const size_t n = p.size() / 3;
+  UnionFind loops(n);
+  for (const auto& [a, b] : open) loops.join(a, b);
+  std::vector<double> centre(3 * n, 0.0), count(n, 0.0);
+  for (const auto& [a, b] : open) {
+    const auto r = size_t(loops.find(a));
+    for (int c = 0; c < 3; ++c) centre[3 * r + size_t(c)] += p[3 * size_t(a) + size_t(c)];
+    count[r] += 1;
+  }
+  std::vector<double> lid;  // positions: the surface's, then one centre per loop
+  std::vector<uint32_t> fan;
+  lid = p;
+  std::vector<uint32_t> centre_id(n, 0);
+  for (size_t r = 0; r < n; ++r)
+    if (count[r] > 0) {
+      centre_id[r] = uint32_t(lid.size() / 3);
+      for (int c = 0; c < 3; ++c) lid.push_back(centre[3 * r + size_t(c)] / count[r]);
+    }
+  for (const auto& [a, b] : open) fan.insert(fan.end(), {b, a, centre_id[size_t(loops.find(a))]});
+  // enclosed_volume measures about the first vertex, as above: the sums add up.
+  return volume + enclosed_volume(lid, fan);
+}
+
 }  // namespace
 
 bool Tetrahedralizer::fit_thin_parts() {
   if (options_.thin_parts == ThinParts::Sample || !spacing_ || !(spacing_->thinnest > 0) || spacing_->thinnest >= 1.0)
     return false;
   stats_.estimated_tets_as_sampled = stats_.estimated_tets;
-  return options_.thin_parts == ThinParts::Thicken ? thicken_thin_parts() : coarsen_thin_parts();
+  switch (options_.thin_parts) {
+    case ThinParts::Thicken:
+      return thicken_thin_parts();
+    case ThinParts::Coarsen:
+      return coarsen_thin_parts();
+    case ThinParts::Drop:
+      return drop_thin_parts();
+    case ThinParts::Sample:
+      break;
+  }
+  return false;
 }
 
 // The estimate changes only where a thickness crosses a spacing level's edge (t = 2^-l cells, two
@@ -46,7 +94,7 @@ bool Tetrahedralizer::fit_thin_parts() {
 // needs 1 / cos(a / 2) along the bisector to move each face by the same distance).
 bool Tetrahedralizer::thicken_thin_parts() {
   const std::vector<double> thickness = spacing_->face_thickness;  // grid units, 0 where none was measured
-  double target = 0;
+  std::vector<double> fitting;  // thicknesses whose estimate fits, thickest first
   for (int level = 0; level <= kMaxSpacingLevel; ++level) {
     const double t = 1.0 / double(int64_t(1) << level);
     if (!(t > spacing_->thinnest)) break;
@@ -55,54 +103,64 @@ bool Tetrahedralizer::thicken_thin_parts() {
     o.min_thickness = kThickenMargin * t;
     const int64_t estimate = estimate_with(surface_spacing(surface_.positions, surface_.triangles, *rays_, o));
     if (level == 0) stats_.choice_floor_tets = estimate;
-    if (estimate > options_.max_tets) break;
-    target = kThickenMargin * t;
+    if (estimate > bound()) break;
+    fitting.push_back(kThickenMargin * t);
   }
-  if (!(target > 0)) {
+  if (fitting.empty()) {
     estimate_with(*spacing_);  // the stats' point estimates back to the surface as sampled
     return false;
   }
-  std::vector<double>& p = surface_.positions;
-  const std::vector<uint32_t>& t = surface_.triangles;
-  const double before = enclosed_volume(p, t);
-  std::vector<double> offset(p.size() / 3, 0.0), normal_sum(p.size(), 0.0);
-  std::vector<int32_t> thin_faces(p.size() / 3, 0);
-  for (size_t f = 0; f < t.size() / 3; ++f) {
-    const double h = thickness[f];
-    if (!(h > 0) || !(h < target)) continue;
-    for (int k = 0; k < 3; ++k) {
-      const uint32_t v = t[3 * f + size_t(k)];
-      offset[v] = std::max(offset[v], 0.5 * (target - h));
-      for (int c = 0; c < 3; ++c) normal_sum[3 * size_t(v) + size_t(c)] += spacing_->face_normal[3 * f + size_t(c)];
-      ++thin_faces[v];
-    }
-  }
-  for (size_t v = 0; v < offset.size(); ++v) {
-    if (thin_faces[v] == 0) continue;
-    double m[3], m2 = 0;
-    for (int c = 0; c < 3; ++c) {
-      m[c] = normal_sum[3 * v + size_t(c)] / thin_faces[v];
-      m2 += m[c] * m[c];
-    }
-    // |m| under 1/2 (faces folding back on each other): the bisector rule would move the vertex far.
-    m2 = std::max(m2, 0.25);
-    for (int c = 0; c < 3; ++c) p[3 * v + size_t(c)] += offset[v] * m[c] / m2;
-  }
-  stats_.thickened_to = target * cell_;
-  stats_.thickened_volume = (enclosed_volume(p, t) - before) * cell_ * cell_ * cell_;
-  stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume;
-  // Measure the new surface as the job would have measured the input.
+  if (!unchanged_) unchanged_ = std::make_unique<Surface>(surface_);  // a retry starts from it
+  const std::vector<double> face_normal = spacing_->face_normal;
   const double thinnest = stats_.thinnest;  // the input's, which the stats keep
-  spacing_.reset();
-  rays_.reset();
-  query_.reset();
-  prepare();
-  stats_.thinnest = thinnest;
-  stats_.estimated_tets = estimate_with(*spacing_);
-  // Measured again, the thickened surface can still be over (its new faces' own thickness, curvature):
-  // then that is as far as thickening got.
-  stats_.choice_floor_tets = stats_.estimated_tets > options_.max_tets ? stats_.estimated_tets : 0;
-  return stats_.estimated_tets <= options_.max_tets;
+  // The thinnest first; measured again, a thickened surface can be over where its estimate without
+  // new rays was not (its new faces' own thickness, curvature): then the next thicker.
+  for (auto target = fitting.rbegin(); target != fitting.rend(); ++target) {
+    surface_ = *unchanged_;
+    std::vector<double>& p = surface_.positions;
+    const std::vector<uint32_t>& t = surface_.triangles;
+    const double before = enclosed_volume(p, t);
+    std::vector<double> offset(p.size() / 3, 0.0), normal_sum(p.size(), 0.0);
+    std::vector<int32_t> thin_faces(p.size() / 3, 0);
+    for (size_t f = 0; f < t.size() / 3; ++f) {
+      const double h = thickness[f];
+      if (!(h > 0) || !(h < *target)) continue;
+      for (int k = 0; k < 3; ++k) {
+        const uint32_t v = t[3 * f + size_t(k)];
+        offset[v] = std::max(offset[v], 0.5 * (*target - h));
+        for (int c = 0; c < 3; ++c) normal_sum[3 * size_t(v) + size_t(c)] += face_normal[3 * f + size_t(c)];
+        ++thin_faces[v];
+      }
+    }
+    for (size_t v = 0; v < offset.size(); ++v) {
+      if (thin_faces[v] == 0) continue;
+      double m[3], m2 = 0;
+      for (int c = 0; c < 3; ++c) {
+        m[c] = normal_sum[3 * v + size_t(c)] / thin_faces[v];
+        m2 += m[c] * m[c];
+      }
+      // |m| under 1/2 (faces folding back on each other): the bisector rule would move the vertex far.
+      m2 = std::max(m2, 0.25);
+      for (int c = 0; c < 3; ++c) p[3 * v + size_t(c)] += offset[v] * m[c] / m2;
+    }
+    stats_.thickened_to = *target * cell_;
+    stats_.thickened_volume = (enclosed_volume(p, t) - before) * cell_ * cell_ * cell_;
+    stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume;
+    // Measure the new surface as the job would have measured the input.
+    spacing_.reset();
+    rays_.reset();
+    query_.reset();
+    prepare();
+    stats_.thinnest = thinnest;
+    stats_.estimated_tets = estimate_with(*spacing_);
+    if (stats_.estimated_tets <= bound()) {
+      stats_.choice_floor_tets = 0;
+      return true;
+    }
+  }
+  // Even the thickest candidate, measured again, is over: that is as far as thickening got.
+  stats_.choice_floor_tets = stats_.estimated_tets;
+  return false;
 }
 
 // Levels capped from the finest down: the first cap whose estimate fits is the finest spacing the
@@ -122,7 +180,7 @@ bool Tetrahedralizer::coarsen_thin_parts() {
     SurfaceSpacing capped = surface_spacing(surface_.positions, surface_.triangles, *rays_, o);
     const int64_t estimate = estimate_with(capped);
     stats_.choice_floor_tets = estimate;
-    if (estimate > options_.max_tets) continue;
+    if (estimate > bound()) continue;
     *spacing_ = std::move(capped);
     // Fewer samples across a part than two leave poor tets where it is round rather than flat (a
     // torus knot's tube 0.8 cells thick coarsened to half a cell: min quality 0.022): the choice
@@ -135,6 +193,73 @@ bool Tetrahedralizer::coarsen_thin_parts() {
   }
   estimate_with(*spacing_);
   return false;
+}
+
+// As Thicken chooses its thickness, the thinnest part the bound meshes two samples across: parts
+// thinner than it go (their faces, and the faces joining only their vertices). Openings left where
+// they joined the rest become the open surface's lids (opening_lids.h). Nothing left: refused.
+bool Tetrahedralizer::drop_thin_parts() {
+  const std::vector<double> thickness = spacing_->face_thickness;
+  double target = 0;
+  for (int level = 0; level <= kMaxSpacingLevel; ++level) {
+    const double t = 1.0 / double(int64_t(1) << level);
+    if (!(t > spacing_->thinnest)) break;
+    SpacingOverrides o;
+    o.face_thickness = &thickness;
+    o.drop_below = t;
+    const int64_t estimate = estimate_with(surface_spacing(surface_.positions, surface_.triangles, *rays_, o));
+    if (level == 0) stats_.choice_floor_tets = estimate;
+    if (estimate > bound()) break;
+    target = t;
+  }
+  if (!(target > 0)) {
+    estimate_with(*spacing_);
+    return false;
+  }
+  const std::vector<double>& p = surface_.positions;
+  const std::vector<uint32_t>& t = surface_.triangles;
+  const std::vector<uint8_t> drop = dropped_faces(p, t, *rays_, thickness, target);
+  // Kept faces, over the vertices they use only (sampling offers every input vertex).
+  std::vector<uint32_t> kept;
+  std::vector<int64_t> remap(p.size() / 3, -1);
+  std::vector<double> positions;
+  for (size_t f = 0; f < t.size() / 3; ++f) {
+    if (drop[f]) continue;
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = t[3 * f + size_t(k)];
+      if (remap[v] < 0) {
+        remap[v] = int64_t(positions.size() / 3);
+        positions.insert(positions.end(), &p[3 * size_t(v)], &p[3 * size_t(v)] + 3);
+      }
+      kept.push_back(uint32_t(remap[v]));
+    }
+  }
+  const double before = enclosed_volume(p, t), after = kept.empty() ? 0.0 : closed_volume(positions, kept);
+  const double cell3 = cell_ * cell_ * cell_;
+  stats_.dropped_below = target * cell_;
+  stats_.dropped_faces = int64_t(t.size() / 3 - kept.size() / 3);
+  stats_.dropped_volume = (before - after) * cell3;
+  // Nothing (or a scrap) left: every part is thinner than the bound can mesh.
+  if (!(after > 0.01 * before)) {
+    stats_.choice_floor_tets = 0;
+    stats_.dropped_volume = before * cell3;
+    estimate_with(*spacing_);
+    return false;
+  }
+  if (!unchanged_) unchanged_ = std::make_unique<Surface>(surface_);  // a retry starts from it
+  surface_.positions = std::move(positions);
+  surface_.triangles = std::move(kept);
+  stats_.surface_volume = stats_.cleanup.volume - stats_.dropped_volume;
+  // Measure what is left as the job would have measured the input.
+  const double thinnest = stats_.thinnest;
+  spacing_.reset();
+  rays_.reset();
+  query_.reset();
+  prepare();
+  stats_.thinnest = thinnest;
+  stats_.estimated_tets = estimate_with(*spacing_);
+  stats_.choice_floor_tets = stats_.estimated_tets > bound() ? stats_.estimated_tets : 0;
+  return stats_.estimated_tets <= bound();
 }
 
 }  // namespace sb

@@ -241,7 +241,7 @@ test('thin parts over the limit: the choice offered, what each choice did, and w
   assert.ok(isThinOverBudget(error), String(error));
   assert.match(
     thinChoiceMessage(error.stats, 'plate.obj', { ...options, msPerTet: 0.002 }),
-    /^plate\.obj would give about [\d,]+ tets \(about [\d.]+ ms of physics per frame here\), above the limit of 15,000: its parts about 5 mm thick are sampled by their thickness, two samples across\. Import it with more tets, thicken the thin parts \(the shape changes\), or mesh them coarser\?$/,
+    /^plate\.obj would give about [\d,]+ tets \(about [\d.]+ ms of physics per frame here\), above the limit of 15,000: its parts about 5 mm thick are sampled by their thickness, two samples across\. Import it with more tets, thicken the thin parts \(the shape changes\), mesh them coarser, or drop them\?$/,
   );
   // Not thin parts (a solid over the bound), or a choice already made: no offer.
   const solid = importing(box(1, 1, 1), { ...options, maxTets: 1000 }).error;
@@ -258,6 +258,47 @@ test('thin parts over the limit: the choice offered, what each choice did, and w
   assert.match(
     describeImportError(refused, 'plate.obj', options).message,
     /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 4,000, and with its thin parts meshed as coarsely as keeps their two sides apart still about [\d,]+; fewer grid cells give fewer tets, or allow more tets\. \(SB_ERR_TOO_LARGE: .*ten times their thickness/,
+  );
+});
+
+// Two boxes as one soup: the first's positions and triangles, then the second's moved by (dx, dy, dz).
+function joined(a, b, [dx, dy, dz]) {
+  const n = a.positions.length / 3;
+  return {
+    positions: new Float32Array([...a.positions, ...Array.from(b.positions, (v, i) => v + [dx, dy, dz][i % 3])]),
+    triangles: new Uint32Array([...a.triangles, ...Array.from(b.triangles, (t) => t + n)]),
+  };
+}
+
+test('thin parts dropped: a block loses its 5 mm fin and says how much went; a plate alone is refused; a result over the limit is named', () => {
+  const options = { resolution: 10, minQuality: 0.02, maxTets: 3000 };
+  // A 1 x 0.6 x 0.5 m block with a fin 5 mm thick, 0.4 m long, sunk 0.2 m and standing 0.3 m out.
+  const finned = joined(box(1, 0.6, 0.5), box(0.005, 0.4, 0.5), [0.4975, 0.1, 0.3]);
+  const { stats, error } = importing(finned, { ...options, thinParts: 'drop' });
+  assert.ok(stats, String(error));
+  assert.equal(stats.thinParts, 'drop');
+  assert.equal(stats.parts, 1);
+  assert.ok(stats.tets <= 3000, `${stats.tets} tets`);
+  assert.ok(Math.abs(stats.volume - 0.3) < 0.0015, `${stats.volume} m³: the block alone within 0.5 %`);
+  assert.equal(stats.droppedFaces, 12);
+  assert.ok(Math.abs(stats.droppedVolume - 0.001) < 1e-5, `${stats.droppedVolume} m³: the fin's box`);
+  assert.equal(thinChoiceNote(stats), 'parts thinner than 6.3 mm dropped (−0.001 m³)');
+  assert.equal(stats.boundRetries, 0);
+  assert.equal(stats.overBoundTets, 0);
+
+  const refused = importing(box(1, 1, 0.005), { ...options, maxTets: 8000, thinParts: 'drop' }).error;
+  assert.equal(refused?.code, ErrorCode.TOO_LARGE, String(refused));
+  assert.ok(!isThinOverBudget(refused), 'a choice was made: no second offer');
+  assert.match(
+    describeImportError(refused, 'plate.obj', options).message,
+    /^Could not import plate\.obj: every part of this surface is thinner than 6\.3 mm \(its thinnest about 5 mm\), so dropping thin parts would leave nothing; thicken them or mesh them coarser, or allow more tets\. \(SB_ERR_TOO_LARGE: .*would leave nothing/,
+  );
+  // A meshing whose result came out over the limit (the stats of such a refusal), in words.
+  const over = new SoftbodyError(ErrorCode.TOO_LARGE, 'SB_ERR_TOO_LARGE', 'SB_ERR_TOO_LARGE: meshed, ...');
+  over.stats = { maxTets: 25000, estimatedTets: 20901, overBoundTets: 27081, thinParts: 'sample', thinnest: 0 };
+  assert.match(
+    describeImportError(over, 'ball.obj', options).message,
+    /^Could not import ball\.obj: meshed, this surface gave 27,081 tets, above the limit of 25,000 \(estimated 20,901\); fewer grid cells give fewer tets, or allow more tets\./,
   );
 });
 

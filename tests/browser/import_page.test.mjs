@@ -292,6 +292,8 @@ test('max tets: thin parts over the bound offer a choice before anything runs; e
     const choice = page.locator('.thin-choice');
     assert.match(await choice.textContent(), /^plate\.obj would give about 25,128 tets \(about [\d.]+ ms of physics per frame here\), above the limit of 15,000: its parts about 5 mm thick are sampled by their thickness/);
 
+    // Four choices: more tets, thickened, coarser, dropped (a plate alone is all thin: 'drop' is refused).
+    assert.deepEqual(await choice.locator('[data-choice]').evaluateAll((buttons) => buttons.map((b) => b.dataset.choice)), ['more', 'thicken', 'coarsen', 'drop', 'cancel']);
     // Meshed coarser: the plate's shape, within the bound.
     await choice.locator('[data-choice="coarsen"]').click();
     state = await whenImported(page);
@@ -321,6 +323,14 @@ test('max tets: thin parts over the bound offer a choice before anything runs; e
     state = await whenImported(page);
     assert.equal(state.status, 'done', state.error);
     assert.ok(state.stats.tets > 15000, `${state.stats.tets} tets`);
+
+    // Dropped: a plate alone is all thin, so dropping its thin parts is refused, saying why.
+    await page.evaluate((text) => app.importFile('plate.obj', text), PLATE_OBJ);
+    await whenImported(page);
+    await page.locator('.thin-choice [data-choice="drop"]').click();
+    state = await whenImported(page);
+    assert.equal(state.status, 'failed');
+    assert.match(state.error, /^Could not import plate\.obj: every part of this surface is thinner than [\d.]+ mm \(its thinnest about 5 mm\), so dropping thin parts would leave nothing/);
 
     // Chosen in the Mesh folder beforehand, a choice that cannot fit says why, without a panel.
     await page.evaluate(() => app.set('maxTets', 1000));

@@ -130,13 +130,13 @@ TEST_CASE("Thin parts over max_tets: a round tube meshed coarser keeps quality 0
   // A torus knot (radius 2 m, tube 0.25 m: 0.8 cells thick at 10 cells) under 3,000 tets, as sampled
   // about 7,700. Coarsened to half a cell with its curvature's spacing capped too and no cut, its
   // tube lost its cross-section: 1,151 tets, -14 % of the volume, min quality 0.060. The choice now
-  // coarsens thickness only and cuts below quality 0.1. The bound holds on the estimate (2,862); the
-  // result is 5 % over it (3,158: the estimate's error, -42 % / +38 % on the tests' shapes).
+  // coarsens thickness only and cuts below quality 0.1: estimated 2,862, made 3,158 (under 3,000 the
+  // result is refused: test_tet_bound.cpp).
   const Soup knot = torus_knot(2.0, 0.25, 128, 12);
-  const Result r = mesh(knot, 3000, ThinParts::Coarsen);
+  const Result r = mesh(knot, 4000, ThinParts::Coarsen);
   REQUIRE(r.status == TetraStatus::Done);
-  CHECK(r.stats.estimated_tets <= 3000);
-  CHECK(r.stats.tets <= 3300);
+  CHECK(r.stats.estimated_tets <= 4000);
+  CHECK(r.stats.tets <= 4000);
   CHECK(r.stats.min_quality >= 0.1);
   CHECK(r.stats.parts == 1);
   CHECK(r.stats.volume == doctest::Approx(r.stats.surface_volume).epsilon(0.06));
@@ -158,7 +158,7 @@ TEST_CASE("C API: sb_tetra_set_thin_parts") {
   job = create(1);
   REQUIRE(job > 0);
   CHECK(sb_tetra_set_thin_parts(job, -1) == SB_ERR_OUT_OF_RANGE);
-  CHECK(sb_tetra_set_thin_parts(job, 3) == SB_ERR_OUT_OF_RANGE);
+  CHECK(sb_tetra_set_thin_parts(job, 4) == SB_ERR_OUT_OF_RANGE);
   sb_tetra_stats stats{};
   CHECK(sb_tetra_get_stats(job, &stats) == SB_OK);
   CHECK(stats.thin_parts == SB_TETRA_THIN_SAMPLE);  // the refusals left the job as it was

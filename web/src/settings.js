@@ -87,11 +87,11 @@ export const MESH_DEFAULTS = Object.freeze({
   // the estimate is above it, with the estimate and the thin parts that drive it. 0: no bound.
   maxTets: 0,
   // When thin parts take an import over maxTets: 'ask' (offer more tets, thickening or coarser
-  // meshing), 'thicken' or 'coarsen' at once (sb_tetra_set_thin_parts).
+  // meshing), 'thicken', 'coarsen' or 'drop' at once (sb_tetra_set_thin_parts).
   thinParts: 'ask',
 });
 // The Mesh folder's labels for thinParts.
-export const THIN_PARTS_LABELS = Object.freeze({ 'ask when over max tets': 'ask', 'thicken them': 'thicken', 'mesh them coarser': 'coarsen' });
+export const THIN_PARTS_LABELS = Object.freeze({ 'ask when over max tets': 'ask', 'thicken them': 'thicken', 'mesh them coarser': 'coarsen', 'drop them': 'drop' });
 export const MESH_RANGES = Object.freeze({
   meshResolution: { min: 1, max: 40, step: 1 },
   minQuality: { min: 0, max: 0.3, step: 0.005 },

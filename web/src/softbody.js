@@ -76,7 +76,8 @@ export class Softbody {
   // positions: xyz floats (m); triangles: 3 indices each. Options mirror sb_tetra_create, plus
   // maxTets (sb_tetra_set_max_tets: the first run() throws TOO_LARGE, naming the estimate, when the
   // estimated tets exceed it; 0 or absent for no bound), and thinParts (sb_tetra_set_thin_parts: 'sample',
-  // the default, 'thicken' or 'coarsen': what to do when thin parts take the estimate over maxTets).
+  // the default, 'thicken', 'coarsen' or 'drop': what to do when thin parts take the estimate over
+  // maxTets; a result over maxTets is meshed again coarser under the last three, else refused).
   createTetra(positions, triangles, options) {
     const where = 'Softbody.createTetra';
     const { resolution = 10, minQuality = 0.02, thinSurface = true, maxTets = 0, thinParts = 'sample' } = arg.options(where, options);

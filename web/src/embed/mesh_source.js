@@ -65,7 +65,7 @@ async function surfaceToTets(name, surface, resolution, { maxTets = 0, thinParts
   // The worker hands back the surface as drawn (normalized, perhaps refined) and its binding to
   // the tets, so the page only copies it (Body.setVisualBound) instead of searching the tets.
   // What a thin-parts choice did ("thin parts thickened to 58 mm (+0.053 m³)"), for the load event.
-  const note = result.stats?.thickenedTo > 0 || result.stats?.coarsenedSpacing > 0 ? (await import('../import/import_messages.js')).thinChoiceNote(result.stats) : null;
+  const note = result.stats?.thickenedTo > 0 || result.stats?.coarsenedSpacing > 0 || result.stats?.droppedFaces > 0 ? (await import('../import/import_messages.js')).thinChoiceNote(result.stats) : null;
   return { name, positions: result.positions, tets: result.tets, surface: result.surface ?? surface, visual: result.visual ?? null, stats: result.stats, note };
 }
 
@@ -74,7 +74,7 @@ async function surfaceToTets(name, surface, resolution, { maxTets = 0, thinParts
 async function overBudgetError(error, name, options) {
   if (!(error?.stats?.maxTets > 0 && error.stats.estimatedTets > error.stats.maxTets)) return error;
   const { describeImportError, isThinOverBudget } = await import('../import/import_messages.js');
-  const hint = isThinOverBudget(error) ? ' thin-parts="thicken" or "coarsen" meshes it within max-tets.' : '';
+  const hint = isThinOverBudget(error) ? ' thin-parts="thicken", "coarsen" or "drop" meshes it within max-tets.' : '';
   return Object.assign(new Error(`${describeImportError(error, name, options).message}${hint}`), { code: error.code, codeName: error.codeName, stats: error.stats });
 }
 

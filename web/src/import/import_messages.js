@@ -79,8 +79,15 @@ function frameCost(tets, msPerTet) {
 // resolution) or the grid cells do.
 function overBudgetSentence(stats, options) {
   // The thin-parts choice was made and could not fit either: how far it got.
+  // The meshing itself came out over the limit (the estimate's error) and no retry fitted.
+  if (stats.overBoundTets > 0)
+    return `meshed, this surface gave ${count(stats.overBoundTets)} tets, above the limit of ${count(stats.maxTets)} (estimated ${count(stats.estimatedTets)}); ${stats.thinParts && stats.thinParts !== 'sample' && stats.thinnest > 0 ? 'its thin parts could go no coarser: ' : ''}fewer grid cells give fewer tets, or allow more tets.`;
+  // Dropping thin parts would leave nothing: every part is that thin.
+  if (stats.thinParts === 'drop' && stats.droppedBelow > 0 && !(stats.choiceFloorTets > 0))
+    return `every part of this surface is thinner than ${mm(stats.droppedBelow)} (its thinnest about ${mm(stats.thinnest)}), so dropping thin parts would leave nothing; thicken them or mesh them coarser, or allow more tets.`;
   if (stats.choiceFloorTets > 0 && stats.thinParts && stats.thinParts !== 'sample') {
-    const how = stats.thinParts !== 'thicken' ? 'meshed as coarsely as keeps their two sides apart'
+    const how = stats.thinParts === 'drop' ? 'thinner than a grid cell dropped'
+      : stats.thinParts !== 'thicken' ? 'meshed as coarsely as keeps their two sides apart'
       : stats.thickenedTo > 0 ? `thickened to ${mm(stats.thickenedTo)}` : 'thickened to a grid cell';
     return `this surface would give about ${count(stats.estimatedTetsAsSampled || stats.estimatedTets)} tets, above the limit of ${count(stats.maxTets)}, and with its thin parts ${how} still about ${count(stats.choiceFloorTets)}; fewer grid cells give fewer tets, or allow more tets.`;
   }
@@ -100,7 +107,7 @@ export function isThinOverBudget(error) {
 
 // The question the choice panel asks: what the import would cost, and why.
 export function thinChoiceMessage(stats, name, options = null) {
-  return `${name} would give about ${count(stats.estimatedTets)} tets${frameCost(stats.estimatedTets, options?.msPerTet)}, above the limit of ${count(stats.maxTets)}: its parts about ${mm(stats.thinnest)} thick are sampled by their thickness, two samples across. Import it with more tets, thicken the thin parts (the shape changes), or mesh them coarser?`;
+  return `${name} would give about ${count(stats.estimatedTets)} tets${frameCost(stats.estimatedTets, options?.msPerTet)}, above the limit of ${count(stats.maxTets)}: its parts about ${mm(stats.thinnest)} thick are sampled by their thickness, two samples across. Import it with more tets, thicken the thin parts (the shape changes), mesh them coarser, or drop them?`;
 }
 
 // What the thin-parts choice did to a finished import, for the summary and a warning: "thin parts
@@ -108,6 +115,7 @@ export function thinChoiceMessage(stats, name, options = null) {
 export function thinChoiceNote(stats) {
   if (stats.thickenedTo > 0) return `thin parts thickened to ${mm(stats.thickenedTo)} (+${Number(stats.thickenedVolume.toPrecision(2))} m³)`;
   if (stats.coarsenedSpacing > 0) return `thin parts sampled ${mm(stats.coarsenedSpacing)} apart`;
+  if (stats.droppedFaces > 0) return `parts thinner than ${mm(stats.droppedBelow)} dropped (−${Number(stats.droppedVolume.toPrecision(2))} m³)`;
   return null;
 }
 
@@ -137,7 +145,8 @@ export function heavyBodyWarning(stats, name, options = null) {
 // options: the { resolution, minQuality } it was tetrahedralized with, when known.
 export function describeImportError(error, name, options = null) {
   if (error instanceof SoftbodyError) {
-    const overBudget = error.code === ErrorCode.TOO_LARGE && error.stats?.maxTets > 0 && error.stats.estimatedTets > error.stats.maxTets;
+    const overBudget = error.code === ErrorCode.TOO_LARGE && error.stats?.maxTets > 0 &&
+      (error.stats.estimatedTets > error.stats.maxTets || error.stats.overBoundTets > 0);
     const sentence = error.code === ErrorCode.NO_INSIDE_TETS ? noInsideSentence(error.stats, options)
       : overBudget ? overBudgetSentence(error.stats, options) : SENTENCES[error.code];
     if (sentence) return new Error(`Could not import ${name}: ${sentence} (${error.message})`);

@@ -24,7 +24,7 @@ async function readText(file) {
 export class Importer {
   // sim: the Simulation; alerts: toasts; progress: ProgressView; readout: for the summary line;
   // getOptions(): { resolution, minQuality, maxTets, thinParts } for the tetrahedralizer (thinParts:
-  // 'ask', 'thicken' or 'coarsen'); onChange(state): after every status change (the panel shows the
+  // 'ask', 'thicken', 'coarsen' or 'drop'); onChange(state): after every status change (the panel shows the
   // body's new name, or snaps back after a failure); offerChoice(message, onChoose): shows the
   // thin-parts choice (thin_parts_choice.js) when thin parts take an import over maxTets and
   // thinParts is 'ask' (without it, the refusal is a toast).
@@ -148,7 +148,7 @@ export class Importer {
   }
 
   // The thin-parts choice's re-run of a refused import: the same input with `overrides` of the
-  // options ({ maxTets: 0 } for more tets, { thinParts: 'thicken' | 'coarsen' }).
+  // options ({ maxTets: 0 } for more tets, { thinParts: 'thicken' | 'coarsen' | 'drop' }).
   importWith({ name, input }, overrides) {
     const id = this._start(name);
     return this._run(id, () => this._tetrahedralize(id, name, input, overrides));
@@ -159,7 +159,7 @@ export class Importer {
     const settings = { ...this.getOptions(), ...overrides };
     const { resolution, minQuality, maxTets = 0 } = settings;
     // 'ask' runs as sampled; a refusal then offers the choice.
-    const thinParts = settings.thinParts === 'thicken' || settings.thinParts === 'coarsen' ? settings.thinParts : 'sample';
+    const thinParts = ['thicken', 'coarsen', 'drop'].includes(settings.thinParts) ? settings.thinParts : 'sample';
     // A file's bytes go to the worker (transferred): kept here too while a refusal may re-run them.
     const again = input.file && maxTets > 0 ? { file: { name: input.file.name, buffer: input.file.buffer.slice(0) } } : input;
     this._retry = { id, name, input: again };

@@ -18,6 +18,12 @@ export const THIN_CHOICES = Object.freeze([
     title: 'sample the thin parts as far apart as the limit allows (the shape is kept, less finely)',
     overrides: { thinParts: 'coarsen' },
   },
+  {
+    key: 'drop',
+    label: 'drop them',
+    title: 'remove the parts thinner than the limit can mesh (a handle, a fin); the import says how much volume went',
+    overrides: { thinParts: 'drop' },
+  },
 ]);
 
 let open = null; // the panel shown, if any

@@ -36,7 +36,7 @@ export declare const Material: Readonly<{ simple: 0; neoHookean: 1 }>;
 /** sb_collider_param: the names Collider.setParam takes. */
 export declare const ColliderParam: Readonly<{ friction: 0; restitution: 1 }>;
 /** What a tetrahedralization does when thin parts take its estimate over maxTets (sb_tetra_set_thin_parts). */
-export declare const ThinParts: Readonly<{ sample: 0; thicken: 1; coarsen: 2 }>;
+export declare const ThinParts: Readonly<{ sample: 0; thicken: 1; coarsen: 2; drop: 3 }>;
 export type ThinPartsChoice = keyof typeof ThinParts;
 
 /** Return codes of the C API (sb_error); negative means failure. */
@@ -206,6 +206,16 @@ export interface TetraStats {
   thickenedVolume: number;
   /** m: the spacing thin parts were sampled at ('coarsen'), else 0. */
   coarsenedSpacing: number;
+  /** 'drop': faces removed (parts thinner than droppedBelow). */
+  droppedFaces: number;
+  /** m: parts thinner than this were dropped ('drop'), else 0. */
+  droppedBelow: number;
+  /** m^3 the dropped parts held (surfaceVolume excludes it). */
+  droppedVolume: number;
+  /** Meshings redone because a result came out over maxTets (each with the estimate held lower). */
+  boundRetries: number;
+  /** The tets of the last result over maxTets (0: none was); with a TOO_LARGE refusal, the result itself was over. */
+  overBoundTets: number;
 }
 
 export interface LoadOptions {
@@ -242,7 +252,7 @@ export declare class Softbody {
    * the session, the stored result afterwards (cached: true); rejects without WebGPU. */
   probeGpu(options?: { tets?: number[]; frames?: number }): Promise<GpuProbe>;
   /** A tetrahedralization job of a triangle surface (copied in); nothing runs until run(). */
-  createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean; /** A bound on the tets: the first run() throws TOO_LARGE, naming the estimate, when the estimate exceeds it (0: none). */ maxTets?: number; /** When thin parts take the estimate over maxTets: refuse ('sample', the default), thicken them, or sample them coarser. */ thinParts?: ThinPartsChoice }): Tetra;
+  createTetra(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: { resolution?: number; minQuality?: number; thinSurface?: boolean; /** A bound on the tets: the first run() throws TOO_LARGE, naming the estimate, when the estimate exceeds it (0: none). */ maxTets?: number; /** When thin parts take the estimate over maxTets: refuse ('sample', the default), thicken them, sample them coarser, or drop them; a result over maxTets is meshed again coarser under the last three, else refused. */ thinParts?: ThinPartsChoice }): Tetra;
   lastError(): string;
 }
 

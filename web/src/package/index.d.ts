@@ -39,9 +39,9 @@ export interface SoftBodyAttributes {
   /** max-tets: the most tets a src file or sample may give: a surface is refused before it is meshed when its estimate is above this (unless thin-parts chooses), a tet file after it is read; unset or 0: no bound (embed.html: 150,000) */
   get maxTets(): number | null;
   set maxTets(value: number | null);
-  /** thin-parts: when thin parts (sampled by their thickness) take a surface over max-tets: sample refuses with the estimate; thicken offsets them outward until the bound meshes them (the shape and volume change); coarsen samples them as far apart as the bound allows */
-  get thinParts(): ('sample' | 'thicken' | 'coarsen');
-  set thinParts(value: ('sample' | 'thicken' | 'coarsen') | null);
+  /** thin-parts: when thin parts (sampled by their thickness) take a surface over max-tets: sample refuses with the estimate; thicken offsets them outward until the bound meshes them (the shape and volume change); coarsen samples them as far apart as the bound allows; drop removes the parts thinner than the bound meshes (refused when every part is that thin) */
+  get thinParts(): ('sample' | 'thicken' | 'coarsen' | 'drop');
+  set thinParts(value: ('sample' | 'thicken' | 'coarsen' | 'drop') | null);
   /** solver: xpbd, pbd, explicit-euler, semi-implicit-euler, verlet, midpoint, heun, rk4, implicit-euler, vbd */
   get solver(): SolverName;
   set solver(value: SolverName | SolverAttribute | null);
