@@ -268,10 +268,10 @@ test('scenery="heap" on WebGPU: the heap\'s bodies fall into the pen and the fig
       const bodies = Array.from(el.world.bodies);
       await el.world.done();
       for (const b of bodies) await b.read();
-      return { held: el.bodies[0].grabbedVertex, grabbed: Array.from(bodies[0].positions.slice(0, 3)), y: bodies.map((b) => b.positions[1]), finite: bodies.every((b) => b.positions.every(Number.isFinite)) };
+      return { dispatches: el.world.counters.dispatches, substeps: el.world.substeps, held: el.bodies[0].grabbedVertex, grabbed: Array.from(bodies[0].positions.slice(0, 3)), y: bodies.map((b) => b.positions[1]), finite: bodies.every((b) => b.positions.every(Number.isFinite)) };
     });
     const off = Math.hypot(...after.grabbed.map((x, k) => x - target[k]));
-    console.log(`heap of 4 on ${state.backend}: first vertex y of each body ${start.map((y) => y.toFixed(2)).join(', ')} -> ${after.y.map((y) => y.toFixed(2)).join(', ')} m; grabbed vertex ${(1e3 * off).toFixed(2)} mm from its target`);
+    console.log(`heap of 4 on ${state.backend}: first vertex y of each body ${start.map((y) => y.toFixed(2)).join(', ')} -> ${after.y.map((y) => y.toFixed(2)).join(', ')} m; grabbed vertex ${(1e3 * off).toFixed(2)} mm from its target; ${after.dispatches} dispatches in the last step of ${after.substeps} substeps`);
     assert.equal(state.backend, 'webgpu');
     assert.equal(after.y.length, 5, 'the figure\'s body and the heap\'s four');
     assert.ok(after.finite);
