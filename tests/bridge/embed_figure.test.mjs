@@ -211,7 +211,8 @@ test('scenery: every view gets the demo scene\'s obstacles and bodies, the same 
   const { SCENERIES } = await import('../../web/src/embed/attributes.js');
   // Every demo scene but those with cloth (cloth, flag, drape): cloth runs under XPBD only, and a figure's views may run any solver.
   const withCloth = (s) => scenePreset(s).drops.some((d) => d.kind === 'cloth');
-  assert.deepEqual(SCENERIES, ['none', ...SCENES.filter((s) => s !== 'single' && !withCloth(s))], 'the attribute offers every demo scene');
+  // And the element's own heap (heap-count bodies, for backend="webgpu").
+  assert.deepEqual(SCENERIES, ['none', ...SCENES.filter((s) => s !== 'single' && !withCloth(s)), 'heap'], 'the attribute offers every demo scene');
   const figure = new Figure(sb);
   const values = { ...defaults(), scenery: 'paddle', edgeCompliance: 1e-3 };
   figure.build({ scene: 'box', resolution: 4, solvers: ['xpbd', 'vbd'], values, start: 'drop' });
@@ -231,5 +232,30 @@ test('scenery: every view gets the demo scene\'s obstacles and bodies, the same 
   figure.restart();
   assert.deepEqual(Array.from(figure.lanes[0].extras[0].positions), start, 'restart puts the scenery back too');
   assert.ok(figure.bounds.halfExtents[0] > 1, 'the camera frames the whole scene');
+  figure.destroy();
+});
+
+test('scenery="heap": heap-count small bodies fall into the pen and stay inside its walls', async () => {
+  const figure = new Figure(sb);
+  const values = { ...defaults(), scenery: 'heap', heapCount: 9 };
+  figure.build({ scene: 'box', resolution: 3, solvers: ['xpbd'], values, start: 'drop' });
+  const [lane] = figure.lanes;
+  assert.equal(lane.extras.length, 9);
+  assert.equal(lane.colliders.length, 4, 'four walls');
+  // The pen's inside along x and z (m), between the walls' inner faces.
+  const walls = lane.colliders.map((c) => c.spec);
+  const inner = [walls[0].center[0] + walls[0].halfExtents[0], walls[1].center[0] - walls[1].halfExtents[0]];
+  const innerZ = [walls[2].center[2] + walls[2].halfExtents[2], walls[3].center[2] - walls[3].halfExtents[2]];
+  for (let i = 0; i < 90; i++) figure.advance(1 / 60);
+  for (const b of lane.extras) {
+    const p = b.positions;
+    for (let v = 0; v < p.length / 3; v++) {
+      // Inside the walls to within 1 cm (a vertex may press into a collider by a fraction of a substep's travel).
+      assert.ok(p[3 * v] > inner[0] - 0.01 && p[3 * v] < inner[1] + 0.01, `x ${p[3 * v]} in [${inner}]`);
+      assert.ok(p[3 * v + 2] > innerZ[0] - 0.01 && p[3 * v + 2] < innerZ[1] + 0.01, `z ${p[3 * v + 2]} in [${innerZ}]`);
+      assert.ok(p[3 * v + 1] > -0.01 && p[3 * v + 1] < 1.2, 'landed in the pen');
+    }
+  }
+  assert.ok(figure.bounds.center[0] > 1, 'the camera frames the pen beside the body');
   figure.destroy();
 });

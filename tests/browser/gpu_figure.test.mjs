@@ -242,3 +242,46 @@ test('what WebGPU refuses, or a browser without it, leaves a running wasm figure
     await without.context.close();
   }
 });
+
+test('scenery="heap" on WebGPU: the heap\'s bodies fall into the pen and the figure\'s body is grabbed', async () => {
+  // heap-count="4": the scene's shape at a size SwiftShader steps (a real GPU takes hundreds).
+  const { page, context, problems } = await openFixture(`
+    <soft-body id="heap" backend="webgpu" scenery="heap" heap-count="4" resolution="3" interactive="false" autoplay loading="eager"></soft-body>`);
+  try {
+    const state = await figureState(page, 'heap', 3, 0.2);
+    // Where each body was made (the core's copy of a GPU body is never stepped).
+    const start = await page.evaluate(() => Array.from(document.getElementById('heap').world.bodies, (b) => b.body.positions[1]));
+    // Grab the figure's body by its first vertex and hold it 0.3 m above where it is.
+    const target = await page.evaluate(async () => {
+      const body = document.getElementById('heap').bodies[0];
+      await body.read();
+      const p = body.positions;
+      const t = [p[0], p[1] + 0.3, p[2]];
+      body.grabBegin(0, p[0], p[1], p[2]);
+      body.grabMove(...t);
+      return t;
+    });
+    const t0 = await page.evaluate(() => document.getElementById('heap').time);
+    await page.waitForFunction((k) => document.getElementById('heap').time >= k, t0 + 0.1, { timeout: 3 * FRAME_TIMEOUT, polling: 50 });
+    const after = await page.evaluate(async () => {
+      const el = document.getElementById('heap');
+      const bodies = Array.from(el.world.bodies);
+      await el.world.done();
+      for (const b of bodies) await b.read();
+      return { dispatches: el.world.counters.dispatches, substeps: el.world.substeps, held: el.bodies[0].grabbedVertex, grabbed: Array.from(bodies[0].positions.slice(0, 3)), y: bodies.map((b) => b.positions[1]), finite: bodies.every((b) => b.positions.every(Number.isFinite)) };
+    });
+    const off = Math.hypot(...after.grabbed.map((x, k) => x - target[k]));
+    console.log(`heap of 4 on ${state.backend}: first vertex y of each body ${start.map((y) => y.toFixed(2)).join(', ')} -> ${after.y.map((y) => y.toFixed(2)).join(', ')} m; grabbed vertex ${(1e3 * off).toFixed(2)} mm from its target; ${after.dispatches} dispatches in the last step of ${after.substeps} substeps`);
+    assert.equal(state.backend, 'webgpu');
+    assert.equal(after.y.length, 5, 'the figure\'s body and the heap\'s four');
+    assert.ok(after.finite);
+    // The heap's bodies start 0.4 m up and have fallen for 0.3 s: more than 0.1 m down.
+    for (let k = 1; k < after.y.length; ++k) assert.ok(after.y[k] < start[k] - 0.1, `body ${k}: y ${start[k]} -> ${after.y[k]} m`);
+    // A kinematic grab puts the held vertex on its target (float32 of x - origin: far below 1 mm).
+    assert.equal(after.held, 0);
+    assert.ok(off < 1e-3, `grabbed vertex ${off} m from its target`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

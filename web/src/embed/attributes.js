@@ -14,7 +14,7 @@ export const CLOTH_PINS = Object.freeze(['top-corners', 'top-edge', 'none']);
 export const SAMPLE_SCENES = Object.freeze(['bunny', 'torus', 'sphere']);
 // The demo's scenes around the body (web/src/scenes/scene_presets.js SCENES, 'single' named 'none'
 // here); kept as a list so this module stays free of the presets' geometry.
-export const SCENERIES = Object.freeze(['none', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle']);
+export const SCENERIES = Object.freeze(['none', 'pile', 'stairs', 'obstacles', 'funnel', 'paddle', 'heap']);
 
 // Solver names as attributes spell them (kebab-case) -> the bridge's names (softbody.js Solver).
 export const SOLVER_NAMES = Object.freeze({
@@ -80,7 +80,8 @@ export const DEFAULT_RESOLUTION = Object.freeze({
 // its leftmost position is exactly 0). unit: shown next to the value.
 export const ATTRIBUTES = Object.freeze([
   { name: 'scene', kind: 'enum', values: SCENES, default: 'box', apply: 'rebuild', doc: 'what to simulate' },
-  { name: 'scenery', kind: 'enum', values: SCENERIES, default: 'none', apply: 'rebuild', doc: 'the demo\'s scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle); the body is grabbed, the rest is scenery' },
+  { name: 'scenery', kind: 'enum', values: SCENERIES, default: 'none', apply: 'rebuild', doc: 'the demo\'s scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle), heap (heap-count small boxes and balls into a pen of four walls: a scene for backend="webgpu"); the body is grabbed, the rest is scenery' },
+  { name: 'heap-count', kind: 'integer', min: 1, max: 1000, default: 100, apply: 'rebuild', doc: 'scenery="heap": how many small boxes and balls are dropped (hundreds are for a GPU; every body may touch every other)' },
   { name: 'src', kind: 'url', default: null, apply: 'rebuild', doc: 'a mesh or tet file to simulate instead of the scene (OBJ, STL, PLY, glTF/GLB, softbody tet JSON, or a TetGen pair "a.node a.ele"; or one data: URL typed model/obj, model/stl, model/x-ply, model/gltf-binary, model/gltf+json or application/json)' },
   { name: 'resolution', kind: 'integer', min: 1, max: 64, default: null, apply: 'rebuild', doc: 'detail, in the scene\'s unit: box cells per side (6), ball/pressure-ball cells across (8), bar 2·n cells along (8), jelly cells (4), rope 4·n segments (5), spring n springs in series (1), cloth n cells along each side (16), tetrahedralizer grid cells for samples and src (10)' },
   { name: 'cloth-size', kind: 'number', min: 0.1, max: 10, default: 1, unit: 'm', apply: 'rebuild', doc: 'scene="cloth": the side of the square sheet, hung facing the camera with its bottom edge 0.2 m above the ground' },

@@ -124,9 +124,9 @@ function applyParams(body, params) {
 
 // scenery="...": the demo's obstacles and dropped bodies (scene_presets.js) in one view's world.
 // bunny: the bunny's rest tets when the preset drops bunnies. Returns { colliders, bodies }.
-function addScenery(world, name, bunny) {
+function addScenery(world, name, bunny, heapCount) {
   if (!name || name === 'none') return { colliders: [], bodies: [] };
-  const preset = scenePreset(name);
+  const preset = scenePreset(name, { heapCount });
   const colliders = addSceneColliders(world, preset);
   applySceneAir(world, preset);
   const bodies = preset.drops.map((drop) => addDropBody(world, drop, { current: null, bunny }));
@@ -281,7 +281,7 @@ export class Figure {
         }
         let scenery;
         try {
-          scenery = addScenery(world, values.scenery, config.bunny ?? null);
+          scenery = addScenery(world, values.scenery, config.bunny ?? null, values.heapCount);
         } catch (error) {
           world.destroy();
           throw error;
@@ -306,7 +306,7 @@ export class Figure {
     this.target = SCENE_BUILDERS[scene]?.target ?? MESH_TARGET;
     if (mesh) this.target = MESH_TARGET;
     // A scenery spreads wider than the body: the camera frames all of it (null: look at the body).
-    this.bounds = values.scenery && values.scenery !== 'none' ? sceneBounds(scenePreset(values.scenery)) : null;
+    this.bounds = values.scenery && values.scenery !== 'none' ? sceneBounds(scenePreset(values.scenery, { heapCount: values.heapCount })) : null;
     this.restart();
   }
 

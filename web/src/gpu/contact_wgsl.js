@@ -367,7 +367,7 @@ fn reground(@builtin(global_invocation_id) gid: vec3u) {
 fn solve_ground(i: u32) {
   let xi = x[i];
   if (xi.w == 0.0 || (P.flags & 1u) == 0u || xi.y >= P.floor_y) { return; }
-  x[i] = ground_push(xi, prev[i].xyz);
+  x[i] = ground_push(xi, prev[i].xyz, P.floor_y, P.friction);
 }
 
 @compute @workgroup_size(64)

@@ -3,13 +3,18 @@
 // vertex numbering for the world) around the passes, the constraints are concatenated colour by
 // colour with their global vertex ids, and each carries its body's index for its compliance and
 // flags. The constraint dispatches per substep are then those of the body with the most colours,
-// whatever the body count; predict and finish stay per body. Each body's constraints run in the
-// same order as alone, so the result is the same to the bit.
-import { EDGE_SOLVE, OWNER_PARAMS, TET_SOLVE } from './xpbd_wgsl.js';
+// whatever the body count. Without colliders, grabs or contact between bodies, x, prev, v and the
+// inverse masses of all bodies also live in world buffers for the whole frame (copied in and out
+// once a frame), and predict and finish are one dispatch each per substep, each vertex reading its
+// body's damping, friction, restitution and floor through a per-vertex body index. Each body's
+// vertices and constraints see the same arithmetic in the same order as alone: the same bits.
+import { EDGE_SOLVE, OWNER_PARAMS, PARAMS, TET_SOLVE, VERTEX_OWNER_PARAMS, VERTEX_SOLVE } from './xpbd_wgsl.js';
 
 const WORKGROUP = 64; // invocations per workgroup, as the kernels declare
 const BATCH_STRIDE = 256; // bytes between batch entries: the minimum uniform dynamic offset alignment
 const OWNER_BYTES = 16; // struct Owner in xpbd_wgsl.js
+const VERTEX_OWNER_BYTES = 16; // struct VertexOwner in xpbd_wgsl.js
+const PARAMS_BYTES = 64; // struct Params in xpbd_wgsl.js
 
 const kernelsByDevice = new WeakMap();
 function makeKernels(device, batchLayout) {
@@ -18,7 +23,19 @@ function makeKernels(device, batchLayout) {
   const layout = device.createBindGroupLayout({ entries: [storage(0, true), storage(1, false), storage(2, true), storage(3, true), storage(4, false), storage(5, true)] });
   const pipes = device.createPipelineLayout({ bindGroupLayouts: [layout, batchLayout] });
   const pipeline = (code, label) => device.createComputePipeline({ layout: pipes, compute: { module: device.createShaderModule({ code, label }), entryPoint: 'solve' } });
-  return { layout, edges: pipeline(`${OWNER_PARAMS}${EDGE_SOLVE}`, 'merged edges'), tets: pipeline(`${OWNER_PARAMS}${TET_SOLVE}`, 'merged tets') };
+  const vertexLayout = device.createBindGroupLayout({
+    entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform' } }, storage(1, false), storage(2, false), storage(3, false), storage(4, true), storage(5, true), storage(6, true)],
+  });
+  const vertexModule = device.createShaderModule({ code: `${PARAMS}${VERTEX_OWNER_PARAMS}${VERTEX_SOLVE}`, label: 'merged vertex' });
+  const vertexPipes = device.createPipelineLayout({ bindGroupLayouts: [vertexLayout] });
+  const vertexPipeline = (entryPoint) => device.createComputePipeline({ layout: vertexPipes, compute: { module: vertexModule, entryPoint } });
+  return {
+    layout, vertexLayout,
+    edges: pipeline(`${OWNER_PARAMS}${EDGE_SOLVE}`, 'merged edges'),
+    tets: pipeline(`${OWNER_PARAMS}${TET_SOLVE}`, 'merged tets'),
+    predict: vertexPipeline('predict'),
+    finish: vertexPipeline('finish'),
+  };
 }
 
 export class MergedBatches {
@@ -26,6 +43,7 @@ export class MergedBatches {
   constructor(world, bodies) {
     const { device } = world;
     this.device = device;
+    this.world = world;
     this.bodies = bodies;
     if (!kernelsByDevice.has(device)) kernelsByDevice.set(device, makeKernels(device, world.kernels.batchLayout));
     this.kernels = kernelsByDevice.get(device);
@@ -46,10 +64,23 @@ export class MergedBatches {
     };
     this.x = buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'merged x');
     this.owners = buffer(OWNER_BYTES * bodies.length, U.STORAGE | U.COPY_DST, 'merged owners');
+    // The world's vertex state for a frame without colliders, grabs or contact (encodeSubstep).
+    this.prev = buffer(16 * vertices, U.STORAGE, 'merged prev');
+    this.vel = buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'merged v');
+    this.invMass = buffer(4 * vertices, U.STORAGE | U.COPY_DST, 'merged inverse masses');
+    this.params = buffer(PARAMS_BYTES, U.UNIFORM | U.COPY_DST, 'merged params');
+    this.vertexOwners = buffer(VERTEX_OWNER_BYTES * bodies.length, U.STORAGE | U.COPY_DST, 'merged vertex owners');
+    const vertexOwner = new Uint32Array(Math.max(1, vertices));
+    bodies.forEach((b, j) => vertexOwner.fill(j, this.base[j], this.base[j] + b.vertexCount));
+    this.vertexOwner = init(vertexOwner, U.STORAGE | U.COPY_DST, 'merged vertex owner');
+    this.vertexGroup = device.createBindGroup({
+      layout: this.kernels.vertexLayout,
+      entries: [this.params, this.x, this.prev, this.vel, this.invMass, this.vertexOwners, this.vertexOwner].map((b, binding) => ({ binding, resource: { buffer: b } })),
+    });
     // Colour c of every body, body after body; the ranges in the core's order (edges, then tets).
     this.ranges = [];
     this.groups = {};
-    this.buffers = [this.x, this.owners];
+    this.buffers = [this.x, this.owners, this.prev, this.vel, this.invMass, this.params, this.vertexOwners, this.vertexOwner];
     for (const [kind, arity] of [['edges', 2], ['tets', 4]]) {
       const colours = Math.max(0, ...bodies.map((b) => b.batches[kind].starts.length - 1));
       const total = bodies.reduce((n, b) => n + b.sorted[kind].rest.length, 0);
@@ -101,6 +132,58 @@ export class MergedBatches {
       u[4 * j + 2] = b.p.iterations > 1 ? 2 : 0;
     });
     this.device.queue.writeBuffer(this.owners, 0, data);
+    // The vertex kernels' parameters: the world's in Params (as each body's own, but vertex_count
+    // the world's and flags only the ground), the rest per body, float32 as each body's Params.
+    const { gravity, ground } = this.world;
+    const params = new ArrayBuffer(PARAMS_BYTES);
+    const pf = new Float32Array(params);
+    const pu = new Uint32Array(params);
+    pf.set([...gravity, h]);
+    pf[9] = 2 * Math.hypot(...gravity) * h;
+    pu[10] = this.vertices;
+    pu[11] = ground ? 1 : 0;
+    this.device.queue.writeBuffer(this.params, 0, params);
+    const owners = new Float32Array(4 * this.bodies.length);
+    this.bodies.forEach((b, j) => owners.set([Math.exp(-b.p.damping * h), b.p.friction, b.p.restitution, -b.origin[1]], 4 * j));
+    this.device.queue.writeBuffer(this.vertexOwners, 0, owners);
+  }
+
+  // Each body's x, v and inverse masses into the world's buffers (before a frame of encodeSubstep).
+  encodeIn(encoder) {
+    this.bodies.forEach((b, j) => {
+      encoder.copyBufferToBuffer(b.x, 0, this.x, 16 * this.base[j], 16 * b.vertexCount);
+      encoder.copyBufferToBuffer(b.vel, 0, this.vel, 16 * this.base[j], 16 * b.vertexCount);
+      encoder.copyBufferToBuffer(b.invMass, 0, this.invMass, 4 * this.base[j], 4 * b.vertexCount);
+    });
+  }
+
+  // And back: x and v to each body's buffers, where drawing, read backs and the next frame's
+  // per-body work find them.
+  encodeOut(encoder) {
+    this.bodies.forEach((b, j) => {
+      encoder.copyBufferToBuffer(this.x, 16 * this.base[j], b.x, 0, 16 * b.vertexCount);
+      encoder.copyBufferToBuffer(this.vel, 16 * this.base[j], b.vel, 0, 16 * b.vertexCount);
+    });
+  }
+
+  // A whole substep on the world's buffers (between encodeIn and encodeOut): one predict, the
+  // passes, one finish. Returns the dispatches.
+  encodeSubstep(encoder, iterations) {
+    if (iterations > 1) {
+      encoder.clearBuffer(this.edgesLambda);
+      encoder.clearBuffer(this.tetsLambda);
+    }
+    const pass = encoder.beginComputePass();
+    const groups = Math.ceil(this.vertices / WORKGROUP);
+    pass.setPipeline(this.kernels.predict);
+    pass.setBindGroup(0, this.vertexGroup);
+    pass.dispatchWorkgroups(groups);
+    const dispatches = this._encodePasses(pass, iterations);
+    pass.setPipeline(this.kernels.finish);
+    pass.setBindGroup(0, this.vertexGroup);
+    pass.dispatchWorkgroups(groups);
+    pass.end();
+    return 2 + dispatches;
   }
 
   // The passes of one substep over every body (all with `iterations` passes): positions in, the
@@ -112,6 +195,13 @@ export class MergedBatches {
       encoder.clearBuffer(this.tetsLambda);
     }
     const pass = encoder.beginComputePass();
+    const dispatches = this._encodePasses(pass, iterations);
+    pass.end();
+    this.bodies.forEach((b, j) => encoder.copyBufferToBuffer(this.x, 16 * this.base[j], b.x, 0, 16 * b.vertexCount));
+    return dispatches;
+  }
+
+  _encodePasses(pass, iterations) {
     for (let it = 0; it < iterations; ++it) {
       let current = null;
       this.ranges.forEach((r, i) => {
@@ -124,8 +214,6 @@ export class MergedBatches {
         pass.dispatchWorkgroups(Math.ceil(r.count / WORKGROUP));
       });
     }
-    pass.end();
-    this.bodies.forEach((b, j) => encoder.copyBufferToBuffer(this.x, 16 * this.base[j], b.x, 0, 16 * b.vertexCount));
     return iterations * this.ranges.length;
   }
 

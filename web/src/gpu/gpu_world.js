@@ -4,9 +4,10 @@
 // (gpu_grab.js) and contact between bodies (gpu_body_contact.js). Bodies are built by the C++ core
 // (a wasm World that is never stepped: meshing, masses, rest shapes, the solve order and its
 // batches), then live on the GPU: positions, velocities and multipliers stay in storage buffers, and
-// every substep is one dispatch to predict, one per batch per pass (batch k of every body at once
-// when the world has several: gpu_merged.js), and one for the ground and the velocities (more with
-// colliders, a grab or contact between bodies).
+// every substep is one dispatch to predict, one per batch per pass, and one for the ground and the
+// velocities (more with colliders, a grab or contact between bodies). With several bodies, batch k of
+// every body is one dispatch, and without colliders, grabs or contact predict and finish are one
+// each for the whole world (gpu_merged.js).
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
 import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
 import * as arg from '../bridge_args.js';
@@ -163,7 +164,16 @@ export class GpuWorld {
       this.merged?.destroy();
       this.merged = merged ? new MergedBatches(this, bodies) : null;
     }
-    if (merged) {
+    // Nothing per body between the passes and the velocities: the whole substep on the world's
+    // vertex buffers, one predict and one finish for all bodies.
+    const fused = merged && !touching && colliders.length === 0 && bodies.every((b) => !b.grab);
+    if (fused) {
+      this.merged.writeParams(h);
+      for (const body of bodies) body._prepare(h, substeps, colliders, false);
+      this.merged.encodeIn(encoder);
+      for (let s = 0; s < substeps; ++s) dispatches += this.merged.encodeSubstep(encoder, bodies[0].p.iterations);
+      this.merged.encodeOut(encoder);
+    } else if (merged) {
       this.merged.writeParams(h);
       if (touching) this._prepareContact(bodies);
       for (const body of bodies) body._prepare(h, substeps, colliders, touching);
@@ -290,7 +300,7 @@ export class GpuBody {
     this.x = buffer(16 * n, rw | U.VERTEX, 'x'); // also drawn from (renderBuffers)
     this.prev = buffer(16 * n, rw, 'prev');
     this.vel = buffer(16 * n, rw, 'vel');
-    this.invMass = buffer(4 * n, U.STORAGE | U.COPY_DST, 'inverse masses');
+    this.invMass = buffer(4 * n, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'inverse masses'); // copied into a world's merged buffers
     this.params = buffer(PARAMS_BYTES, U.UNIFORM | U.COPY_DST, 'params');
     // Constraints in batch order, so that each batch is a contiguous range.
     const sortBy = (src, arity, order, Type) => {

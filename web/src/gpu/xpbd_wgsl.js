@@ -23,18 +23,18 @@ struct Params {
 @group(0) @binding(0) var<uniform> P: Params;
 `;
 
-// solve_ground for a vertex below the ground (y < floor_y): onto it, and the sliding of this
-// substep (from p, m) undone up to friction x the push (m). Shared by finish and the unfused
-// substep's ground (contact_wgsl.js), so both round alike.
+// solve_ground for a vertex below the ground (y < floor_y, m): onto it, and the sliding of this
+// substep (from p, m) undone up to friction x the push (m). Shared by finish, the world's merged
+// finish and the unfused substep's ground (contact_wgsl.js), so all round alike.
 export const GROUND_PUSH = /* wgsl */ `
-fn ground_push(x_in: vec4f, p: vec3f) -> vec4f {
+fn ground_push(x_in: vec4f, p: vec3f, floor_y: f32, friction: f32) -> vec4f {
   var xi = x_in;
-  let depth = P.floor_y - xi.y;
-  xi.y = P.floor_y;
+  let depth = floor_y - xi.y;
+  xi.y = floor_y;
   let dx = xi.x - p.x;
   let dz = xi.z - p.z;
   let slide_sq = dx * dx + dz * dz;
-  let limit = P.friction * depth;
+  let limit = friction * depth;
   if (slide_sq <= limit * limit) {
     xi.x = p.x;
     xi.z = p.z;
@@ -48,8 +48,10 @@ fn ground_push(x_in: vec4f, p: vec3f) -> vec4f {
 `;
 
 // Per vertex: predict (v damped, v += g h; prev = x; x += v h) and finish (the ground with friction,
-// then v from the substep's motion with the ground's restitution).
-export const VERTEX_WGSL = /* wgsl */ `${PARAMS}${GROUND_PUSH}
+// then v from the substep's motion with the ground's restitution). What differs between bodies
+// (damping, friction, restitution, floor_y) comes through accessors of vertex i: one body's Params,
+// or, in a world's merged vertex buffers (gpu_merged.js), the parameters of the body owning vertex i.
+export const VERTEX_SOLVE = /* wgsl */ `${GROUND_PUSH}
 @group(0) @binding(1) var<storage, read_write> x: array<vec4f>;
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4f>;
 @group(0) @binding(3) var<storage, read_write> vel: array<vec4f>;
@@ -65,7 +67,7 @@ fn predict(@builtin(global_invocation_id) gid: vec3u) {
   prev[i] = vec4f(xi, 0.0);
   // A pinned vertex does not move in the substep.
   if (w == 0.0) { x[i] = vec4f(xi, w); return; }
-  let v = vel[i].xyz * P.damping + P.gravity * P.h;
+  let v = vel[i].xyz * vertex_damping(i) + P.gravity * P.h;
   vel[i] = vec4f(v, 0.0);
   x[i] = vec4f(xi + v * P.h, w);
 }
@@ -78,8 +80,9 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
   if (xi.w == 0.0) { vel[i] = vec4f(0.0); return; }
   let p = prev[i].xyz;
   let ground = (P.flags & 1u) != 0u;
-  if (ground && xi.y < P.floor_y) {
-    xi = ground_push(xi, p);
+  let floor_y = vertex_floor_y(i);
+  if (ground && xi.y < floor_y) {
+    xi = ground_push(xi, p, floor_y, vertex_friction(i));
     x[i] = xi;
   }
   // v += (x - x_predicted) / h, x_predicted recomputed as predict rounded it (update_velocities).
@@ -87,12 +90,30 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
   let pre_vy = v.y;
   let inv_h = 1.0 / P.h;
   v += (xi.xyz - (p + v * P.h)) * inv_h;
-  if (ground && xi.y <= P.floor_y) {
-    v.y = select(0.0, -P.restitution * pre_vy, pre_vy < -P.rest_threshold);
+  if (ground && xi.y <= floor_y) {
+    v.y = select(0.0, -vertex_restitution(i) * pre_vy, pre_vy < -P.rest_threshold);
   }
   vel[i] = vec4f(v, 0.0);
 }
 `;
+const OWN_VERTEX_PARAMS = /* wgsl */ `
+fn vertex_damping(i: u32) -> f32 { return P.damping; }
+fn vertex_friction(i: u32) -> f32 { return P.friction; }
+fn vertex_restitution(i: u32) -> f32 { return P.restitution; }
+fn vertex_floor_y(i: u32) -> f32 { return P.floor_y; }
+`;
+// The world's Params (gravity, h, rest_threshold, vertex_count = all bodies', flags: the ground) and,
+// per body, what differs.
+export const VERTEX_OWNER_PARAMS = /* wgsl */ `
+struct VertexOwner { damping: f32, friction: f32, restitution: f32, floor_y: f32 }
+@group(0) @binding(5) var<storage, read> vertex_owners: array<VertexOwner>;  // per body
+@group(0) @binding(6) var<storage, read> vertex_owner: array<u32>;           // per vertex: its body
+fn vertex_damping(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].damping; }
+fn vertex_friction(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].friction; }
+fn vertex_restitution(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].restitution; }
+fn vertex_floor_y(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].floor_y; }
+`;
+export const VERTEX_WGSL = `${PARAMS}${OWN_VERTEX_PARAMS}${VERTEX_SOLVE}`;
 
 // One batch of constraints that share no vertex (core/solver/parallel_batches.h): the constraint
 // arrays are uploaded batch by batch, so batch b is the range [offset, offset + count).

@@ -24,6 +24,36 @@ function pileDrops() {
   return drops;
 }
 
+// The GPU's heap: `count` small boxes and balls (0.2 m, 3 box cells or 4 ball cells: ~30-60
+// vertices each) dropped in layers of side x side, 0.3 m apart, into a pen of four walls beside the
+// page's body. Hundreds are for a real GPU (backend="webgpu"); every body may touch every other.
+export const HEAP_COUNT = 100;
+const HEAP_CENTER = [2.2, 0, 0]; // m: the pen's middle on the ground, clear of the page's body
+function heapPreset(count) {
+  const side = Math.max(2, Math.ceil(Math.cbrt(count)));
+  const spacing = 0.3; // m between drop centres: 0.1 m gaps between 0.2 m bodies
+  const half = (side * spacing) / 2 + 0.05; // m: the pen's inner half-width
+  const drops = [];
+  for (let k = 0; k < count; k++) {
+    const layer = Math.floor(k / (side * side));
+    const row = Math.floor(k / side) % side;
+    const column = k % side;
+    // Odd layers shifted by a quarter spacing, so the layers do not land straight on one another.
+    const shift = layer % 2 ? spacing / 4 : 0;
+    const at = [HEAP_CENTER[0] - half + 0.05 + spacing * (column + 0.5) + shift, 0.4 + spacing * layer, HEAP_CENTER[2] - half + 0.05 + spacing * (row + 0.5) + shift];
+    drops.push(k % 2 === 0 ? box(at, 0.2, 3) : ball(at, 0.2, 4));
+  }
+  const wall = 0.05; // m, half thickness
+  const height = 0.25; // m, half height
+  const colliders = [
+    { shape: 'box', halfExtents: [wall, height, half + 2 * wall], center: [HEAP_CENTER[0] - half - wall, height, HEAP_CENTER[2]] },
+    { shape: 'box', halfExtents: [wall, height, half + 2 * wall], center: [HEAP_CENTER[0] + half + wall, height, HEAP_CENTER[2]] },
+    { shape: 'box', halfExtents: [half, height, wall], center: [HEAP_CENTER[0], height, HEAP_CENTER[2] - half - wall] },
+    { shape: 'box', halfExtents: [half, height, wall], center: [HEAP_CENTER[0], height, HEAP_CENTER[2] + half + wall] },
+  ];
+  return { colliders, drops };
+}
+
 // name -> { colliders: [spec], drops: [body spec] }. Collider specs are World.addCollider options
 // plus a rotation quaternion (and a spin, rad/s about y, for scripted motion); every collider can be
 // dragged in the page. Body specs: { kind: 'box' | 'ball' | 'sheet' | 'cloth' | 'bunny' | 'copy', at, size,
@@ -31,8 +61,9 @@ function pileDrops() {
 // tear: the strain its edges break at);
 // needsBunny says whether the bunny's tets must be ready first. wind: [x, y, z] m/s with gust (0..1)
 // and gustPeriod (s), for cloth with a drag coefficient (applySceneAir; none when absent).
-export function scenePreset(name) {
-  const preset = presetFor(name);
+// options.heapCount: the bodies of 'heap' (heapDrops).
+export function scenePreset(name, options = {}) {
+  const preset = name === 'heap' ? heapPreset(options.heapCount ?? HEAP_COUNT) : presetFor(name);
   preset.needsBunny = preset.drops.some((d) => d.kind === 'bunny');
   return preset;
 }
