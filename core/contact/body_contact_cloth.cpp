@@ -153,9 +153,9 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
 
 namespace {
 
-// A lower bound on the distance between the point sets spanned by a[0 .. na) and b[0 .. nb) (m): the
-// distance between their bounding boxes.
-float box_distance(const Vec3* a, int na, const Vec3* b, int nb) {
+// A lower bound on the squared distance between the point sets spanned by a[0 .. na) and b[0 .. nb)
+// (m^2): the squared distance between their bounding boxes.
+float box_distance_sq(const Vec3* a, int na, const Vec3* b, int nb) {
   const float Vec3::*axes[3] = {&Vec3::x, &Vec3::y, &Vec3::z};
   float gap2 = 0.0f;
   for (const auto axis : axes) {
@@ -165,13 +165,16 @@ float box_distance(const Vec3* a, int na, const Vec3* b, int nb) {
     const float gap = std::max({blo - ahi, alo - bhi, 0.0f});
     gap2 += gap * gap;
   }
-  return std::sqrt(gap2);
+  return gap2;
 }
 
-// May a pair whose vertices moved at most `moved` (m) in this substep, at least `lower` (m) apart at
-// its start, bound one of them? Its bound is kClothBoundFraction x the start distance, and a vertex
-// is only shortened when it moved farther than that; the margin covers the rounding of both.
-bool may_bound(float moved, float lower) { return !(moved < kClothBoundFraction * (lower * 0.999f - 1e-6f)); }
+// May a pair whose vertices moved at most `moved` (m) in this substep, at least sqrt(lower_sq) (m)
+// apart at its start, bound one of them? Its bound is kClothBoundFraction x the start distance, and a
+// vertex is only shortened when it moved farther than that; the margins cover the rounding of both.
+bool may_bound(float moved, float lower_sq) {
+  const float needed = (moved / kClothBoundFraction + 1e-6f) * 1.001f;  // m
+  return !(lower_sq > needed * needed);
+}
 
 }  // namespace
 
@@ -217,7 +220,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
       const float most = std::max({moved(a, v), moved(b, tri[0]), moved(b, tri[1]), moved(b, tri[2])});
       const float* pb = bodies[b]->previous_positions();
       const Vec3 corners[3] = {load3(pb, tri[0]), load3(pb, tri[1]), load3(pb, tri[2])};
-      if (!may_bound(most, box_distance(&xv, 1, corners, 3))) continue;
+      if (!may_bound(most, box_distance_sq(&xv, 1, corners, 3))) continue;
       const float d = start_distance_vertex_triangle(*bodies[a], v, *bodies[b], t);
       if (!(d == d)) continue;  // NaN: a body diverging now
       tighten(a, v, d);
@@ -231,7 +234,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     const float* pa = bodies[a]->previous_positions();
     const float* pb = bodies[b]->previous_positions();
     const Vec3 sa[2] = {load3(pa, ea[0]), load3(pa, ea[1])}, sb[2] = {load3(pb, eb[0]), load3(pb, eb[1])};
-    if (!may_bound(most, box_distance(sa, 2, sb, 2))) continue;
+    if (!may_bound(most, box_distance_sq(sa, 2, sb, 2))) continue;
     const float d = start_distance_edge_edge(*bodies[a], ea[0], ea[1], *bodies[b], eb[0], eb[1]);
     if (!(d == d)) continue;
     tighten(a, ea[0], d), tighten(a, ea[1], d), tighten(b, eb[0], d), tighten(b, eb[1], d);
