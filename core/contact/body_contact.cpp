@@ -68,6 +68,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   float cloth_halves = 0.0f;  // m, the two thickest sheets' half thicknesses (the widest gap between bodies)
   float thickest = 0.0f;
   edge_pairs_.clear();
+  edge_pair_ends_.clear();
   edge_ms_ = bound_ms_ = 0.0;
   any_cloth_ = false;  // set once this frame's cloth pairs are gathered
   bool cloth_seen = false;
@@ -420,7 +421,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // Each candidate vertex against its nearest candidate triangle, solved at once (Gauss-Seidel, in
   // body and vertex order).
   uint32_t solved = 0;
-  if (any_cloth_) bound_cloth_pairs(bodies, count, settings);
   if (cand_tri_.empty() && !any_cloth_) return 0;
   // How far each vertex has moved since the frame started, m: a candidate that was d0 away then is
   // at least d0 - (its vertex's motion + its triangle's fastest corner's) away now, and one

@@ -98,7 +98,6 @@ class BodyContact {
   // Cloth (body_contact_cloth.cpp): the edge pairs of this frame's cloth candidates, and the
   // bounded displacement of the vertices in cloth pairs.
   void gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
-  void bound_cloth_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   void apply_bounds(SoftBody* const* bodies, uint32_t count);
   uint32_t body_of_edge(uint32_t global_edge) const;
@@ -132,8 +131,15 @@ class BodyContact {
   // per vertex (body_vertex_begin_) its motion bound this substep, m, and the vertices that have one.
   std::vector<uint32_t> body_ve_begin_, ve_start_, ve_edge_, body_edge_begin_, body_vertex_begin_;
   std::vector<uint64_t> edge_pairs_;
+  struct EdgePairEnds {
+    uint32_t a, b;            // the bodies
+    uint32_t a0, a1, b0, b1;  // the edges' ends, vertex ids in their bodies
+  };
+  std::vector<EdgePairEnds> edge_pair_ends_;  // edge_pairs_ decoded, in the same order
+  std::vector<uint64_t> sort_scratch_;
   std::vector<float> bound_;
   std::vector<uint32_t> bounded_;        // global vertex ids with a bound this substep
+  std::vector<float> motion_;            // per vertex (body_vertex_begin_): its motion in this substep, m
   bool any_cloth_ = false;               // a cloth body takes part this frame
   std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
   std::vector<float> cand_d0_;           // per candidate: the vertex's distance to the triangle at the frame start, m

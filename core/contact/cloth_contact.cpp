@@ -93,6 +93,15 @@ float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32
   float* xa = A.positions();
   float* xb = B.positions();
   const Vec3 x0 = load3(xa, a0), x1 = load3(xa, a1), y0 = load3(xb, b0), y1 = load3(xb, b1);
+  // Bounding boxes farther apart than the gap (with a margin for the rounding of the distance below):
+  // apart, without measuring. Most of a sheet's pairs are its neighbours in the plane.
+  const float reach = gap * 1.001f + 1e-6f;  // m
+  const auto lo = [](float p, float q) { return p < q ? p : q; };
+  const auto hi = [](float p, float q) { return p < q ? q : p; };
+  if (lo(x0.x, x1.x) - hi(y0.x, y1.x) > reach || lo(y0.x, y1.x) - hi(x0.x, x1.x) > reach ||
+      lo(x0.y, x1.y) - hi(y0.y, y1.y) > reach || lo(y0.y, y1.y) - hi(x0.y, x1.y) > reach ||
+      lo(x0.z, x1.z) - hi(y0.z, y1.z) > reach || lo(y0.z, y1.z) - hi(x0.z, x1.z) > reach)
+    return -1.0f;
   float s, t;
   const float d2 = closest_between_segments(x0, x1, y0, y1, &s, &t);
   if (!(d2 < gap * gap)) return -1.0f;

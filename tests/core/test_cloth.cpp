@@ -13,6 +13,7 @@
 
 #include "shapes/cloth_mesh.h"
 #include "softbody.h"
+#include "solver/cloth_constraints.h"
 #include "solver/soft_body.h"
 #include "solver/world.h"
 
@@ -216,6 +217,34 @@ TEST_CASE("Cloth bending: a clamped strip bends under its own weight as a beam o
     CHECK(b.stats().kinetic_energy < 1e-4);  // settled to within ~1 % of the tip's deflection
   }
   CHECK(rel(tips[1], tips[0]) < 0.1);
+}
+
+TEST_CASE("Cloth bending: a flat sheet is flat at any resolution and placement, a gently curved one is not") {
+  // Flat: no rest curvature to rotate in every projection. Float rounding of a sheet placed away
+  // from the origin must not read as curvature (a 64-across sheet at y = 0.7 m read 2.8e-5 of its
+  // edge as such), while an arc of radius 10 m (hinge angles ~l / R = 1e-3 .. 1.6e-3 rad, 100x the
+  // 1e-5 rad the test allows) is curved.
+  for (int across : {16, 64, 256})
+    for (float height : {0.0f, 0.7f, 5.0f})
+      for (bool vertical : {false, true}) {
+        CAPTURE(across);
+        CAPTURE(height);
+        CAPTURE(vertical);
+        const ClothMesh m = make_cloth_rectangle(across, across, 1.0f, 1.0f, 0.3f, height, -0.2f, vertical);
+        const ClothModel c = make_cloth_model(m.positions.data(), uint32_t(m.positions.size() / 3), m.triangles.data(),
+                                              uint32_t(m.triangles.size() / 3));
+        CHECK(c.hinge_count() > 0);
+        CHECK(c.hinge_rest.empty());
+      }
+  ClothMesh m = make_cloth_rectangle(64, 64, 1.0f, 1.0f, 0, 0.7f, 0, false);
+  for (size_t i = 0; i < m.positions.size() / 3; ++i) {
+    const float s = m.positions[3 * i] / 10.0f;  // arc angle, rad
+    m.positions[3 * i] = 10.0f * std::sin(s);
+    m.positions[3 * i + 1] = 0.7f + 10.0f * (1 - std::cos(s));
+  }
+  const ClothModel c = make_cloth_model(m.positions.data(), uint32_t(m.positions.size() / 3), m.triangles.data(),
+                                        uint32_t(m.triangles.size() / 3));
+  CHECK(!c.hinge_rest.empty());
 }
 
 TEST_CASE("Cloth bending: a curved rest shape keeps its shape when the sheet is turned over") {
