@@ -59,6 +59,8 @@ bool takes_part(const SoftBody* b) {
 
 void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
   const auto began = std::chrono::steady_clock::now();
+  sweep_tri_.clear();  // swept once the first substep begins (begin_substep)
+  sweep_pending_ = false;
   cand_body_.clear();
   cand_vertex_.clear();
   cand_start_.assign(1, 0);
@@ -427,6 +429,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // that cannot be within the reach is skipped without measuring it (most of a resting pile's:
   // their distances at the frame start spread out to the reach plus the pruning slack). Not with
   // cloth in the world: its sheet contacts move vertices this bookkeeping does not follow.
+  if (sweep_pending_) {
+    sweep(bodies, count, settings);  // the substep's first solve: the bodies have predicted by now
+    sweep_pending_ = false;
+  }
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t begin = body_pos_begin_[i], n = body_pos_begin_[i + 1] - begin;
     if (n == 0) continue;
@@ -529,6 +535,28 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       }
     }
     if (crossed_index != ~0u) best_index = crossed_index;
+    // No tunnelling: a vertex whose inertial path goes through another body's face in this substep is
+    // held in front of that face at the point it would have gone through, while it is not (past a
+    // thin slab the far face is nearest, in front of which it sees no contact). Decided from the
+    // velocities, before anything pushed: a vertex squeezed through a face by the passes, a collider
+    // or a third body is left to the nearest-face rule (fighting the squeeze every substep made
+    // piles explode).
+    const uint32_t swept = sweep_tri_.empty() ? ~0u : sweep_tri_[k];
+    bool tunnelled = false;
+    if (swept != ~0u && crossed_index == ~0u) {
+      const SoftBody& B = *bodies[tri_body_[swept]];
+      const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[swept];
+      const float* xb = B.positions();
+      const float* w = sweep_w_.data() + 3 * k;
+      const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
+      const Vec3 face = cross(p1 - p0, p2 - p0);
+      const float face_len = length(face);
+      const Vec3 q = p0 * w[0] + p1 * w[1] + p2 * w[2];
+      if (face_len > 0.0f && dot(x - q, face) < contact_gap(A, B, settings) * face_len) {
+        best_index = swept;
+        tunnelled = true;
+      }
+    }
     if (best_index == ~0u) continue;
     const uint32_t b = tri_body_[best_index], t = tri_id_[best_index];
     SoftBody& B = *bodies[b];
@@ -542,7 +570,13 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
     float w[3];
     bool in_face;
-    const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+    Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
+    if (tunnelled) {
+      // The point of the face its path went through, and the face's normal: back out the way it came.
+      for (int i = 0; i < 3; ++i) w[i] = sweep_w_[3 * k + i];
+      q = p0 * w[0] + p1 * w[1] + p2 * w[2];
+      in_face = true;
+    }
     const Vec3 face = cross(p1 - p0, p2 - p0);
     const float face_len = length(face);
     if (face_len == 0.0f) continue;

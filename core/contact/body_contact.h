@@ -77,6 +77,9 @@ class BodyContact {
   // With `report`, reports each body's contacts through SoftBody::add_contacts (the substep's last
   // solve). Returns the number of vertex contacts solved.
   uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings, bool report = true);
+  // A substep begins: its first solve first sweeps the vertices' paths since its start
+  // (body_contact_sweep.cpp), once the bodies' passes have moved them.
+  void begin_substep() { sweep_pending_ = true; }
   // Candidate pairs of the current frame (for the benchmark's per-contact costs).
   uint32_t candidate_count() const { return uint32_t(cand_tri_.size()); }
   // Neighbour entries of this frame's broad phase: each pair of bodies whose bounds meet counts twice
@@ -100,6 +103,9 @@ class BodyContact {
   void gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
   uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   void apply_bounds(SoftBody* const* bodies, uint32_t count);
+  // No tunnelling (body_contact_sweep.cpp): per candidate vertex, the other body's face its path
+  // went through first in this substep, if any.
+  void sweep(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   uint32_t body_of_edge(uint32_t global_edge) const;
 
   struct Box {
@@ -148,6 +154,12 @@ class BodyContact {
   std::vector<float> frame_pos_;
   std::vector<uint32_t> body_pos_begin_;
   std::vector<float> vertex_motion_;
+  // This substep's swept crossings: per candidate vertex the hashed triangle its path went through
+  // (~0u if none) and where (barycentric, 3 per vertex); per vertex near another body its motion from
+  // the frame start to the substep start and since, m (2 per vertex).
+  std::vector<uint32_t> sweep_tri_;
+  std::vector<float> sweep_w_, sweep_len_;
+  bool sweep_pending_ = false;
 };
 
 }  // namespace sb

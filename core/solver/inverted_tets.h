@@ -74,6 +74,7 @@ class InvertedTetRepair {
   // One byte per tet, set to 1 by the volume pass (VolumePass::inverted) for each tet it finds
   // inverted; cleared by repair().
   uint8_t* flags() { return flags_.data(); }
+  const uint8_t* flags() const { return flags_.data(); }
 
   // Puts each region of flagged tets on its rigidly placed rest shape (see above). pos, rest: xyz per
   // vertex (m); mass (kg) and inv_mass (1/kg, 0 = immovable) per vertex; tets: 4 ids each, in the order

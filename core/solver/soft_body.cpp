@@ -71,6 +71,10 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   plan_solve_order(edges, mesh.tets, group_min_vertices);
   tet_ids_ = permute(mesh.tets, tet_plan_.order, 4);
   inverted_repair_.resize(n, tet_count);
+  in_inverted_.assign(n, 0);
+  sweep_streak_.assign(n, 0);
+  in_inverted_list_.clear();
+  in_inverted_list_.reserve(n);
   tet_rest6_.resize(tet_count);
   tet_energy_volume_.resize(tet_count);
   tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);

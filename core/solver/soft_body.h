@@ -256,6 +256,10 @@ class SoftBody {
   const uint32_t* surface_vertices() const { return surface_vertices_.data(); }  // sorted, unique
   uint32_t surface_vertex_count() const { return uint32_t(surface_vertices_.size()); }
   const float* previous_positions() const { return prev_.data(); }  // at the current substep's start
+  // Vertex v belongs to a tet the last substep's passes left inverted (XPBD, simple model).
+  bool in_inverted_tet(uint32_t v) const { return v < in_inverted_.size() && in_inverted_[v] != 0; }
+  // Body contact's swept test: vertex v's count of recent substeps with a crossing (body_contact_sweep.cpp).
+  uint16_t& sweep_streak(uint32_t v) { return sweep_streak_[v]; }
   const float* inverse_masses() const { return inv_mass_.data(); }   // 1/kg, 0 = immovable
   // The world reports contacts it solved for this body in the current substep.
   void add_contacts(uint32_t count, float max_depth) {
@@ -449,6 +453,9 @@ class SoftBody {
   ColliderCandidates collider_candidates_;  // gathered at each frame's first substep (collider_candidates.h)
   std::vector<float> inv_mass_;          // 1/kg, 0 = immovable (pinned or held kinematically)
   InvertedTetRepair inverted_repair_;    // XPBD, simple model: tangles put back (inverted_tets.h)
+  std::vector<uint8_t> in_inverted_;      // per vertex: 1 if in a tet the last substep left inverted
+  std::vector<uint32_t> in_inverted_list_;  // the vertices marked there
+  std::vector<uint16_t> sweep_streak_;    // per vertex: body contact's count of recent swept crossings
   bool pressed_by_other_ = false;  // another body or a collider touched this one in the last substep
   double vbd_energy_start_ = 0.0;  // J, mechanical_energy at the VBD substep's start
   uint32_t substeps_free_ = 0;     // substeps since another body or a collider last touched this one

@@ -239,6 +239,22 @@ void SoftBody::position_based_end() {
                         (substeps_free_ >= kRepairAnyFreeSubsteps && flagged >= 1.0f));
   const bool repaired =
       tangled && inverted_repair_.repair(pos_.data(), rest_pos_.data(), mass_.data(), inv_mass_.data(), tet_ids_.data()) > 0;
+  // The vertices of the tets left inverted (body contact's swept test leaves them to the nearest face:
+  // body_contact_sweep.cpp). Last substep's marks first cleared.
+  for (uint32_t i : in_inverted_list_) in_inverted_[i] = 0;
+  in_inverted_list_.clear();
+  if (!tangled && flagged > 0.0f) {
+    const uint8_t* flags = inverted_repair_.flags();
+    for (uint32_t t = 0; t < tet_count(); ++t) {
+      if (!flags[t]) continue;
+      for (int c = 0; c < 4; ++c) {
+        const uint32_t i = tet_ids_[4 * size_t(t) + c];
+        if (in_inverted_[i]) continue;
+        in_inverted_[i] = 1;
+        in_inverted_list_.push_back(i);
+      }
+    }
+  }
   if (!tangled) inverted_repair_.forget();  // the flags the pass set, unused
   pressed_by_other_ = false;  // this substep's contacts say it again
   if (fuse) {

@@ -186,6 +186,7 @@ int World::step(float dt, BodyHandle* first_diverged) {
     for (const SoftBody* b : stepping_) rounds = std::max(rounds, b->passes_per_substep());
     for (int sub = 0; sub < step_settings.substeps; ++sub) {
       for (SoftBody* b : stepping_) b->substep_begin(h, step_settings, sub);
+      contact_.begin_substep();
       for (int k = 0; k + 1 < rounds; ++k) {
         for (SoftBody* b : stepping_) b->substep_passes(k, 1);
         const Clock::time_point between = Clock::now();
