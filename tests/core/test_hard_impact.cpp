@@ -8,8 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shapes/shapes.h"
-#include "solver/world.h"
+#include "slab_shot.h"
 
 using namespace sb;
 
@@ -37,18 +36,10 @@ struct Impact {
 // cells, rim pinned), no gravity or ground, 10 substeps, `passes` per substep, 0.5 s.
 Impact shoot(float speed, int passes) {
   World w;
-  w.settings.ground = false;
-  w.settings.gravity[1] = 0.0f;
   BodyParams p;  // what sb_body_create gives: simple model, compliance 0
   p.iterations = passes;
-  const float size = 0.6f, thick = 0.02f, radius = 0.05f;  // m
-  SoftBody& slab = *w.body(w.add_body(make_box(12, 1, 12, size, thick, size, 0.0f, 1.0f, 0.0f), p));
-  for (uint32_t i = 0; i < slab.vertex_count(); ++i) {
-    const float x = slab.positions()[3 * i], z = slab.positions()[3 * i + 2];
-    if (std::fabs(x) > size / 2 - 1e-4f || std::fabs(z) > size / 2 - 1e-4f) slab.set_pinned(i, true);
-  }
-  SoftBody& ball = *w.body(w.add_body(make_ball(radius, 4, 0.013f, 1.0f + thick / 2 + radius + 0.1f, 0.007f), p));
-  for (uint32_t i = 0; i < ball.vertex_count(); ++i) ball.velocities()[3 * i + 1] = -speed;
+  const SlabShot shot = shoot_at_slab(w, p, speed);
+  const SoftBody &slab = *shot.slab, &ball = *shot.ball;
   const double e0 = kinetic_energy(ball, slab);
   Impact r;
   for (int f = 0; f < 30; ++f) {

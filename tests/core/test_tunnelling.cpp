@@ -8,8 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "shapes/shapes.h"
-#include "solver/world.h"
+#include "slab_shot.h"
 
 using namespace sb;
 
@@ -22,27 +21,18 @@ struct Shot {
   int diverged = 0;
 };
 
-// The ball (4 cells) from 0.1 m above the slab (0.6 m x 2 cm, 12 x 1 x 12 cells, top at 1.01 m),
-// no gravity or ground, 0.5 s at 60 Hz. `modulus` > 0: both Neo-Hookean of that E (Pa), nu 0.3;
+// The shot of slab_shot.h, 0.5 s at 60 Hz. `modulus` > 0: both Neo-Hookean of that E (Pa), nu 0.3;
 // 0: the C API's defaults (simple model, compliance 0).
 Shot shoot(float speed, float modulus) {
   World w;
-  w.settings.ground = false;
-  w.settings.gravity[1] = 0.0f;
   BodyParams p;
   if (modulus > 0.0f) {
     p.material = Material::NeoHookean;
     p.youngs_modulus = modulus;
     p.poisson_ratio = 0.3f;
   }
-  const float size = 0.6f, thick = 0.02f, radius = 0.05f;  // m
-  SoftBody& slab = *w.body(w.add_body(make_box(12, 1, 12, size, thick, size, 0.0f, 1.0f, 0.0f), p));
-  for (uint32_t i = 0; i < slab.vertex_count(); ++i) {
-    const float x = slab.positions()[3 * i], z = slab.positions()[3 * i + 2];
-    if (std::fabs(x) > size / 2 - 1e-4f || std::fabs(z) > size / 2 - 1e-4f) slab.set_pinned(i, true);
-  }
-  SoftBody& ball = *w.body(w.add_body(make_ball(radius, 4, 0.013f, 1.0f + thick / 2 + radius + 0.1f, 0.007f), p));
-  for (uint32_t i = 0; i < ball.vertex_count(); ++i) ball.velocities()[3 * i + 1] = -speed;
+  const SlabShot shot = shoot_at_slab(w, p, speed);
+  const SoftBody &slab = *shot.slab, &ball = *shot.ball;
   Shot s;
   for (int f = 0; f < 30; ++f) {
     s.diverged += w.step(1.0f / 60.0f, nullptr);
