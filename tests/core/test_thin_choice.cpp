@@ -12,31 +12,15 @@
 #include "shapes/tet_mesh.h"
 #include "softbody.h"
 #include "surfaces.h"
+#include "tetra_run.h"
 
 using namespace sb;
 using namespace testing_surfaces;
 
 namespace {
 
-struct Result {
-  TetraStatus status;
-  TetraStats stats;
-  std::vector<float> positions;
-  std::vector<uint32_t> tets;
-};
-
-Result mesh(const Soup& s, int64_t max_tets, ThinParts choice) {
-  TetraOptions o;
-  o.resolution = 10;
-  o.max_tets = max_tets;
-  o.thin_parts = choice;
-  Tetrahedralizer t(s.positions.data(), s.vertex_count(), s.triangles.data(), s.triangle_count(), o);
-  REQUIRE(t.problem() == SurfaceProblem::None);
-  TetraStatus status;
-  while ((status = t.run(1 << 20)) == TetraStatus::Working) {
-  }
-  return {status, t.stats(), t.positions(), t.tets()};
-}
+using testing_tetra::mesh;
+using testing_tetra::Result;
 
 // m^3 enclosed by a soup (divergence theorem).
 double soup_volume(const Soup& s) {

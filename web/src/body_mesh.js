@@ -20,20 +20,25 @@ function dynamic(array, itemSize) {
   return attribute;
 }
 
+// The bodies' look (also gpu_stage.js's, for bodies drawn from WebGPU buffers).
+export function bodyMaterial(color = BODY_COLOR) {
+  return new THREE.MeshPhysicalMaterial({
+    color,
+    roughness: 0.42,
+    metalness: 0,
+    clearcoat: 0.7, // a wet, jelly-like gloss over the diffuse colour
+    clearcoatRoughness: 0.25,
+    sheen: 0.4,
+    sheenColor: new THREE.Color(0xffc2a8),
+  });
+}
+
 export class BodyMesh {
   // options.color: the body's colour (the comparison page gives each view its own).
   constructor(scene, { color = BODY_COLOR } = {}) {
     this.scene = scene;
     this.color = color;
-    this.material = new THREE.MeshPhysicalMaterial({
-      color,
-      roughness: 0.42,
-      metalness: 0,
-      clearcoat: 0.7, // a wet, jelly-like gloss over the diffuse colour
-      clearcoatRoughness: 0.25,
-      sheen: 0.4,
-      sheenColor: new THREE.Color(0xffc2a8),
-    });
+    this.material = bodyMaterial(color);
     this.mesh = new THREE.Mesh(new THREE.BufferGeometry(), this.material);
     this.mesh.castShadow = true;
     this.mesh.receiveShadow = true;

@@ -11,7 +11,7 @@
 // it mirrors the last read back, for raycasting (the grab's pick) and bounds.
 import * as THREE from 'three';
 import { WebGPURenderer } from 'three/webgpu';
-import { BODY_COLOR } from '../body_mesh.js';
+import { BODY_COLOR, bodyMaterial } from '../body_mesh.js';
 import { createScenery } from '../scenery.js';
 
 const stages = new WeakMap(); // GPUDevice -> Promise<GpuStage>
@@ -89,15 +89,7 @@ export class GpuBodyMesh {
     this.scene = scene;
     this.stage = stage;
     this.color = color;
-    this.material = new THREE.MeshPhysicalMaterial({
-      color,
-      roughness: 0.42,
-      metalness: 0,
-      clearcoat: 0.7,
-      clearcoatRoughness: 0.25,
-      sheen: 0.4,
-      sheenColor: new THREE.Color(0xffc2a8),
-    });
+    this.material = bodyMaterial(color);
     this.mesh = new THREE.Mesh(new THREE.BufferGeometry(), this.material);
     this.mesh.castShadow = true;
     this.mesh.receiveShadow = true;
