@@ -424,15 +424,15 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // body and vertex order).
   uint32_t solved = 0;
   if (cand_tri_.empty() && !any_cloth_) return 0;
+  if (sweep_pending_) {
+    sweep(bodies, count, settings);  // the substep's first solve: the passes have moved the bodies by now
+    sweep_pending_ = false;
+  }
   // How far each vertex has moved since the frame started, m: a candidate that was d0 away then is
   // at least d0 - (its vertex's motion + its triangle's fastest corner's) away now, and one
   // that cannot be within the reach is skipped without measuring it (most of a resting pile's:
   // their distances at the frame start spread out to the reach plus the pruning slack). Not with
   // cloth in the world: its sheet contacts move vertices this bookkeeping does not follow.
-  if (sweep_pending_) {
-    sweep(bodies, count, settings);  // the substep's first solve: the bodies have predicted by now
-    sweep_pending_ = false;
-  }
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t begin = body_pos_begin_[i], n = body_pos_begin_[i + 1] - begin;
     if (n == 0) continue;
@@ -535,12 +535,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       }
     }
     if (crossed_index != ~0u) best_index = crossed_index;
-    // No tunnelling: a vertex whose inertial path goes through another body's face in this substep is
-    // held in front of that face at the point it would have gone through, while it is not (past a
-    // thin slab the far face is nearest, in front of which it sees no contact). Decided from the
-    // velocities, before anything pushed: a vertex squeezed through a face by the passes, a collider
-    // or a third body is left to the nearest-face rule (fighting the squeeze every substep made
-    // piles explode).
+    // No tunnelling: a vertex whose path since the substep's start went through another body's face
+    // (found once, at the substep's first solve: body_contact_sweep.cpp) is held in front of that face
+    // at the point it went through, while it is not (past a thin slab the far face is nearest, in
+    // front of which it sees no contact). Tangled and squeezed vertices were left out there.
     const uint32_t swept = sweep_tri_.empty() ? ~0u : sweep_tri_[k];
     bool tunnelled = false;
     if (swept != ~0u && crossed_index == ~0u) {

@@ -186,6 +186,7 @@ class Tetrahedralizer {
   int64_t estimate_with(const SurfaceSpacing& spacing);
   // The thin-parts choice (thin_parts.cpp), when the estimate is over max_tets: true if it now fits.
   bool fit_thin_parts();
+  void remeasure();  // after a thin-parts choice changed the surface (thin_parts.cpp)
   bool thicken_thin_parts();
   bool coarsen_thin_parts();
   bool drop_thin_parts();

@@ -87,6 +87,18 @@ bool Tetrahedralizer::fit_thin_parts() {
   return false;
 }
 
+// The changed surface measured as the job measured the input (its stats keep the input's thinnest
+// part): new scaffolding and spacing, and the estimate into stats_.estimated_tets.
+void Tetrahedralizer::remeasure() {
+  const double thinnest = stats_.thinnest;
+  spacing_.reset();
+  rays_.reset();
+  query_.reset();
+  prepare();
+  stats_.thinnest = thinnest;
+  stats_.estimated_tets = estimate_with(*spacing_);
+}
+
 // The estimate changes only where a thickness crosses a spacing level's edge (t = 2^-l cells, two
 // samples across at 2^-l / 2), so the candidate thicknesses are those: the thinnest that fits wins.
 // Then every vertex of a face thinner than it moves outward by half the difference, along the mean
@@ -112,7 +124,6 @@ bool Tetrahedralizer::thicken_thin_parts() {
   }
   if (!unchanged_) unchanged_ = std::make_unique<Surface>(surface_);  // a retry starts from it
   const std::vector<double> face_normal = spacing_->face_normal;
-  const double thinnest = stats_.thinnest;  // the input's, which the stats keep
   // The thinnest first; measured again, a thickened surface can be over where its estimate without
   // new rays was not (its new faces' own thickness, curvature): then the next thicker.
   for (auto target = fitting.rbegin(); target != fitting.rend(); ++target) {
@@ -146,13 +157,7 @@ bool Tetrahedralizer::thicken_thin_parts() {
     stats_.thickened_to = *target * cell_;
     stats_.thickened_volume = (enclosed_volume(p, t) - before) * cell_ * cell_ * cell_;
     stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume;
-    // Measure the new surface as the job would have measured the input.
-    spacing_.reset();
-    rays_.reset();
-    query_.reset();
-    prepare();
-    stats_.thinnest = thinnest;
-    stats_.estimated_tets = estimate_with(*spacing_);
+    remeasure();
     if (stats_.estimated_tets <= bound()) {
       stats_.choice_floor_tets = 0;
       return true;
@@ -250,14 +255,7 @@ bool Tetrahedralizer::drop_thin_parts() {
   surface_.positions = std::move(positions);
   surface_.triangles = std::move(kept);
   stats_.surface_volume = stats_.cleanup.volume - stats_.dropped_volume;
-  // Measure what is left as the job would have measured the input.
-  const double thinnest = stats_.thinnest;
-  spacing_.reset();
-  rays_.reset();
-  query_.reset();
-  prepare();
-  stats_.thinnest = thinnest;
-  stats_.estimated_tets = estimate_with(*spacing_);
+  remeasure();
   stats_.choice_floor_tets = stats_.estimated_tets > bound() ? stats_.estimated_tets : 0;
   return stats_.estimated_tets <= bound();
 }
