@@ -177,6 +177,12 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
     for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k) gap = std::max(gap, contact_gap(*bodies[pairs_[k]], *bodies[i], settings));
     widen_[i] = 1.5f * gap;
   }
+  // The part of the triangles' widening the vertex queries carry instead (the least of any body's), so
+  // the hash holds each triangle in fewer cells.
+  float query_widen = INFINITY;
+  for (uint32_t i = 0; i < count; ++i)
+    if (near_[i]) query_widen = std::min(query_widen, widen_[i]);
+  if (!(query_widen < INFINITY)) query_widen = 0.0f;
   // Swept boxes of the triangles near a neighbour, and their typical size for the hash's cells.
   tri_body_.clear();
   tri_id_.clear();
@@ -204,8 +210,8 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
       float e = 0.0f;
       for (int c = 0; c < 3; ++c) {
         e = std::max(e, box.hi[c] - box.lo[c]);
-        box.lo[c] -= widen_[i];
-        box.hi[c] += widen_[i];
+        box.lo[c] -= widen_[i] - query_widen;
+        box.hi[c] += widen_[i] - query_widen;
       }
       extent_sum += e;
       extent_max = std::max(extent_max, e);
@@ -298,6 +304,10 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
       float lo[3], hi[3];
       path_box(A, v, lo, hi);
       if (!in_neighbour(a, lo, hi)) continue;
+      for (int c = 0; c < 3; ++c) {
+        lo[c] -= query_widen;
+        hi[c] += query_widen;
+      }
       int32_t clo[3], chi[3];
       for (int c = 0; c < 3; ++c) {
         clo[c] = cell_of(lo[c], inv_cell);
@@ -356,8 +366,8 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
             }
           }
       if (cand_tri_.size() == first) continue;
-      // Sorted, so the result does not depend on the hash's cell order within a vertex's path.
-      std::sort(cand_tri_.begin() + first, cand_tri_.end());
+      // (prune_far orders what it keeps by distance and index: the result does not depend on the
+      // hash's cell order within a vertex's path.)
       prune_far(bodies, a, v, first, dt, settings);
       if (cand_tri_.size() == first) continue;
       cand_body_.push_back(a);
@@ -417,6 +427,16 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
   }
   cand_tri_.resize(kept);
   cand_d0_.resize(kept);
+  // Nearest first (by the frame start's distance, ties by index; a NaN distance first, as it is
+  // never skipped): the solve then finds the nearest early and skips the candidates that cannot come
+  // nearer than it without measuring them, and the sweep stops at the first that cannot be reached.
+  order_.clear();
+  for (size_t e = first; e < kept; ++e) order_.push_back({cand_d0_[e] == cand_d0_[e] ? cand_d0_[e] : -1.0f, cand_tri_[e]});
+  std::sort(order_.begin(), order_.end(), [](const Ordered& p, const Ordered& q) { return p.d < q.d || (p.d == q.d && p.index < q.index); });
+  for (size_t e = first; e < kept; ++e) {
+    cand_d0_[e] = order_[e - first].d < 0.0f ? NAN : order_[e - first].d;
+    cand_tri_[e] = order_[e - first].index;
+  }
 }
 
 uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings, bool report) {
@@ -432,18 +452,28 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   // at least d0 - (its vertex's motion + its triangle's fastest corner's) away now, and one
   // that cannot be within the reach is skipped without measuring it (most of a resting pile's:
   // their distances at the frame start spread out to the reach plus the pruning slack). Not with
-  // cloth in the world: its sheet contacts move vertices this bookkeeping does not follow.
+  // cloth in the world: its sheet contacts move vertices this bookkeeping does not follow. Only
+  // surface vertices are candidates or triangle corners; per body, the most any of them has moved.
+  body_motion_.assign(count, 0.0f);
   for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t begin = body_pos_begin_[i], n = body_pos_begin_[i + 1] - begin;
-    if (n == 0) continue;
+    const uint32_t begin = body_pos_begin_[i];
+    if (body_pos_begin_[i + 1] == begin) continue;
     const float* x = bodies[i]->positions();
     const float* x0 = frame_pos_.data() + 3 * size_t(begin);
-    for (uint32_t j = 0; j < n; ++j) vertex_motion_[begin + j] = length(load3(x, j) - load3(x0, j));
+    const uint32_t* sv = bodies[i]->surface_vertices();
+    float largest = 0.0f;
+    for (uint32_t k = 0; k < bodies[i]->surface_vertex_count(); ++k) {
+      const uint32_t j = sv[k];
+      vertex_motion_[begin + j] = length(load3(x, j) - load3(x0, j));
+      largest = std::max(largest, vertex_motion_[begin + j]);
+    }
+    body_motion_[i] = largest;
   }
   // Kept current as the contacts below move vertices.
   auto moved_since_frame = [&](uint32_t body, uint32_t v) {
     const uint32_t at = body_pos_begin_[body] + v;
     vertex_motion_[at] = length(load3(bodies[body]->positions(), v) - load3(frame_pos_.data(), at));
+    body_motion_[body] = std::max(body_motion_[body], vertex_motion_[at]);
   };
   for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
@@ -472,6 +502,11 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const float* wa = A.inverse_masses();
     const Vec3 x = load3(xa, v);
     const float moved = vertex_motion_[body_pos_begin_[a] + v];  // m, since the frame start
+    // The most any triangle this vertex may meet has moved since the frame start, m, and the widest
+    // reach of its pairs (no cloth here when it is used).
+    float near_moved = 0.0f;
+    for (uint32_t j = pair_start_[a]; j < pair_start_[a + 1]; ++j) near_moved = std::max(near_moved, body_motion_[pairs_[j]]);
+    const float widest = std::max(settings.thickness, A.self_collision() ? A.self_thickness() : 0.0f) + settings.search_radius;
     // The nearest candidate triangle now. Within one body (self-collision), unless the vertex went
     // through the plane of one of its own candidates in this substep: then the one it went through
     // furthest. A vertex that has just crossed a face near a corner is nearer the corner's other face
@@ -482,10 +517,17 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     // aligned side faces are crossed by rounding.)
     const Vec3 x0 = load3(pa, v);
     float best = INFINITY;      // m^2, squared distance of the nearest
+    float best_dist = INFINITY; // m, its distance
     float best_clear = -1.0f;   // m, how far in front of or behind the nearest one's plane it is
     float best_cross = 0.0f;    // m, how far through its plane the crossed candidate went
     uint32_t best_index = ~0u, crossed_index = ~0u;
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
+      // The candidates come nearest first (at the frame start): once one cannot be within the reach,
+      // or nearer than the nearest so far (own triangles aside), none of the rest can.
+      if (!any_cloth_) {
+        const float low_all = cand_d0_[e] - moved - near_moved;
+        if (low_all > widest * 1.001f + 1e-5f || (!A.self_collision() && low_all > best_dist * 1.001f + 1e-5f)) break;
+      }
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
       if (B.is_cloth()) continue;  // solved above
@@ -493,7 +535,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       // Cannot be within the reach (with a margin for the rounding of both distances): not measured.
       const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
       const float* mb = vertex_motion_.data() + body_pos_begin_[tri_body_[index]];
-      if (!any_cloth_ && cand_d0_[e] - moved - std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]}) > r * 1.001f + 1e-5f) continue;
+      // Nor one of another body that cannot come nearer than the nearest so far (the candidates come
+      // nearest first, so most of a resting pile's are skipped so).
+      const float low = cand_d0_[e] - moved - std::max({mb[tri[0]], mb[tri[1]], mb[tri[2]]});
+      if (!any_cloth_ && (low > r * 1.001f + 1e-5f || (&B != &A && low > best_dist * 1.001f + 1e-5f))) continue;
       const float* xb = B.positions();
       float w[3];
       bool in_face;
@@ -514,8 +559,9 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       const float face_len = length(face);
       const float clear = face_len > 0.0f ? std::fabs(facing) / face_len : 0.0f;
       const bool tie = d2 <= best * (1.0f + 1e-4f) && d2 >= best * (1.0f - 1e-4f);
-      if (tie ? clear > best_clear : d2 < best) {
+      if (tie ? clear > best_clear || (clear == best_clear && index < best_index) : d2 < best) {
         best = d2;
+        best_dist = std::sqrt(d2);
         best_clear = clear;
         best_index = index;
       }

@@ -130,7 +130,7 @@ class BodyContact {
   double broad_ms_ = 0.0;
   double edge_ms_ = 0.0, bound_ms_ = 0.0;
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
-  // cand_tri_[cand_start_[k] .. cand_start_[k + 1]).
+  // cand_tri_[cand_start_[k] .. cand_start_[k + 1]), nearest first at the frame start (cand_d0_).
   std::vector<uint32_t> cand_body_, cand_vertex_, cand_start_, cand_tri_;
   // Cloth: per body the first entry of its vertices' edge lists (ve_start_, vertex_count + 1 each) and
   // of its edges in the global numbering; the edge pairs as (global edge << 32 | global edge), sorted;
@@ -147,6 +147,11 @@ class BodyContact {
   std::vector<uint32_t> bounded_;        // global vertex ids with a bound this substep
   std::vector<float> motion_;            // per vertex (body_vertex_begin_): its motion in this substep, m
   bool any_cloth_ = false;               // a cloth body takes part this frame
+  struct Ordered {
+    float d;         // m, the frame start's distance (-1: NaN)
+    uint32_t index;  // hashed triangle
+  };
+  std::vector<Ordered> order_;           // scratch: one vertex's candidates sorted nearest first
   std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
   std::vector<float> cand_d0_;           // per candidate: the vertex's distance to the triangle at the frame start, m
   // The frame-start positions of the bodies near another (body i's vertices from body_pos_begin_[i]),
@@ -154,11 +159,13 @@ class BodyContact {
   std::vector<float> frame_pos_;
   std::vector<uint32_t> body_pos_begin_;
   std::vector<float> vertex_motion_;
+  std::vector<float> body_motion_;       // per body: the most any of its surface vertices has moved since the frame start, m
   // This substep's swept crossings: per candidate vertex the hashed triangle its path went through
   // (~0u if none) and where (barycentric, 3 per vertex); per vertex near another body its motion from
   // the frame start to the substep start and since, m (2 per vertex).
   std::vector<uint32_t> sweep_tri_;
   std::vector<float> sweep_w_, sweep_len_;
+  std::vector<float> body_motion_max_, near_motion_max_;  // per body: the largest of sweep_len_'s two motions of its vertices, of its neighbours', m
   bool sweep_pending_ = false;
 };
 

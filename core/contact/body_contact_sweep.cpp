@@ -55,17 +55,29 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
   // Per vertex of the bodies near another: how far it moved from the frame start to this substep's
   // start, and since, m (lower bounds for the pairs' distances).
   sweep_len_.resize(2 * vertex_motion_.size());
+  // Per body the largest of those motions over its vertices, m; per body, the largest over its neighbours.
+  body_motion_max_.assign(2 * count, 0.0f);
+  near_motion_max_.assign(2 * count, 0.0f);
   for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t begin = body_pos_begin_[i], n = body_pos_begin_[i + 1] - begin;
-    if (n == 0) continue;
+    const uint32_t begin = body_pos_begin_[i];
+    if (body_pos_begin_[i + 1] == begin) continue;
     const float* x = bodies[i]->positions();
     const float* p = bodies[i]->previous_positions();
     const float* f = frame_pos_.data() + 3 * size_t(begin);
-    for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t* sv = bodies[i]->surface_vertices();
+    for (uint32_t q = 0; q < bodies[i]->surface_vertex_count(); ++q) {
+      const uint32_t j = sv[q];
       sweep_len_[2 * (begin + j)] = length(load3(p, j) - load3(f, j));
       sweep_len_[2 * (begin + j) + 1] = length(load3(x, j) - load3(p, j));
+      body_motion_max_[2 * i] = std::max(body_motion_max_[2 * i], sweep_len_[2 * (begin + j)]);
+      body_motion_max_[2 * i + 1] = std::max(body_motion_max_[2 * i + 1], sweep_len_[2 * (begin + j) + 1]);
     }
   }
+  for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k) {
+      near_motion_max_[2 * i] = std::max(near_motion_max_[2 * i], body_motion_max_[2 * pairs_[k]]);
+      near_motion_max_[2 * i + 1] = std::max(near_motion_max_[2 * i + 1], body_motion_max_[2 * pairs_[k] + 1]);
+    }
   for (size_t k = 0; k < vertices; ++k) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
     if (a >= count) continue;
@@ -76,9 +88,13 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
     // face lets it slip out sideways).
     if (A.diverged() || A.is_cloth() || A.in_inverted_tet(v)) continue;
     const float* sa = sweep_len_.data() + 2 * size_t(body_pos_begin_[a] + v);
+    const float start_max = near_motion_max_[2 * a], step_max = near_motion_max_[2 * a + 1];  // m
     const Vec3 x0 = load3(A.previous_positions(), v), x1 = load3(A.positions(), v);
     float first = 2.0f;  // the earliest crossing's fraction of the substep
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
+      // The candidates come nearest first (at the frame start): once even the fastest triangle
+      // cannot have closed the distance, none of the rest can.
+      if (cand_d0_[e] - sa[0] - start_max > sa[1] + step_max + 1e-5f) break;
       const uint32_t index = cand_tri_[e], b = tri_body_[index];
       const SoftBody& B = *bodies[b];
       if (&B == &A || B.is_cloth()) continue;
@@ -109,6 +125,7 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
     // Only from outside: a vertex already inside another body at the substep's start (behind the
     // nearest of its candidate faces there) is tangled, and its way out is the nearest face, not back.
     float best = INFINITY, side = 0.0f;
+    uint32_t nearest = ~0u;  // (ties, such as the faces around a corner, go to the lowest index)
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
@@ -120,8 +137,9 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
       bool in_face;
       const Vec3 q = closest_on_triangle(x0, p0, p1, p2, w, &in_face);
       const float d2 = length_sq(x0 - q);
-      if (!(d2 < best)) continue;
+      if (!(d2 < best || (d2 == best && index < nearest))) continue;
       best = d2;
+      nearest = index;
       side = dot(x0 - q, cross(p1 - p0, p2 - p0));
     }
     if (side < 0.0f) sweep_tri_[k] = ~0u;
