@@ -89,7 +89,9 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
     if (rays.buried(uint32_t(f))) continue;  // not sampled (its area still counts in the budget's estimate)
     // A cached thickness of 0 is a ray that measured none.
-    double hit = overrides.face_thickness ? (*overrides.face_thickness)[f] : rays.thickness(o, uint32_t(f), reach);
+    bool rod = false;
+    double hit = overrides.face_thickness ? (*overrides.face_thickness)[f] : rays.thickness(o, uint32_t(f), reach, &rod);
+    out.rod_faces += rod;
     if (hit == HUGE_VAL || (overrides.face_thickness && !(hit > 0))) continue;
     hit = std::max(hit, overrides.min_thickness);
     thinnest = std::min(thinnest, hit);

@@ -53,6 +53,7 @@ struct SurfaceSpacing {
   double samples_estimate = 0;        // sum of max(area / s^2, longest edge / 2 s) over faces at their final levels
   double thin_area = 0;               // grid units^2: faces under kMedialReach thick
   double medial_estimate = 0;         // about how many medial points (face_wants_medial faces)
+  int64_t rod_faces = 0;              // faces whose thickness is a triangular rod's section (thickness_rays.h)
 };
 
 // Whether face f gets medial points: its part is under kMedialReach thick and sampled by its
