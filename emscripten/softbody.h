@@ -565,7 +565,9 @@ const float* sb_body_velocities(sb_world world, sb_body body);        /* vertex_
 const float* sb_body_inverse_masses(sb_world world, sb_body body);    /* 1 per vertex, 1/kg; 0 = pinned */
 const float* sb_body_edge_rest_lengths(sb_world world, sb_body body); /* 1 per edge (sb_body_edges order), m */
 const float* sb_body_tet_6_rest_volumes(sb_world world, sb_body body); /* 6 V0 per tet (sb_body_tets order), m^3 */
-/* Neo-Hookean's rest data: B = Dm^-1 per tet (9 floats, row-major, 1/m), Dm = [x1-x0, x2-x0, x3-x0]. */
+/* Neo-Hookean's rest data: B = Dm^-1 per tet (9 floats, row-major, 1/m), Dm = [x1-x0, x2-x0, x3-x0].
+ * Made on the first call for a body that has not needed it (simple material, no plastic flow): 36
+ * bytes per tet, so memory may grow. */
 const float* sb_body_inverse_rest_shapes(sb_world world, sb_body body);
 /* The XPBD solve order cut into batches of constraints that share no vertex (kind SB_BATCH_EDGES or
  * SB_BATCH_TETS): solving batch after batch, each batch's constraints at once, gives the serial

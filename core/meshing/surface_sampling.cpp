@@ -67,6 +67,8 @@ constexpr double kLatticeMinRows = 4.0;
 // closer than kMinAcross of the spacing (a part that thin is beyond the sample budget anyway).
 class Thinner {
  public:
+  // fine_scale: SurfaceSpacing::fine_scale of the levels offered (1: spacing_of_level).
+  explicit Thinner(double fine_scale = 1.0) : fine_scale_(fine_scale) {}
   bool offer(const double* p, int level, const double* normal, std::vector<double>& accepted, double across = kMinAcross,
              double same = 1.0) {
     if (!fits(p, level, normal, accepted, across, same)) return false;
@@ -78,10 +80,10 @@ class Thinner {
   // is too close within `across` of the spacing, one on the same side within `same` of it.
   bool fits(const double* p, int level, const double* normal, const std::vector<double>& accepted,
             double across = kMinAcross, double same = 1.0) const {
-    const double own = spacing_of_level(level);
+    const double own = spacing_of(level);
     for (size_t l = 0; l < grids_.size(); ++l) {
       if (!grids_[l]) continue;
-      const double r = std::min(own, spacing_of_level(int(l)));
+      const double r = std::min(own, spacing_of(int(l)));
       const bool crowded = grids_[l]->any_near(p, [&](int64_t j) {
         const double* q = &accepted[3 * size_t(j)];
         const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
@@ -98,7 +100,7 @@ class Thinner {
     return true;
   }
   void add(const double* p, int level, const double* normal, std::vector<double>& accepted) {
-    const double own = spacing_of_level(level);
+    const double own = spacing_of(level);
     if (grids_.size() <= size_t(level)) grids_.resize(size_t(level) + 1);
     if (!grids_[size_t(level)]) grids_[size_t(level)] = std::make_unique<PointGrid>(kOrigin, own);
     grids_[size_t(level)]->insert(int64_t(accepted.size() / 3), p);
@@ -108,6 +110,8 @@ class Thinner {
 
  private:
   static constexpr double kOrigin[3] = {0, 0, 0};
+  double fine_scale_;
+  double spacing_of(int level) const { return level > 0 ? fine_scale_ * spacing_of_level(level) : spacing_of_level(level); }
   std::vector<std::unique_ptr<PointGrid>> grids_;
   std::vector<float> normals_;  // per accepted point (0 without one)
 };
@@ -144,7 +148,7 @@ constexpr double kSideAxis[3] = {1.0, 0.3183098861837907, 0.1353352832366127};
 // beyond kMaxSpacingPerThickness (there the sides thin each other out and the job fails, naming the
 // thickness).
 bool thin_beyond_spacing(size_t f, const SurfaceSpacing& spacing) {
-  const double thickness = spacing.face_thickness[f], h = spacing_of_level(spacing.face_level[f]);
+  const double thickness = spacing.face_thickness[f], h = spacing.spacing(spacing.face_level[f]);
   return thickness > 0 && h > thickness && h <= kMaxSpacingPerThickness * thickness;
 }
 
@@ -248,7 +252,7 @@ LatticePlanes lattice_planes(const std::vector<double>& p, const std::vector<uin
     if (!thin[f]) continue;
     const auto id = planes.find(int64_t(f));
     LatticeFrame& fr = out.frames[size_t(id)];
-    const double step = kLatticeStepPerSpacing * spacing_of_level(spacing.face_level[f]);
+    const double step = kLatticeStepPerSpacing * spacing.spacing(spacing.face_level[f]);
     fr.n1 = std::max<int64_t>(1, int64_t(std::ceil((fr.hi1 - fr.lo1) / step)));
     fr.n2 = std::max<int64_t>(1, int64_t(std::ceil((fr.hi2 - fr.lo2) / step)));
     fr.step1 = (fr.hi1 - fr.lo1) / double(fr.n1);
@@ -405,7 +409,7 @@ void Tetrahedralizer::place_surface_points() {
         const uint32_t v = t[f + size_t(k)];
         if (buried_vertex[v] == 1) buried_vertex[v] = uint8_t(rays_->buried_at(&p[3 * size_t(v)], uint32_t(f / 3)));
       }
-  Thinner thinner;
+  Thinner thinner(spacing.fine_scale);
   for (size_t v = 0; v < p.size(); v += 3)
     if (!not_corner[v / 3] && !buried_vertex[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
   // Feature edges first: a flat face's long diagonal runs close to the model's edges at its ends,
@@ -432,7 +436,7 @@ void Tetrahedralizer::place_surface_points() {
       const double* b = &p[3 * size_t(it->v[1])];
       std::vector<double> at;  // where along the edge, 0..1
       if (!on_lattice(it->face) || !lattice_positions(planes.frames[size_t(planes.plane[it->face])], a, b, at)) {
-        const double step = (on_lattice(it->face) ? kLatticeStepPerSpacing : 1.0) * spacing_of_level(it->level);
+        const double step = (on_lattice(it->face) ? kLatticeStepPerSpacing : 1.0) * spacing.spacing(it->level);
         const auto n = int64_t(std::ceil(distance(a, b) / step));
         for (int64_t j = 1; j < n; ++j) at.push_back(double(j) / double(n));
       }
@@ -532,7 +536,7 @@ void Tetrahedralizer::place_surface_points() {
     const double* b = &p[3 * size_t(t[f + size_t((k + 1) % 3)])];
     const double* c = &p[3 * size_t(t[f + size_t((k + 2) % 3)])];
     const int level = spacing.face_level[f / 3];
-    const double h = spacing_of_level(level);
+    const double h = spacing.spacing(level);
     const double height = triangle_area2(a, b, c) / longest;
     const auto rows = int64_t(std::ceil(height / h));
     for (int64_t i = 1; i < rows; ++i) {
@@ -562,7 +566,7 @@ void Tetrahedralizer::place_surface_points() {
   // would join surface points only (flat, poor, and across a curved tube too few to hold its
   // volume). Halfway along the inward ray from each thin face's centroid and each sample on it,
   // thinned to half the local thickness apart. They are free (not surface) points.
-  Thinner medial;
+  Thinner medial(spacing.fine_scale);
   // A medial point halfway along the inward ray of length `hit` from o on `face`.
   auto add_medial = [&](const double* o, uint32_t face, double hit) {
     const double* n = &spacing.face_normal[3 * size_t(face)];

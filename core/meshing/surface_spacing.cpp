@@ -60,6 +60,7 @@ std::vector<uint8_t> dropped_faces(const std::vector<double>& p, const std::vect
 SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
                                const ThicknessRays& rays, const SpacingOverrides& overrides) {
   SurfaceSpacing out;
+  out.fine_scale = std::clamp(overrides.fine_scale, 1.0, 1.999);
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
   out.vertex_level.assign(vertices, 0);
@@ -89,7 +90,9 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
     if (rays.buried(uint32_t(f))) continue;  // not sampled (its area still counts in the budget's estimate)
     // A cached thickness of 0 is a ray that measured none.
-    double hit = overrides.face_thickness ? (*overrides.face_thickness)[f] : rays.thickness(o, uint32_t(f), reach);
+    bool rod = false;
+    double hit = overrides.face_thickness ? (*overrides.face_thickness)[f] : rays.thickness(o, uint32_t(f), reach, &rod);
+    out.rod_faces += rod;
     if (hit == HUGE_VAL || (overrides.face_thickness && !(hit > 0))) continue;
     hit = std::max(hit, overrides.min_thickness);
     thinnest = std::min(thinnest, hit);
@@ -205,13 +208,13 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   out.samples_estimate = 0;
   for (size_t f = 0; f < faces; ++f) {
     if (rays.buried(uint32_t(f)) || (!dropped.empty() && dropped[f])) continue;
-    const double s = spacing_of_level(out.face_level[f]);
+    const double s = out.spacing(out.face_level[f]);
     out.samples_estimate += std::max(area[f] / (s * s), longest[f] / (2 * s));
   }
   for (size_t f = 0; f < faces; ++f) {
     if (out.face_thickness[f] > 0 && out.face_thickness[f] < kMedialReach) out.thin_area += area[f];
     if (!face_wants_medial(out, f)) continue;
-    const double s = spacing_of_level(std::min(kMaxSpacingLevel, level_of_spacing(0.5 * out.face_thickness[f])));
+    const double s = out.spacing(std::min(kMaxSpacingLevel, level_of_spacing(0.5 * out.face_thickness[f])));
     out.medial_estimate += 0.5 * area[f] / (s * s);
   }
   return out;

@@ -53,6 +53,11 @@ struct SurfaceSpacing {
   double samples_estimate = 0;        // sum of max(area / s^2, longest edge / 2 s) over faces at their final levels
   double thin_area = 0;               // grid units^2: faces under kMedialReach thick
   double medial_estimate = 0;         // about how many medial points (face_wants_medial faces)
+  int64_t rod_faces = 0;              // faces whose thickness is a triangular rod's section (thickness_rays.h)
+  // Levels finer than 0 are spaced this much wider (1 to 2, SpacingOverrides::fine_scale): the
+  // thin-parts choice's continuous step between two levels. Level 0 (a solid's) is never scaled.
+  double fine_scale = 1.0;
+  double spacing(int level) const { return level > 0 ? fine_scale * kDefaultSpacing / double(int64_t(1) << level) : kDefaultSpacing; }
 };
 
 // Whether face f gets medial points: its part is under kMedialReach thick and sampled by its
@@ -68,6 +73,7 @@ struct SpacingOverrides {
   double min_thickness = 0;  // grid units: faces thinner than this are spaced as if this thick
   int level_cap = -1;        // >= 0: every level capped here, as the budget caps them
   double drop_below = 0;     // grid units: faces dropped_faces() drops at this thickness count no samples
+  double fine_scale = 1.0;   // SurfaceSpacing::fine_scale, in [1, 2)
 };
 
 // ThinParts::Drop: the faces of parts thinner than `below` (grid units; thickness per face, 0 where

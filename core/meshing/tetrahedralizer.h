@@ -46,6 +46,12 @@ constexpr int kMaxBoundRetries = 3;
 // Thicken offsets thin sheets this much beyond a spacing level's lower edge: a thickness measured a
 // hair under the edge would fall to the next level (4x the samples); the next level starts at twice.
 constexpr double kThickenMargin = 1.15;
+// Thicken's continuous thickness between two levels is found by this many bisections of the
+// estimate (the interval halves each time: 2^-8 of a level's step).
+constexpr int kThickenBisections = 8;
+// ... redone with the goal lowered by the overshoot when the thickened surface, measured again, is
+// over the bound.
+constexpr int kThickenGoalTries = 3;
 
 // ThinParts::Coarsen raises min_quality to this: it accepts lower fidelity, not poorer tets.
 constexpr double kCoarsenMinQuality = 0.1;
@@ -199,6 +205,7 @@ class Tetrahedralizer {
   TetraOptions options_;
   double min_quality_ = 0;      // options_.min_quality as given (Coarsen raises it)
   int64_t bound_ = 0;           // > 0: the estimate's bound after a retry (below max_tets)
+  double fine_scale_ = 1.0;     // SurfaceSpacing::fine_scale Thicken chose (1: levels as they are)
   TetraStats initial_stats_;    // after the clean-up: what a retry starts from
   bool ran_ = false;            // run() was called (a retry goes back to Stage::Surface)
   std::unique_ptr<Surface> unchanged_;  // the cleaned surface, when Thicken or Drop changed surface_

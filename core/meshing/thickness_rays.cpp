@@ -24,7 +24,7 @@ constexpr size_t kMaxPieceBoxes = 256;
 }  // namespace
 
 ThicknessRays::ThicknessRays(const std::vector<double>& p, const std::vector<uint32_t>& t, const SurfaceQuery& query)
-    : t_(t), query_(query) {
+    : p_(p), t_(t), query_(query) {
   const size_t faces = t.size() / 3;
   normal_.assign(3 * faces, 0.0);
   for (size_t f = 0; f < faces; ++f) {
@@ -165,13 +165,57 @@ bool ThicknessRays::outside_is_inside(const double x[3], uint32_t face) const {
   return winding_above_half(y);
 }
 
+double ThicknessRays::longest_edge(uint32_t face) const {
+  const double* p = p_.data();
+  double l = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double* a = &p[3 * size_t(t_[3 * size_t(face) + size_t(k)])];
+    const double* b = &p[3 * size_t(t_[3 * size_t(face) + size_t((k + 1) % 3)])];
+    l = std::max(l, std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2])));
+  }
+  return l;
+}
+
 bool ThicknessRays::buried_at(const double x[3], uint32_t face) const {
   if (buried_.empty() || buried_[face] == kClear) return false;
   if (buried_[face] == kBuried) return true;
   return outside_is_inside(x, face);
 }
 
-double ThicknessRays::thickness(const double o[3], uint32_t face, double reach) const {
+// A neighbour hit at `hit` along -normal(face) from o: from there a ray along the hit face's inward
+// normal leaves, within kClosedSectionReach times the first ray's length, through a third side (a
+// face facing neither way of the two, sharing a corner with the first): a closed thin section, such
+// as a triangular rod's, whose sides all share its edges. In a two-face wedge of a larger body it
+// comes back to the first side or runs on into the body.
+bool ThicknessRays::closed_section(const double o[3], uint32_t face, double hit, uint32_t hit_face) const {
+  const double* n = normal(face);
+  const double* m = normal(hit_face);
+  const double x[3] = {o[0] - hit * n[0], o[1] - hit * n[1], o[2] - hit * n[2]};
+  const double d[3] = {-m[0], -m[1], -m[2]};
+  int32_t third = -1;
+  const double second = query_.ray_hit(x, d, int32_t(hit_face), 1e-9, kClosedSectionReach * hit, &third);
+  if (second == HUGE_VAL || third < 0) return false;
+  const double* k = normal(uint32_t(third));
+  const double leaving = k[0] * d[0] + k[1] * d[1] + k[2] * d[2];
+  const double like_first = k[0] * n[0] + k[1] * n[1] + k[2] * n[2];
+  const double like_hit = k[0] * m[0] + k[1] * m[1] + k[2] * m[2];
+  // ... and closes the section: a neighbour of the first side too (a triangle's three sides).
+  const uint32_t* own = &t_[3 * size_t(face)];
+  const uint32_t* other = &t_[3 * size_t(third)];
+  bool closes = false;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) closes = closes || own[i] == other[j];
+  // ... by three faces with no corner in common (faces around a tip all share it).
+  const uint32_t* hit_own = &t_[3 * size_t(hit_face)];
+  bool tip = false;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int l = 0; l < 3; ++l) tip = tip || (own[i] == other[j] && own[i] == hit_own[l]);
+  if (tip) return false;
+  return closes && leaving >= kOpposedCosine && like_first < kSameSideCosine && like_hit < kSameSideCosine;
+}
+
+double ThicknessRays::thickness(const double o[3], uint32_t face, double reach, bool* closed) const {
   const double* n = normal(face);
   if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 0.5)) return HUGE_VAL;
   const double d[3] = {-n[0], -n[1], -n[2]};
@@ -197,7 +241,13 @@ double ThicknessRays::thickness(const double o[3], uint32_t face, double reach) 
       bool neighbour = false;
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) neighbour = neighbour || own[i] == other[j];
-      return along >= kOpposedCosine && !neighbour ? hit : HUGE_VAL;
+      if (along < kOpposedCosine) return HUGE_VAL;
+      if (!neighbour) return hit;
+      // A rod's side: a long face (a fold's or a tip's faces are about as long as the part is thick)
+      // whose neighbours close a section around the ray.
+      const bool rod = !soup_ && longest_edge(face) >= kRodSideLength * hit && closed_section(o, face, hit, uint32_t(hit_face));
+      if (rod && closed != nullptr) *closed = true;
+      return rod ? hit : HUGE_VAL;
     }
     from = hit;
     skip = hit_face;

@@ -8,8 +8,11 @@
 //     the edge at once however thick the solid is. (Counting such hits when the wedge is wide,
 //     t >= 1.5 x for x the distance from the ray's origin to the shared edge, brought back 8,000-
 //     9,500 tets instead of 5,000 on boxes with a vertex pulled within 7.6 mm of a neighbour: the
-//     needle faces there make 56 degree wedges a few mm wide.) A rod whose cross-section is one
-//     triangle of long faces is thus not seen as thin: its faces all share vertices;
+//     needle faces there make 56 degree wedges a few mm wide.) Except a rod whose cross-section is
+//     one triangle of long faces (each side shares the rod's edges with the two others): a face at
+//     least kRodSideLength times as long as the hit's distance, whose hit face's own inward ray leaves
+//     through the third side, close by and sharing a corner with the first but not a corner of both
+//     (closed_section);
 //   - where pieces overlap (a soup: several pieces or open edges) a crossing into another piece,
 //     or out of it while still inside the first (winding number > 1/2 beyond), is no way out: a
 //     union of spheres is thick along its creases.
@@ -26,6 +29,15 @@ class SurfaceQuery;
 // cos(66 deg): a wedge sharper than this (an equilateral triangle rod's 60 degrees included) is a
 // thin part; a box's 90 degree edges are not.
 constexpr double kOpposedCosine = 0.4;
+// A neighbour hit counts when a second ray, from it along the hit face's inward normal, leaves within
+// this many times the first's length through a third side: one whose normal is within
+// acos(kSameSideCosine) = 25 degrees of neither face's (ThicknessRays::closed_section).
+constexpr double kClosedSectionReach = 1.5;
+constexpr double kSameSideCosine = 0.9;
+// A rod's side is this many times longer than the section is thick: measured, a 1 m rod of 1-8 cm
+// sides 23 or more; the bunny's ear tips, whose faces pass the section test, 1.4-2.5 (counting those
+// changed its mesh, 5,538 -> 5,600 tets, and with it how it tipped over on landing in test_landing).
+constexpr double kRodSideLength = 4.0;
 
 class ThicknessRays {
  public:
@@ -34,7 +46,8 @@ class ThicknessRays {
   ThicknessRays(const std::vector<double>& positions, const std::vector<uint32_t>& triangles, const SurfaceQuery& query);
 
   // Distance from o (on `face`) along -normal(face) to the other side, if under `reach`; else +inf.
-  double thickness(const double o[3], uint32_t face, double reach) const;
+  // *closed (if given) is set when the other side is a rod's neighbouring side (closed_section).
+  double thickness(const double o[3], uint32_t face, double reach, bool* closed = nullptr) const;
   const double* normal(uint32_t face) const { return &normal_[3 * size_t(face)]; }  // unit outward, or 0
   bool soup() const { return soup_; }
   // Whether the solid continues beyond the face (winding number > 1/2 just outside it): an inner
@@ -47,6 +60,7 @@ class ThicknessRays {
   bool buried_at(const double x[3], uint32_t face) const;
 
  private:
+  const std::vector<double>& p_;
   const std::vector<uint32_t>& t_;
   const SurfaceQuery& query_;
   std::vector<double> normal_;
@@ -56,6 +70,8 @@ class ThicknessRays {
   std::vector<uint8_t> buried_;
   bool outside_is_inside(const double x[3], uint32_t face) const;
   bool winding_above_half(const double y[3]) const;
+  double longest_edge(uint32_t face) const;
+  bool closed_section(const double o[3], uint32_t face, double hit, uint32_t hit_face) const;
 };
 
 }  // namespace sb

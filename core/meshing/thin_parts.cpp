@@ -99,24 +99,34 @@ void Tetrahedralizer::remeasure() {
   stats_.estimated_tets = estimate_with(*spacing_);
 }
 
-// The estimate changes only where a thickness crosses a spacing level's edge (t = 2^-l cells, two
-// samples across at 2^-l / 2), so the candidate thicknesses are those: the thinnest that fits wins.
-// Then every vertex of a face thinner than it moves outward by half the difference, along the mean
+// At the spacing levels the estimate changes only where a thickness crosses a level's edge (t = 2^-l
+// cells, two samples across at 2^-l / 2): the thinnest level that fits, and between it and the
+// next a continuous thickness with its spacing scaled to match (SurfaceSpacing::fine_scale), chosen
+// so the estimate lands at the bound. Then every vertex of a face thinner than it moves outward by half the difference, along the mean
 // of its thin faces' normals m scaled by 1 / |m|^2 (a convex edge between two faces at angle a
 // needs 1 / cos(a / 2) along the bisector to move each face by the same distance).
 bool Tetrahedralizer::thicken_thin_parts() {
   const std::vector<double> thickness = spacing_->face_thickness;  // grid units, 0 where none was measured
-  std::vector<double> fitting;  // thicknesses whose estimate fits, thickest first
+  // Thicknesses whose estimate fits, thickest first, each with the fine levels' scale it is meshed at.
+  std::vector<std::pair<double, double>> fitting;
+  auto estimate_at = [&](double target, double scale) {
+    SpacingOverrides o;
+    o.face_thickness = &thickness;
+    o.min_thickness = target;
+    o.fine_scale = scale;
+    return estimate_with(surface_spacing(surface_.positions, surface_.triangles, *rays_, o));
+  };
+  bool finer_over = false;  // the level after the last fitting one exists and is over the bound
   for (int level = 0; level <= kMaxSpacingLevel; ++level) {
     const double t = 1.0 / double(int64_t(1) << level);
     if (!(t > spacing_->thinnest)) break;
-    SpacingOverrides o;
-    o.face_thickness = &thickness;
-    o.min_thickness = kThickenMargin * t;
-    const int64_t estimate = estimate_with(surface_spacing(surface_.positions, surface_.triangles, *rays_, o));
+    const int64_t estimate = estimate_at(kThickenMargin * t, 1.0);
     if (level == 0) stats_.choice_floor_tets = estimate;
-    if (estimate > bound()) break;
-    fitting.push_back(kThickenMargin * t);
+    if (estimate > bound()) {
+      finer_over = true;
+      break;
+    }
+    fitting.push_back({kThickenMargin * t, 1.0});
   }
   if (fitting.empty()) {
     estimate_with(*spacing_);  // the stats' point estimates back to the surface as sampled
@@ -124,9 +134,10 @@ bool Tetrahedralizer::thicken_thin_parts() {
   }
   if (!unchanged_) unchanged_ = std::make_unique<Surface>(surface_);  // a retry starts from it
   const std::vector<double> face_normal = spacing_->face_normal;
-  // The thinnest first; measured again, a thickened surface can be over where its estimate without
-  // new rays was not (its new faces' own thickness, curvature): then the next thicker.
-  for (auto target = fitting.rbegin(); target != fitting.rend(); ++target) {
+  // Every vertex of a face thinner than `target` moved out, the surface measured again: whether its
+  // estimate fits.
+  auto thicken_to = [&](double target, double scale) {
+    fine_scale_ = scale;
     surface_ = *unchanged_;
     std::vector<double>& p = surface_.positions;
     const std::vector<uint32_t>& t = surface_.triangles;
@@ -135,10 +146,10 @@ bool Tetrahedralizer::thicken_thin_parts() {
     std::vector<int32_t> thin_faces(p.size() / 3, 0);
     for (size_t f = 0; f < t.size() / 3; ++f) {
       const double h = thickness[f];
-      if (!(h > 0) || !(h < *target)) continue;
+      if (!(h > 0) || !(h < target)) continue;
       for (int k = 0; k < 3; ++k) {
         const uint32_t v = t[3 * f + size_t(k)];
-        offset[v] = std::max(offset[v], 0.5 * (*target - h));
+        offset[v] = std::max(offset[v], 0.5 * (target - h));
         for (int c = 0; c < 3; ++c) normal_sum[3 * size_t(v) + size_t(c)] += face_normal[3 * f + size_t(c)];
         ++thin_faces[v];
       }
@@ -154,17 +165,45 @@ bool Tetrahedralizer::thicken_thin_parts() {
       m2 = std::max(m2, 0.25);
       for (int c = 0; c < 3; ++c) p[3 * v + size_t(c)] += offset[v] * m[c] / m2;
     }
-    stats_.thickened_to = *target * cell_;
+    stats_.thickened_to = target * cell_;
     stats_.thickened_volume = (enclosed_volume(p, t) - before) * cell_ * cell_ * cell_;
     stats_.surface_volume = stats_.cleanup.volume + stats_.thickened_volume;
     remeasure();
-    if (stats_.estimated_tets <= bound()) {
+    return stats_.estimated_tets <= bound();
+  };
+  // Between the last fitting level (t_l, its estimate as low as a quarter of the bound) and the next
+  // (over it): thicker than the finer level's target m t_(l+1) and under t_l, the faces stay on level
+  // l+1, spaced scale = t / (m t_(l+1)) wider: half of t / m apart, as at the levels. The estimate
+  // falls with t: bisect for the thinnest t whose estimate fits the goal. Measured again, the
+  // thickened surface may come out over (its rim grew: a plate's 5,000 became 5,267): then the goal
+  // is lowered by that overshoot and the bisection redone, kThickenGoalTries times at most.
+  if (finer_over) {
+    const double coarse = fitting.back().first, finer = 0.5 * coarse;  // m t_l, m t_(l+1)
+    const double edge = 0.999 * coarse / kThickenMargin;                // just under t_l: still level l+1
+    double goal = double(bound());
+    for (int attempt = 0; attempt < kThickenGoalTries && estimate_at(edge, edge / finer) <= goal; ++attempt) {
+      double lo = finer, hi = edge;  // over the goal at lo, within it at hi
+      for (int i = 0; i < kThickenBisections; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (double(estimate_at(mid, mid / finer)) <= goal ? hi : lo) = mid;
+      }
+      if (thicken_to(hi, hi / finer)) {
+        stats_.choice_floor_tets = 0;
+        return true;
+      }
+      goal *= double(bound()) / double(stats_.estimated_tets);
+    }
+  }
+  // The levels, thinnest first; measured again, a thickened surface can be over where its estimate
+  // without new rays was not (its new faces' own thickness, curvature): then the next thicker.
+  for (auto target = fitting.rbegin(); target != fitting.rend(); ++target)
+    if (thicken_to(target->first, target->second)) {
       stats_.choice_floor_tets = 0;
       return true;
     }
-  }
   // Even the thickest candidate, measured again, is over: that is as far as thickening got.
   stats_.choice_floor_tets = stats_.estimated_tets;
+  fine_scale_ = 1.0;
   return false;
 }
 

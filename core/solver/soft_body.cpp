@@ -77,7 +77,6 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   in_inverted_list_.reserve(n);
   tet_rest6_.resize(tet_count);
   tet_energy_volume_.resize(tet_count);
-  tet_inverse_rest_.assign(9 * size_t(tet_count), 0.0f);
   for (uint32_t t = 0; t < tet_count; ++t) {
     const double volume6 = tet_volume6(pos_.data(), &tet_ids_[4 * t]);
     tet_rest6_[t] = float(volume6);
@@ -90,6 +89,7 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   point_volume_ = mesh.point_volumes;
   point_volume_.resize(n, 0.0f);
   edge_ids_ = permute(edges, edge_plan_.order, 2);
+  std::vector<uint32_t>().swap(edges);  // before the surface's scratch below: 8 B per edge off the peak
   std::vector<uint32_t>().swap(edge_plan_.order);
   std::vector<uint32_t>().swap(tet_plan_.order);
   edge_rest_.resize(edge_count);
@@ -104,8 +104,10 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   std::sort(surface_vertices_.begin(), surface_vertices_.end());
   surface_vertices_.erase(std::unique(surface_vertices_.begin(), surface_vertices_.end()), surface_vertices_.end());
   compute_masses();
-  if (params_.plastic_creep > 0.0f && tet_count > 0)
+  if (params_.plastic_creep > 0.0f && tet_count > 0) {
+    ensure_inverse_rest();  // plastic flow moves the rest shapes B too
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count, edge_ids_.data(), edge_count);
+  }
 }
 
 // The XPBD solve order (xpbd_partition.h): vertex groups, each kind's units and phases, and the
@@ -156,6 +158,7 @@ void SoftBody::compute_masses() {
 // Kept current wherever masses, the material or the rest shapes change, so a check per step is O(1).
 // Also sizes the Neo-Hookean XPBD scratch (outside the step loop).
 void SoftBody::update_stiffness_number() {
+  if (neo_hookean()) ensure_inverse_rest();
   if (params_.material == Material::NeoHookean && tet_count() > 0 && nh_target_.size() != pos_.size()) {
     nh_target_.assign(pos_.size(), 0.0f);
     nh_sum_.assign(pos_.size(), 0.0);
@@ -217,8 +220,10 @@ bool SoftBody::set_params(const BodyParams& params) {
   else update_stiffness_number();
   if (params_.strain_smoothing > 0.0f && smoothing_work_.empty()) smoothing_work_.assign(kSmoothingWork * size_t(vertex_count()), std::nan(""));
   // The plastic state outlives switching creep off and on again: a permanent set stays until reset.
-  if (params_.plastic_creep > 0.0f && plastic_.empty() && tet_count() > 0)
+  if (params_.plastic_creep > 0.0f && plastic_.empty() && tet_count() > 0) {
+    ensure_inverse_rest();
     plastic_ = make_plastic_state(rest_pos_.data(), tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count());
+  }
   return true;
 }
 
@@ -333,7 +338,15 @@ void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
 void SoftBody::shape_rest_data() {
   for (uint32_t e = 0; e < edge_count(); ++e)
     edge_rest_[e] = length(load3(rest_pos_.data(), edge_ids_[2 * e]) - load3(rest_pos_.data(), edge_ids_[2 * e + 1]));
-  for (uint32_t t = 0; t < tet_count(); ++t)  // a checked mesh: never flat
+  if (!tet_inverse_rest_.empty())
+    for (uint32_t t = 0; t < tet_count(); ++t)  // a checked mesh: never flat
+      rest_shape_inverse(rest_pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);
+}
+
+void SoftBody::ensure_inverse_rest() {
+  if (tet_count() == 0 || !tet_inverse_rest_.empty()) return;
+  tet_inverse_rest_.assign(9 * size_t(tet_count()), 0.0f);
+  for (uint32_t t = 0; t < tet_count(); ++t)
     rest_shape_inverse(rest_pos_.data(), &tet_ids_[4 * t], &tet_inverse_rest_[9 * size_t(t)]);
 }
 

@@ -350,7 +350,11 @@ class SoftBody {
   const uint32_t* edges() const { return edge_ids_.data(); }
   const float* edge_rest_lengths() const { return edge_rest_.data(); }  // m, in edges() order (plasticity changes them)
   const float* tet_rest_volumes6() const { return tet_rest6_.data(); }  // 6 V0 per tet, m^3, in tets() order
-  const float* inverse_rest_shapes() const { return tet_inverse_rest_.data(); }  // B per tet, 9 floats, in tets() order
+  // B per tet, 9 floats, in tets() order (computed on first use: see tet_inverse_rest_).
+  const float* inverse_rest_shapes() {
+    ensure_inverse_rest();
+    return tet_inverse_rest_.data();
+  }
   uint32_t plastic_tets_last_frame() const { return last_plastic_tets_; }
   // The most colours of any unit of the solve order (xpbd_partition.h), and its vertex groups.
   size_t edge_colors() const { return edge_plan_.most_colours; }
@@ -441,6 +445,7 @@ class SoftBody {
   bool blown_up() const;
   uint32_t count_inverted_tets() const;
   void shape_rest_data();
+  void ensure_inverse_rest();  // tet_inverse_rest_ sized and computed from the rest shape, once
   void restore_rest_shape();
 
   BodyParams params_;
@@ -469,7 +474,9 @@ class SoftBody {
   std::vector<float> edge_rest_;   // m
   std::vector<uint32_t> tet_ids_;
   std::vector<float> tet_rest6_;   // 6 V0, m^3
-  std::vector<float> tet_inverse_rest_;  // B = Dm^-1 per tet (9 floats, 1/m): the Neo-Hookean material
+  // B = Dm^-1 per tet (9 floats, 1/m): the Neo-Hookean material and plastic flow. 36 bytes per tet, a
+  // quarter of a large simple body's memory: empty until one of them (or inverse_rest_shapes) needs it.
+  std::vector<float> tet_inverse_rest_;
   std::vector<float> tet_energy_volume_;  // V0 x the tet's stiffness scale per tet, m^3: Neo-Hookean's weight
   // Vertex groups: per-vertex multipliers of mass and stiffness (1 by default), and the per-constraint
   // stiffness multipliers they give (the mean over a constraint's vertices; empty while all are 1, so

@@ -293,6 +293,32 @@ inline Soup pulled_box(float tx, float ty, float tz) {
 
 // A closed solid of revolution about y: the profile (r, y) runs from the axis back to the axis;
 // r = 0 ends become poles (their zero-area triangles dropped by clean-up).
+// A triangular prism rod `length` m along x whose cross-section is an equilateral triangle of side
+// `side` m: each side one quad of two long triangles; the caps one triangle each, or (fan) three
+// about the cap's centre, as exporters that fan every polygon write them.
+inline Soup triangular_rod(float length, float side, bool fan) {
+  Soup s;
+  const float h = side * std::sqrt(3.0f) / 2;
+  const float corner[3][2] = {{0, 0}, {side, 0}, {side / 2, h}};
+  for (int e = 0; e < 2; ++e)
+    for (const auto& c : corner) s.positions.insert(s.positions.end(), {float(e) * length, c[0], c[1]});
+  for (int e = 0; e < 2; ++e) s.positions.insert(s.positions.end(), {float(e) * length, side / 2, h / 3});
+  for (uint32_t i = 0; i < 3; ++i) {
+    const uint32_t j = (i + 1) % 3;
+    s.triangles.insert(s.triangles.end(), {i, j, 3 + j, i, 3 + j, 3 + i});
+  }
+  if (fan) {
+    for (uint32_t i = 0; i < 3; ++i) {
+      const uint32_t j = (i + 1) % 3;
+      s.triangles.insert(s.triangles.end(), {6, j, i, 7, 3 + i, 3 + j});
+    }
+  } else {
+    s.positions.resize(6 * 3);  // no centres
+    s.triangles.insert(s.triangles.end(), {2, 1, 0, 3, 4, 5});
+  }
+  return s;
+}
+
 inline Soup revolve(const std::vector<std::array<double, 2>>& profile, int segments) {
   Soup s;
   const double pi = 3.14159265358979323846;
