@@ -164,32 +164,14 @@ export class GpuWorld {
       this.merged?.destroy();
       this.merged = merged ? new MergedBatches(this, bodies) : null;
     }
-    // Nothing per body between the passes and the velocities: the whole substep on the world's
-    // vertex buffers, one predict and one finish for all bodies.
-    const fused = merged && !touching && colliders.length === 0 && bodies.every((b) => !b.grab);
-    if (fused) {
+    if (merged) {
+      // The whole frame on the world's vertex buffers: every per-vertex pass (predict, the ground,
+      // colliders, contacts between bodies, velocities) one dispatch for all bodies.
       this.merged.writeParams(h);
-      for (const body of bodies) body._prepare(h, substeps, colliders, false);
-      this.merged.encodeIn(encoder);
-      for (let s = 0; s < substeps; ++s) dispatches += this.merged.encodeSubstep(encoder, bodies[0].p.iterations);
-      this.merged.encodeOut(encoder);
-    } else if (merged) {
-      this.merged.writeParams(h);
-      if (touching) this._prepareContact(bodies);
-      for (const body of bodies) body._prepare(h, substeps, colliders, touching);
-      for (let s = 0; s < substeps; ++s) {
-        let pass = encoder.beginComputePass();
-        for (const body of bodies) dispatches += body._encodePredict(pass, s);
-        pass.end();
-        dispatches += this.merged.encode(encoder, bodies[0].p.iterations);
-        pass = encoder.beginComputePass();
-        for (const body of bodies) dispatches += body._encodeEnd(pass, s, !touching);
-        pass.end();
-        if (touching) {
-          dispatches += this.contact.encode(encoder);
-          for (const body of bodies) dispatches += body._encodeFinish(encoder, s);
-        }
-      }
+      if (touching) this._prepareContact(bodies, this.merged);
+      bodies.forEach((body, j) => body._prepare(h, substeps, [], false, this.merged.base[j]));
+      const grabbed = bodies.filter((b) => b.grab);
+      dispatches += this.merged.encodeFrame(encoder, { substeps, iterations: bodies[0].p.iterations, colliders, contact: touching ? this.contact : null, grabbed });
     } else if (!touching) {
       for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
     } else {
@@ -212,13 +194,14 @@ export class GpuWorld {
     this.device.queue.onSubmittedWorkDone().then(() => { this.inFlight -= 1; });
   }
 
-  // The contact between bodies for this body list (rebuilt when it changed), its body table written.
-  _prepareContact(bodies) {
-    const same = this.contact && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
+  // The contact between bodies for this body list (rebuilt when it changed), its body table written;
+  // shared: the world's vertex buffers (gpu_merged.js) it runs on, or null for copies of the bodies'.
+  _prepareContact(bodies, shared = null) {
+    const same = this.contact && this.contact.shared === shared && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
     if (!same) {
       if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
       this.contact?.destroy();
-      this.contact = new WorldContact(this, bodies);
+      this.contact = new WorldContact(this, bodies, shared);
     }
     this.contact.writeBodies();
   }
@@ -377,7 +360,8 @@ export class GpuBody {
   // The frame's uniforms: parameters, collider entries, grab targets. With colliders, or when
   // contacts between bodies come between (bodyContact), the substep ends as the core's unfused one:
   // ground, colliders, [bodies], velocities.
-  _prepare(h, substeps, colliders, bodyContact) {
+  // base: the body's first vertex in the buffers its grab runs on (a world's, gpu_merged.js).
+  _prepare(h, substeps, colliders, bodyContact, base = 0) {
     const { gravity, ground, device } = this.world;
     const p = this.p;
     const keep = p.iterations > 1; // one pass needs no multipliers (lambda = 0 each substep)
@@ -392,7 +376,7 @@ export class GpuBody {
     device.queue.writeBuffer(this.params, 0, params);
     this.frameContacts = colliders.length > 0 || bodyContact ? (this.contacts ??= new BodyContacts(this)) : null;
     this.frameContacts?.writeShapes(colliders, substeps);
-    this.grab?.write(substeps);
+    this.grab?.write(substeps, base);
   }
 
   // Substep s: predict, the grab, the passes, the ground and colliders, and (velocities) the
