@@ -212,6 +212,17 @@ export class GpuWorld {
     return (this.inFlight ?? 0) >= 2;
   }
 
+  // For a frame loop that cannot wait: starts one read back of these bodies' positions and velocities
+  // (one staging copy and one map for all, not one per body) unless one is in flight; each body's
+  // positions and velocities then hold it, as after body.read().
+  frameRead(bodies) {
+    if (this._reading) return;
+    this._reading = readBuffers(this.device, bodies.flatMap((b) => [b.x, b.vel]))
+      .then((arrays) => bodies.forEach((b, k) => b._takeRead(arrays[2 * k], arrays[2 * k + 1])))
+      .catch(() => {}) // a destroyed body's read fails: nothing to show
+      .finally(() => { this._reading = null; });
+  }
+
   // Resolves when the GPU has finished everything submitted so far.
   done() {
     return this.device.queue.onSubmittedWorkDone();
@@ -225,21 +236,22 @@ export class GpuWorld {
   }
 }
 
-// Float32 copies of a few gpu buffers, read back together.
+// Float32 copies of gpu buffers, read back together through one staging buffer.
 async function readBuffers(device, buffers) {
   const encoder = device.createCommandEncoder();
-  const staging = buffers.map((b) => {
-    const s = device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    encoder.copyBufferToBuffer(b, 0, s, 0, b.size);
-    return s;
-  });
-  device.queue.submit([encoder.finish()]);
-  const out = [];
-  for (const s of staging) {
-    await s.mapAsync(GPUMapMode.READ);
-    out.push(new Float32Array(s.getMappedRange().slice(0)));
-    s.destroy();
+  const offsets = [];
+  let size = 0;
+  for (const b of buffers) {
+    offsets.push(size);
+    size += b.size;
   }
+  const staging = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  buffers.forEach((b, k) => encoder.copyBufferToBuffer(b, 0, staging, offsets[k], b.size));
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const all = staging.getMappedRange();
+  const out = buffers.map((b, k) => new Float32Array(all.slice(offsets[k], offsets[k] + b.size)));
+  staging.destroy();
   return out;
 }
 
@@ -598,6 +610,11 @@ export class GpuBody {
   // readCount counts the read backs that completed.
   async read() {
     const [x, v] = await readBuffers(this.world.device, [this.x, this.vel]);
+    return this._takeRead(x, v);
+  }
+
+  // A read back's x (x - origin, w) and v (xyzw) into this.positions / this.velocities.
+  _takeRead(x, v) {
     this.readCount = (this.readCount ?? 0) + 1;
     for (let i = 0; i < this.vertexCount; ++i)
       for (let k = 0; k < 3; ++k) {
