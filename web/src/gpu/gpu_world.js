@@ -5,9 +5,9 @@
 // (a wasm World that is never stepped: meshing, masses, rest shapes, the solve order and its
 // batches), then live on the GPU: positions, velocities and multipliers stay in storage buffers, and
 // every substep is one dispatch to predict, one per batch per pass, and one for the ground and the
-// velocities (more with colliders, a grab or contact between bodies). With several bodies, batch k of
-// every body is one dispatch, and without colliders, grabs or contact predict and finish are one
-// each for the whole world (gpu_merged.js).
+// velocities (more with colliders, a grab or contact between bodies). With several bodies (the same
+// passes each), batch k of every body is one dispatch and every per-vertex pass one for the whole
+// world, on the world's vertex buffers (gpu_merged.js).
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
 import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
 import * as arg from '../bridge_args.js';
