@@ -45,6 +45,7 @@ test('the gpu heap scene runs on WebGPU, sized by the device probe, and a heap b
     // Press on the top of the heap's highest body and drag up: a heap body (that one, or one in front of
     // it: the nearest under the pointer), not the figure's, is held and lifted.
     const target = await page.evaluate(async () => {
+      app.closePanel(); // the open panel covers the right of this small window, where the pen may be
       const el = app.gpuHeapElement();
       const extras = el._figure.lanes[0].extras;
       await el.world.done();

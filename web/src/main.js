@@ -186,10 +186,12 @@ async function init() {
         if (name === GPU_HEAP_SCENE) {
           grabber.cancel();
           sim.setScene('single'); // the page's scene bodies go; its body waits under the heap
+          readout.element.hidden = true; // the page's body is not what runs
           sceneLoading = gpuHeap.show().catch((error) => alerts.error(error)).finally(() => panel.sync());
           return;
         }
         gpuHeap.hide();
+        readout.element.hidden = false;
         const build = (bunny) => {
           grabber.cancel();
           sim.setScene(name, { bunny });
@@ -238,6 +240,7 @@ async function init() {
       },
       restoreDefaults: () => {
         gpuHeap.hide();
+        readout.element.hidden = false;
         grabber.cancel();
         scenePointer.cancel();
         importer.cancel(); // an import in flight would replace the default box when it lands

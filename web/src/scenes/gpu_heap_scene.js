@@ -4,7 +4,7 @@
 // the solver's buffers and grabs on either backend. Its size comes from the session's device budget
 // probe (backend_probe.js: ms per frame ~ a + b · tets): as many bodies as the probe says run at
 // 60 fps, 4 to 1,000. Without WebGPU it falls back to a pile sized for one wasm thread, and says so.
-import { scenePreset } from './scene_presets.js';
+import { sceneBounds, scenePreset } from './scene_presets.js';
 import { addDropBody } from './scene_bodies.js';
 
 export const GPU_HEAP_SCENE = 'gpu heap';
@@ -57,6 +57,16 @@ export function heapLabel(choice, active) {
   return `GPU heap on wasm (${why}): a pile of ${bodies}, sized for one CPU thread · drag any body`;
 }
 
+// The camera on the pen (not on the figure's body, which it would follow): from the front, above,
+// far enough for the pen's width. "x y z tx ty tz" in m, the element's camera attribute.
+export function heapCamera(count) {
+  const { center, halfExtents } = sceneBounds(scenePreset('heap', { heapCount: count }));
+  const target = [center[0] + 0.5 * halfExtents[0], 0.3, center[2]]; // the pen's side of the bounds (the figure's body is at x = 0)
+  const r = 1.4 + 2.4 * Math.max(halfExtents[2], 0.5); // m
+  const position = [target[0] - 0.3 * r, target[1] + 1.1 * r, target[2] + r]; // steep enough to see over the walls
+  return [...position, ...target].map((v) => v.toFixed(2)).join(' ');
+}
+
 // The scene's overlay: shown over the stage while the scene is chosen.
 export class GpuHeapScene {
   // root: the overlay element (its label is .gpu-heap-label); sb: the shared Softbody; count: ?heap=N.
@@ -82,7 +92,7 @@ export class GpuHeapScene {
     this.choice = choice;
     this._removeElement();
     const el = document.createElement('soft-body');
-    const attributes = { backend: choice.backend, scenery: 'heap', 'heap-count': choice.count, resolution: 3, autoplay: '', loading: 'eager' };
+    const attributes = { backend: choice.backend, scenery: 'heap', 'heap-count': choice.count, resolution: 3, autoplay: '', loading: 'eager', camera: heapCamera(choice.count), 'camera-follow': 'false' };
     for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
     el.className = 'gpu-heap-figure';
     this.element = el;
