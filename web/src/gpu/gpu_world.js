@@ -59,7 +59,10 @@ export async function requestGpu() {
   if (typeof navigator === 'undefined' || !navigator.gpu) return { device: null, reason: 'navigator.gpu is missing (no WebGPU in this browser, or not a secure context)' };
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) return { device: null, reason: 'navigator.gpu.requestAdapter() found no adapter' };
-  const device = await adapter.requestDevice();
+  // The adapter's largest storage buffers (the defaults, 128 MB a binding, hold the contact hash of
+  // only ~30,000 surface triangles: a heap of ~200 small bodies).
+  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
+  const device = await adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } });
   // A validation error otherwise only warns once in the console, and the frame silently does nothing.
   device.addEventListener('uncapturederror', (event) => console.error(`WebGPU: ${event.error.message}`));
   const info = adapter.info ?? {};
