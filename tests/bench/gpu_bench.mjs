@@ -38,6 +38,16 @@ export const CONTACT_SCENES = [
   { label: '2 x 10k stacked', cells: 12, frames: 4, scene: 'stack' },
 ];
 
+// The heap (scene_presets.js 'heap', the demo's "gpu heap" scene): N small boxes and balls dropped
+// into a pen of four box walls, contact between all of them, 10 substeps; timed from the 20th frame
+// (the layers have landed), so the contacts are busy. Dispatches per frame are counted.
+export const HEAP_SCENES = [
+  { label: 'heap of 4', count: 4, frames: 3 },
+  { label: 'heap of 16', count: 16, frames: 3 },
+  { label: 'heap of 64', count: 64, frames: 2 },
+];
+const HEAP_SETTLE_FRAMES = 20;
+
 // What drawing a frame moved before zero-copy rendering: positions and velocities read back per
 // vertex (vec4 each). Now read back READBACKS_PER_S times a second; the normals kernel (gpu_surface.js)
 // reads per corner its id (4), the three corners' positions (48), and writes 16 B per vertex.
@@ -52,7 +62,7 @@ export function modelMs(r, device) {
   return 1e3 * SUBSTEPS * (r.dispatchesPerSubstep * device.launch + bytesPerSubstep(r) / device.bandwidth);
 }
 
-export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONTACT_SCENES } = {}) {
+export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONTACT_SCENES, heap = HEAP_SCENES } = {}) {
   const { server, url } = await startServer();
   const browser = await launchBrowser({ webgpu: true });
   try {
@@ -108,8 +118,46 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONT
       (size.scene ? contactRows : rows).push({ part: 'gpu', label: size.label, ...row, bytesPerSubstep: bytesPerSubstep(row), projectionsPerSecond: (SUBSTEPS * (row.edges + row.tets)) / (row.webgpu / 1e3) });
       log(`gpu: ${size.label}: webgpu ${row.webgpu.toFixed(1)} ms, wasm ${row.wasm.toFixed(1)} ms per frame`);
     }
+    const heapRows = [];
+    for (const scene of heap) {
+      log(`gpu: ${scene.label}...`);
+      const row = await page.evaluate(
+        async ({ scene, SUBSTEPS, HEAP_SETTLE_FRAMES }) => {
+          const { sharedSoftbody } = await import('/src/wasm_module.js');
+          const { addSceneColliders, scenePreset } = await import('/src/scenes/scene_presets.js');
+          const { addDropBody } = await import('/src/scenes/scene_bodies.js');
+          const sb = await sharedSoftbody();
+          const preset = scenePreset('heap', { heapCount: scene.count });
+          const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+          const out = { bodies: scene.count };
+          for (const backend of ['webgpu', 'wasm']) {
+            const w = await sb.createWorld({ backend });
+            w.setSubsteps(SUBSTEPS);
+            addSceneColliders(w, preset);
+            const bodies = preset.drops.map((drop) => addDropBody(w, drop, {}));
+            out.tets = bodies.reduce((n, b) => n + b.tetCount, 0);
+            for (let f = 0; f < HEAP_SETTLE_FRAMES; ++f) w.step(1 / 60);
+            if (backend === 'webgpu') await w.done();
+            const times = [];
+            for (let f = 0; f < scene.frames; ++f) {
+              const t0 = performance.now();
+              w.step(1 / 60);
+              if (backend === 'webgpu') await w.done();
+              times.push(performance.now() - t0);
+            }
+            out[backend] = median(times);
+            if (backend === 'webgpu') out.dispatchesPerFrame = w.counters.dispatches;
+            w.destroy();
+          }
+          return out;
+        },
+        { scene, SUBSTEPS, HEAP_SETTLE_FRAMES },
+      );
+      heapRows.push({ part: 'gpu', label: scene.label, ...row });
+      log(`gpu: ${scene.label}: ${row.dispatchesPerFrame} dispatches per frame, webgpu ${row.webgpu.toFixed(1)} ms, wasm ${row.wasm.toFixed(1)} ms per frame`);
+    }
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-    return { rows, contactRows, adapter: (rows[0] ?? contactRows[0])?.adapter ?? '' };
+    return { rows, contactRows, heapRows, adapter: (rows[0] ?? contactRows[0] ?? heapRows[0])?.adapter ?? '' };
   } finally {
     await browser.close();
     await server.close();
@@ -125,6 +173,11 @@ export function gpuReport(part) {
     lines.push('  with contact (the contact kernels\' bytes are not in the model: launches only):');
     for (const r of part.contactRows)
       lines.push(`  ${r.label.padEnd(18)} ${String(r.dispatchesPerSubstep).padStart(6)} dispatches/substep  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; launches ${DEVICES.map((d) => `${(1e3 * SUBSTEPS * r.dispatchesPerSubstep * d.launch).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
+  }
+  if (part.heapRows?.length) {
+    lines.push(`  the heap (N boxes and balls in a pen of 4 box walls, contact among all; after ${HEAP_SETTLE_FRAMES} frames): dispatches per frame counted, launches from the model:`);
+    for (const r of part.heapRows)
+      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; launches ${DEVICES.map((d) => `${(1e3 * r.dispatchesPerFrame * d.launch).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
   // A <soft-body> on WebGPU draws from the solver's buffers (embed/gpu_stage.js): positions and
   // velocities (16 B each per vertex) are read back 4 times a second for its readout, not per frame.

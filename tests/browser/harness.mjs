@@ -66,9 +66,11 @@ export function launchBrowser({ webgpu = false } = {}) {
 // context and waits until it has rendered `frames` frames.
 // problems collects page errors and console errors (the page itself reports C API errors as
 // warnings plus a toast, so any console error is a real failure).
-export async function openDemo(browser, url, { frames = 5, query = '?test', hasTouch = false, viewport = VIEWPORT } = {}) {
+// init: a script run before the page's own (e.g. removing navigator.gpu).
+export async function openDemo(browser, url, { frames = 5, query = '?test', hasTouch = false, viewport = VIEWPORT, init = null } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch });
   const page = await context.newPage();
+  if (init) await page.addInitScript(init);
   const problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {

@@ -3,6 +3,7 @@
 // Query parameters (for tests and slow machines):
 //   ?test  SwiftShader-friendly rendering: no MSAA, pixel ratio 1, 512 px shadow map, no
 //          environment map. The physics is identical.
+//   ?heap=N  the "gpu heap" scene's body count on WebGPU (else the device probe's).
 //
 // window.app (see test_hook.js) exposes frames, ready, errors, stats() and helpers for the tests.
 import './style.css';
@@ -26,6 +27,7 @@ import { PinView } from './scenes/pin_view.js';
 import { VertexBrush } from './scenes/vertex_brush.js';
 import { ScenePointer, nearestBodyHit } from './scenes/scene_pointer.js';
 import { bunnyTets } from './scenes/scene_bodies.js';
+import { GPU_HEAP_SCENE, GpuHeapScene } from './scenes/gpu_heap_scene.js';
 import { sceneBounds, scenePreset } from './scenes/scene_presets.js';
 import { DT, LATTICE_SHAPES, MATERIAL_PRESETS, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
@@ -51,7 +53,9 @@ function withMaterial(attributes, s, body) {
   return out;
 }
 
-const lowCost = new URLSearchParams(window.location.search).has('test');
+const query = new URLSearchParams(window.location.search);
+const lowCost = query.has('test');
+const heapCount = Number.parseInt(query.get('heap') ?? '', 10);
 const alerts = new Alerts(document.getElementById('toasts'), document.getElementById('exploded'));
 const app = (window.app = { ready: false, frames: 0, errors: alerts.messages });
 
@@ -67,6 +71,13 @@ async function init() {
   let scenePointer = null;
   let sceneLoading = Promise.resolve(); // a scene waiting for the bunny's tets
   const colliderView = new ColliderView(stage.scene);
+  // The "gpu heap" scene: a <soft-body> over the stage while chosen; the page's world waits meanwhile.
+  const gpuHeap = new GpuHeapScene({
+    root: document.getElementById('gpu-heap'),
+    sb: softbody,
+    count: heapCount >= 1 ? Math.min(heapCount, 1000) : null,
+    onError: (error) => alerts.error(error),
+  });
   const pins = new PinView(stage.scene);
   const brush = new VertexBrush(stage.scene, pins);
   const extraMeshes = new Map(); // extra body -> its BodyMesh
@@ -151,6 +162,7 @@ async function init() {
   });
   panel = createPanel({
     sim,
+    sceneName: () => (gpuHeap.active ? GPU_HEAP_SCENE : sim.scene),
     guard,
     brush,
     view: bodyMesh,
@@ -171,6 +183,15 @@ async function init() {
       // Scenes with bunnies wait for its tets (tetrahedralized once, ~30 ms); the menu shows the
       // new scene once it is built.
       scene: (name) => {
+        if (name === GPU_HEAP_SCENE) {
+          grabber.cancel();
+          sim.setScene('single'); // the page's scene bodies go; its body waits under the heap
+          readout.element.hidden = true; // the page's body is not what runs
+          sceneLoading = gpuHeap.show().catch((error) => alerts.error(error)).finally(() => panel.sync());
+          return;
+        }
+        gpuHeap.hide();
+        readout.element.hidden = false;
         const build = (bunny) => {
           grabber.cancel();
           sim.setScene(name, { bunny });
@@ -218,6 +239,8 @@ async function init() {
         showEmbedDialog({ make: (options) => embedSnippets({ ...setup, ...options }, addresses), note: notes.join(' ') });
       },
       restoreDefaults: () => {
+        gpuHeap.hide();
+        readout.element.hidden = false;
         grabber.cancel();
         scenePointer.cancel();
         importer.cancel(); // an import in flight would replace the default box when it lands
@@ -241,11 +264,13 @@ async function init() {
     },
   });
   panel.sync();
-  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, brush, whenSceneBuilt: () => sceneLoading });
+  exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, brush, whenSceneBuilt: () => sceneLoading, gpuHeap });
 
   function frame(now) {
     requestAnimationFrame(frame);
     // Nothing here may stop the loop: errors are shown and the next frame runs.
+    app.frames += 1;
+    if (gpuHeap.active) return; // the heap's <soft-body> steps and draws itself
     let stepMs = null;
     guard(() => {
       grabber.update();
@@ -266,7 +291,6 @@ async function init() {
       stage.render();
       readout.frame(now, { stepMs, body: sim.body, stats, world: { bodies: sim.bodies.length, contacts: () => sim.contactSummary() }, threads: sim.world.threads });
     });
-    app.frames += 1;
   }
   requestAnimationFrame(frame);
   document.body.classList.add('ready');

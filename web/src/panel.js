@@ -6,6 +6,7 @@ import { addLogSlider } from './log_slider.js';
 import { addMeshFolder } from './mesh_panel.js';
 import { BRUSHES } from './scenes/vertex_brush.js';
 import { SCENES } from './scenes/scene_presets.js';
+import { GPU_HEAP_SCENE } from './scenes/gpu_heap_scene.js';
 import { LATTICE_SHAPES, MATERIAL_PRESETS, RANGES, SAMPLE_SHAPES } from './settings.js';
 
 // 2 significant digits in scientific form for the compliance read-outs, "0" for exactly zero.
@@ -17,14 +18,15 @@ function formatScientific(value) {
 // actions: { togglePause(paused), step(), reset(), squash(), restoreDefaults(), copyEmbed(), shape(name),
 // chooseFile(), remesh(), downloadTets(), scene(name), addBody(), clearBodies() }: shape(name) builds a lattice or starts loading a sample
 // (the importer), and the menu shows the body's actual shape again on sync(). view: { wireframe, showTets } setters.
-export function createPanel({ sim, guard, actions, view, brush = null }) {
+// sceneName(): the scene shown (the page's, or the GPU heap, which is not the simulation's).
+export function createPanel({ sim, guard, actions, view, brush = null, sceneName = () => sim.scene }) {
   const gui = new GUI({ title: 'softbody controls', width: 270 });
   gui.domElement.classList.add('panel');
-  const model = { ...sim.settings, paused: false, wireframe: false, scene: sim.scene };
+  const model = { ...sim.settings, paused: false, wireframe: false, scene: sceneName() };
   const controllers = new Map(); // key -> { controller, set(value), update() }
 
   function revert(key, controller) {
-    model[key] = key === 'scene' ? sim.scene : sim.settings[key];
+    model[key] = key === 'scene' ? sceneName() : sim.settings[key];
     controller.updateDisplay();
   }
 
@@ -141,7 +143,7 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
   // Scenes and more bodies: obstacles to fall on and drag (scene_presets.js), another of the current
   // shape dropped from above, and contact of each body with itself.
   const sceneFolder = gui.addFolder('Scene & bodies');
-  const scene = sceneFolder.add(model, 'scene', SCENES).name('scene');
+  const scene = sceneFolder.add(model, 'scene', [...SCENES, GPU_HEAP_SCENE]).name('scene');
   scene.onChange((value) => {
     if (!guard(() => actions.scene(value))) revert('scene', scene);
   });
@@ -208,7 +210,7 @@ export function createPanel({ sim, guard, actions, view, brush = null }) {
       pause.updateDisplay();
       model.shape = pendingShape ?? sim.settings.shape;
       shape.updateDisplay();
-      model.scene = sim.scene;
+      model.scene = sceneName();
       scene.updateDisplay();
       latticeResolution.enable(LATTICE_SHAPES.includes(sim.settings.shape));
       model.iterations = sim.shownSettings().iterations; // a new body may have fallen back to VBD

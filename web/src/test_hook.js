@@ -9,7 +9,7 @@ function isBodyColour(r, g, b) {
   return r >= 50 && r > 1.4 * g && r > 1.4 * b;
 }
 
-export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, brush, whenSceneBuilt }) {
+export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, importer, scenePointer, pins, brush, whenSceneBuilt, gpuHeap }) {
   // CSS pixel position (viewport coordinates) of a world point, for page.mouse.
   function project([x, y, z]) {
     const ndc = new THREE.Vector3(x, y, z).project(stage.camera);
@@ -81,7 +81,11 @@ export function exposeTestHook(app, { sim, stage, bodyMesh, grabber, panel, impo
       lastPaint: scenePointer.lastPaint ?? null, // { count, mode } of the last brush stroke
       painted: brush.count, // particles with a stiffness or mass paint
     }),
-    whenSceneBuilt, // resolves once a scene waiting for the bunny's tets is built
+    whenSceneBuilt, // resolves once a scene waiting for the bunny's tets is built (or the GPU heap is placed)
+    // The "gpu heap" scene: { shown, choice: { backend, count, tets }, active: { backend, reason, count, tets }, label }
+    // and its <soft-body>.
+    gpuHeap: () => gpuHeap.info(),
+    gpuHeapElement: () => gpuHeap.element,
     // Screen point of an obstacle's top centre (a press there picks it when no body is in front).
     colliderScreenPoint: (index) => {
       const c = sim.colliders[index];

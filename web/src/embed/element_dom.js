@@ -105,7 +105,7 @@ export function buildShadow(root) {
         <canvas class="scene" part="canvas" tabindex="-1"></canvas>
         <div class="placeholder" part="placeholder"><div><span class="loading-text"></span><p class="alt" hidden></p></div></div>
         <img class="poster" part="poster" alt="" hidden />
-        <div class="labels"></div>
+        <div class="labels" part="labels"></div>
         <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100" hidden>
           <svg width="44" height="44" viewBox="0 0 44 44" aria-hidden="true">
             <circle class="track" cx="22" cy="22" r="18"></circle>

@@ -130,7 +130,8 @@ function addScenery(world, name, bunny, heapCount) {
   const colliders = addSceneColliders(world, preset);
   applySceneAir(world, preset);
   const bodies = preset.drops.map((drop) => addDropBody(world, drop, { current: null, bunny }));
-  return { colliders, bodies };
+  // The heap is a pile to play with: each of its bodies may be grabbed, not only the figure's.
+  return { colliders, bodies, grabbable: name === 'heap' };
 }
 
 class FigureLane {
@@ -140,7 +141,8 @@ class FigureLane {
     this.solver = solver;
     this.meanEdge = meanEdgeLength(body);
     this.colliders = scenery.colliders; // [{ collider, spec, position, rotation }]
-    this.extras = scenery.bodies; // the scenery's bodies: stepped and drawn, not grabbed or plotted
+    this.extras = scenery.bodies; // the scenery's bodies: stepped and drawn, not plotted; grabbed only when
+    this.grabScenery = !!scenery.grabbable; // the scenery says so (the heap)
     // Every body with the edge length its automatic volume compliance scales with.
     this.all = [{ body, meanEdge: this.meanEdge }, ...this.extras.map((b) => ({ body: b, meanEdge: meanEdgeLength(b) }))];
     this.start = null; // { elastic, k0, mass, height } of the start state, for the explosion bound
@@ -180,7 +182,11 @@ class FigureLane {
   // reports its last one); a wasm body's stats are always current.
   _observe(read = true) {
     this.stats = this.body.frameStats ? this.body.frameStats(read) : this.body.stats();
-    for (const b of this.extras) b.frameStats?.(read); // the scenery's bodies too (drawn from it without zero-copy rendering)
+    // The scenery's bodies too (their last read back is what a pick raycasts): a GPU world reads them
+    // all in one copy (hundreds of bodies: one map, not one per body).
+    if (this.world.frameRead) {
+      if (read && this.extras.length) this.world.frameRead(this.extras);
+    } else for (const b of this.extras) b.frameStats?.(read);
     this.energy = totalEnergy(this.stats);
   }
 

@@ -8,7 +8,8 @@ import { createCameraRig } from '../camera_rig.js';
 import { CameraFollow } from './camera_follow.js';
 import { FairGrab } from '../compare/fair_grab.js';
 import { ColliderView } from '../scenes/collider_view.js';
-import { Grabber } from '../grabber.js';
+import { Grabber, aimRay } from '../grabber.js';
+import { nearestBodyHit } from '../scenes/scene_pointer.js';
 import { StrandMesh } from '../strand_mesh.js';
 
 // One colour per view (the comparison page's: coral, blue, green, purple).
@@ -181,11 +182,21 @@ export class FigureView {
       const { lane, mesh } = this.views[i];
       if (lane.exploded) return null;
       const rect = { left: box.left + r.x, top: box.top + r.y, width: r.width, height: r.height };
+      if (this.views.length === 1 && lane.grabScenery) return this._nearestBody(event, rect, this.views[i]);
       if (this.views.length === 1) return { rect, object: mesh.mesh, body: lane.body };
       this.fairGrab.focus(i);
       return { rect, object: mesh.mesh, body: this.fairGrab };
     }
     return null;
+  }
+
+  // A scenery whose bodies are grabbed too (the heap): the nearest body under the pointer, else the figure's.
+  _nearestBody(event, rect, { lane, mesh, extras }) {
+    this.raycaster ??= new THREE.Raycaster();
+    aimRay(this.raycaster, this.camera, event, rect);
+    const items = [{ mesh: mesh.mesh, body: lane.body }, ...extras.map((m, k) => ({ mesh: m.mesh, body: lane.extras[k] }))];
+    const { mesh: object, body } = nearestBodyHit(this.raycaster, items)?.item ?? items[0];
+    return { rect, object, body };
   }
 
   // Client coordinates of a world point in view i (for tests and captions).

@@ -6,6 +6,12 @@
 // (xpbd_wgsl.js), so the collider poses are written relative to the same origin (gpu_colliders.js).
 import { GROUND_PUSH, PARAMS } from './xpbd_wgsl.js';
 
+// Each kernel below is made for one body (its Params, collider poses relative to its origin) or for
+// a world's vertex buffers (per-vertex accessors through the vertex's body, collider poses in world
+// coordinates, made relative to the vertex's body origin in the kernel): `access` is the WGSL of
+// vertex_friction, vertex_restitution, vertex_floor_y and vertex_origin (xpbd_wgsl.js), with the
+// bindings it needs (group 0, after the ones here).
+
 // Group 0: the body's buffers. record: per vertex [normal xyz, restitution (-1: no collider contact)]
 // and [surface velocity xyz (m/s), 0], as ContactRecord.
 const BUFFERS = /* wgsl */ `
@@ -18,7 +24,7 @@ struct Batch { offset: u32, count: u32 }
 @group(1) @binding(0) var<uniform> B: Batch;
 // One collider over one substep: its pose at the substep's start (before) and end (after).
 struct Shape {
-  before_pos: vec3f,   // m, relative to the body's origin
+  before_pos: vec3f,   // m, relative to the body's origin (world coordinates in a world's entries)
   kind: u32,           // 0 plane, 1 sphere, 2 box, 3 capsule (ShapeKind)
   before_rot: vec4f,   // unit quaternion xyzw
   after_pos: vec3f,
@@ -93,11 +99,11 @@ fn distance(pos: vec3f, rot: vec4f, p: vec3f) -> Dist {
 `;
 
 // Per vertex, one collider: contact_particle with first_hit's sphere tracing.
-export const PARTICLE_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}${GEOMETRY}
+export const particleWgsl = (access) => /* wgsl */ `${PARAMS}${BUFFERS}${access}${GEOMETRY}
 struct Hit { t: f32, p: vec3f, n: vec3f }
 
 // first_hit: where the segment a -> b first meets the collider at its end pose (t < 0: never).
-fn first_hit(a: vec3f, da: f32, b: vec3f) -> Hit {
+fn first_hit(a: vec3f, da: f32, b: vec3f, after_pos: vec3f) -> Hit {
   let seg = b - a;
   let len = length(seg);
   let touch = max(1e-6, 1e-3 * len);
@@ -107,7 +113,7 @@ fn first_hit(a: vec3f, da: f32, b: vec3f) -> Hit {
     t += d / len;
     if (t >= 1.0) { break; }
     let p = a + seg * t;
-    let q = distance(C.after_pos, C.after_rot, p);
+    let q = distance(after_pos, C.after_rot, p);
     d = q.d;
     if (d <= touch) { return Hit(t, p, q.n); }
   }
@@ -120,18 +126,23 @@ fn particles(@builtin(global_invocation_id) gid: vec3u) {
   if (i >= P.vertex_count) { return; }
   let xw = x[i];
   if (xw.w == 0.0) { return; }   // pinned or held
+  // The collider's poses in this vertex's body coordinates (float32 subtraction, correctly rounded:
+  // as the CPU's for a body's own entries).
+  let o = vertex_origin(i);
+  let before_pos = C.before_pos - o;
+  let after_pos = C.after_pos - o;
   var xi = xw.xyz;
   let p = prev[i].xyz;
   // The path relative to the collider: its start carried into the collider's end pose.
   var start = p;
-  if (C.moving != 0u) { start = to_world(C.after_pos, C.after_rot, to_local(C.before_pos, C.before_rot, p)); }
+  if (C.moving != 0u) { start = to_world(after_pos, C.after_rot, to_local(before_pos, C.before_rot, p)); }
   let path = length(xi - start);
   let on_surface = max(1e-5, 1e-3 * path);
-  let now = distance(C.after_pos, C.after_rot, xi);
+  let now = distance(after_pos, C.after_rot, xi);
   var n = now.n;
   let d = now.d;
   if (d >= 0.0 && path <= d) { return; }
-  let s = distance(C.after_pos, C.after_rot, start);
+  let s = distance(after_pos, C.after_rot, start);
   var hit = start;
   var n_hit = s.n;
   var entered = false;
@@ -139,7 +150,7 @@ fn particles(@builtin(global_invocation_id) gid: vec3u) {
     if (s.d <= 0.0) {
       entered = true;
     } else {
-      let f = first_hit(start, s.d, xi);
+      let f = first_hit(start, s.d, xi, after_pos);
       if (f.t >= 0.0) {
         entered = true;
         hit = f.p;
@@ -165,7 +176,7 @@ fn particles(@builtin(global_invocation_id) gid: vec3u) {
     }
   }
   xi = xi + n * depth;
-  let surface_motion = xi - to_world(C.before_pos, C.before_rot, to_local(C.after_pos, C.after_rot, xi));
+  let surface_motion = xi - to_world(before_pos, C.before_rot, to_local(after_pos, C.after_rot, xi));
   let motion = xi - p - surface_motion;
   let tangential = motion - n * dot(motion, n);
   let slide = length(tangential);
@@ -225,7 +236,7 @@ fn closest_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> Closest {
 
 // Per surface triangle of one colour (no two share a vertex), one sphere or capsule:
 // solve_collider_faces, with closest_segment_triangle and its helpers.
-export const FACE_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}${GEOMETRY}
+export const faceWgsl = (access) => /* wgsl */ `${PARAMS}${BUFFERS}${access}${GEOMETRY}
 ${CLOSEST_ON_TRIANGLE}
 struct Segments { d2: f32, s: f32, t: f32 }
 
@@ -302,12 +313,15 @@ fn faces(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= B.count) { return; }
   let k = B.offset + gid.x;
   let f = vec3u(tris[3u * k], tris[3u * k + 1u], tris[3u * k + 2u]);
+  let o = vertex_origin(f.x);
+  let before_pos = C.before_pos - o;
+  let after_pos = C.after_pos - o;
   let r = C.size.x;
   let reach = r + max(0.02, r);
   var half = 0.0;
   if (C.kind == 3u) { half = C.size.y; }
-  let a0 = to_world(C.before_pos, C.before_rot, vec3f(0.0, -half, 0.0));
-  let a1 = to_world(C.before_pos, C.before_rot, vec3f(0.0, half, 0.0));
+  let a0 = to_world(before_pos, C.before_rot, vec3f(0.0, -half, 0.0));
+  let a1 = to_world(before_pos, C.before_rot, vec3f(0.0, half, 0.0));
   let lo = min(a0, a1) - vec3f(reach);
   let hi = max(a0, a1) + vec3f(reach);
   let s0 = prev[f.x].xyz;
@@ -318,7 +332,7 @@ fn faces(@builtin(global_invocation_id) gid: vec3u) {
   let w = c.w;
   if (!(c.d2 > 0.0 && c.d2 < reach * reach) || w.x == 1.0 || w.y == 1.0 || w.z == 1.0) { return; }
   let n = (s0 * w.x + s1 * w.y + s2 * w.z - c.on) * (1.0 / sqrt(c.d2));
-  let axis_now = to_world(C.after_pos, C.after_rot, to_local(C.before_pos, C.before_rot, c.on));
+  let axis_now = to_world(after_pos, C.after_rot, to_local(before_pos, C.before_rot, c.on));
   var v0 = x[f.x];
   var v1 = x[f.y];
   var v2 = x[f.z];
@@ -349,7 +363,7 @@ fn faces(@builtin(global_invocation_id) gid: vec3u) {
 
 // Per vertex, before the colliders: the ground with friction (solve_ground), and the contact record
 // cleared. After them: the velocities, with the ground's and the colliders' restitution.
-export const CONTACT_VERTEX_WGSL = /* wgsl */ `${PARAMS}${BUFFERS}${GROUND_PUSH}
+export const contactVertexWgsl = (access) => /* wgsl */ `${PARAMS}${BUFFERS}${access}${GROUND_PUSH}
 @compute @workgroup_size(64)
 fn ground(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
@@ -366,8 +380,9 @@ fn reground(@builtin(global_invocation_id) gid: vec3u) {
 
 fn solve_ground(i: u32) {
   let xi = x[i];
-  if (xi.w == 0.0 || (P.flags & 1u) == 0u || xi.y >= P.floor_y) { return; }
-  x[i] = ground_push(xi, prev[i].xyz, P.floor_y, P.friction);
+  let floor_y = vertex_floor_y(i);
+  if (xi.w == 0.0 || (P.flags & 1u) == 0u || xi.y >= floor_y) { return; }
+  x[i] = ground_push(xi, prev[i].xyz, floor_y, vertex_friction(i));
 }
 
 @compute @workgroup_size(64)
@@ -380,8 +395,8 @@ fn velocities(@builtin(global_invocation_id) gid: vec3u) {
   let v_before = vel[i].xyz;
   var v = v_before;
   v += (xi.xyz - (p + v * P.h)) * (1.0 / P.h);
-  if ((P.flags & 1u) != 0u && xi.y <= P.floor_y) {
-    v.y = select(0.0, -P.restitution * v_before.y, v_before.y < -P.rest_threshold);
+  if ((P.flags & 1u) != 0u && xi.y <= vertex_floor_y(i)) {
+    v.y = select(0.0, -vertex_restitution(i) * v_before.y, v_before.y < -P.rest_threshold);
   }
   let rec = record[2u * i];
   if (rec.w >= 0.0) {

@@ -11,13 +11,14 @@
 // momentum; they are added with fixed-point atomics (2^-30 m), whose sums are exact. The triangles
 // are found through a spatial hash rebuilt every substep from the current positions (fixed buckets).
 import { CLOSEST_ON_TRIANGLE } from './contact_wgsl.js';
+import { vertexBases } from './gpu_numbering.js';
 
 const WORKGROUP = 64;
 const GAP = 0.005; // m, the core's default BodyContactSettings::thickness
 const SEARCH = 0.02; // m, BodyContactSettings::search_radius
 // Jacobi rounds per substep: a contact pressed by n others moves 1/n of its depth per round.
 const ROUNDS = 8;
-const BUCKET = 64; // triangles per hash cell; more are dropped (a full cell loses candidates)
+const BUCKET = 128; // triangles per hash cell; more are dropped (a full cell loses candidates)
 const FIXED = 2 ** 30; // fixed-point units per m for the atomic sums
 export const MAX_BODIES = 1024; // bodies that may touch in one world (the uniform table's size)
 
@@ -234,11 +235,14 @@ function makeKernels(device) {
 }
 
 // The world's side: every body's vertices and surface in one numbering, rebuilt when the bodies change.
+// shared: the world's vertex buffers ({ x, prev } of gpu_merged.js, the same numbering), run on in
+// place; without them each body's x and prev are copied in and x back around the contacts.
 export class WorldContact {
-  constructor(world, bodies) {
+  constructor(world, bodies, shared = null) {
     const { device } = world;
     this.world = world;
     this.bodies = bodies;
+    this.shared = shared;
     this.kernels = (world.bodyContactKernels ??= makeKernels(device));
     const U = GPUBufferUsage;
     const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
@@ -247,12 +251,8 @@ export class WorldContact {
       device.queue.writeBuffer(b, 0, array);
       return b;
     };
-    this.base = [];
-    let vertices = 0;
-    for (const b of bodies) {
-      this.base.push(vertices);
-      vertices += b.vertexCount;
-    }
+    const { base, vertices } = vertexBases(bodies);
+    this.base = base;
     this.vertices = vertices;
     const vertexBody = new Uint32Array(vertices);
     const triangles = [];
@@ -275,10 +275,13 @@ export class WorldContact {
     });
     this.triangleCount = triangles.length / 4;
     this.surfaceCount = surface.length;
-    // Cells as large as a triangle stretched to 1.5x its rest edges, and at least the reach: a triangle
-    // spans at most 2 per axis, and one within the reach of a vertex is in the 27 cells about it.
-    this.cell = Math.max(1.5 * longest, GAP + SEARCH);
-    this.table = Math.max(64, 2 * 8 * this.triangleCount);
+    // Cells as large as the longest rest edge, and at least the reach: a triangle within the reach of a
+    // vertex is in the 27 cells about it, and one stretched up to 3x its rest edges spans at most 4 per
+    // axis (hashed). Smaller cells hold fewer triangles: in a packed heap of 0.2 m bodies, cells of 1.5x
+    // the edge held up to 139 (measured), more than a bucket's 64 then.
+    this.cell = Math.max(longest, GAP + SEARCH);
+    // Table entries: about 8 per triangle, so that hash collisions rarely share a bucket.
+    this.table = Math.max(64, 8 * this.triangleCount);
     this.uniform = buffer(64, U.UNIFORM | U.COPY_DST, 'body contact world');
     const u = new ArrayBuffer(64);
     new Float32Array(u, 0, 3).set([this.cell, GAP + SEARCH, GAP]);
@@ -288,15 +291,15 @@ export class WorldContact {
     topo.set(surface, vertices + triangles.length);
     new Uint32Array(u, 12, 8).set([this.table, this.triangleCount, this.surfaceCount, vertices, vertices, vertices + triangles.length, this.table, this.table + vertices]);
     device.queue.writeBuffer(this.uniform, 0, u);
-    this.x = buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'all x');
-    this.prev = buffer(16 * vertices, U.STORAGE | U.COPY_DST, 'all prev');
+    this.x = shared?.x ?? buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'all x');
+    this.prev = shared?.prev ?? buffer(16 * vertices, U.STORAGE | U.COPY_DST, 'all prev');
     this.bodyInfo = buffer(32 * MAX_BODIES, U.UNIFORM | U.COPY_DST, 'bodies');
     this.topo = init(topo, 'vertex bodies, triangles, surface vertices');
-    this.sums = buffer(4 * (this.table + 4 * vertices), U.STORAGE | U.COPY_DST, 'hash counts, contact uses, corrections');
+    this.sums = buffer(4 * (this.table + 4 * vertices), U.STORAGE | U.COPY_DST | U.COPY_SRC, 'hash counts, contact uses, corrections');
     this.cells = buffer(4 * BUCKET * this.table, U.STORAGE, 'hash cells');
     this.contacts = buffer(32 * this.surfaceCount, U.STORAGE, 'contacts');
     const list = [this.uniform, this.x, this.prev, this.bodyInfo, this.topo, this.sums, this.cells, this.contacts];
-    this.buffers = list;
+    this.buffers = list.filter((b) => !shared || (b !== shared.x && b !== shared.prev)); // the world's are not ours to destroy
     this.group = device.createBindGroup({ layout: this.kernels.layout, entries: list.map((b, binding) => ({ binding, resource: { buffer: b } })) });
   }
 
@@ -312,10 +315,12 @@ export class WorldContact {
 
   // Between the bodies' substep ends and their velocities: gather, hash, detect, solve, scatter.
   encode(encoder) {
-    this.bodies.forEach((b, k) => {
-      encoder.copyBufferToBuffer(b.x, 0, this.x, 16 * this.base[k], 16 * b.vertexCount);
-      encoder.copyBufferToBuffer(b.prev, 0, this.prev, 16 * this.base[k], 16 * b.vertexCount);
-    });
+    if (!this.shared) {
+      this.bodies.forEach((b, k) => {
+        encoder.copyBufferToBuffer(b.x, 0, this.x, 16 * this.base[k], 16 * b.vertexCount);
+        encoder.copyBufferToBuffer(b.prev, 0, this.prev, 16 * this.base[k], 16 * b.vertexCount);
+      });
+    }
     encoder.clearBuffer(this.sums, 0, 4 * (this.table + this.vertices)); // hash counts and contact uses
     const pass = encoder.beginComputePass({ label: 'body contact' });
     pass.setBindGroup(0, this.group);
@@ -330,7 +335,7 @@ export class WorldContact {
       run('apply', this.vertices);
     }
     pass.end();
-    this.bodies.forEach((b, k) => encoder.copyBufferToBuffer(this.x, 16 * this.base[k], b.x, 0, 16 * b.vertexCount));
+    if (!this.shared) this.bodies.forEach((b, k) => encoder.copyBufferToBuffer(this.x, 16 * this.base[k], b.x, 0, 16 * b.vertexCount));
     return 2 + 2 * ROUNDS;
   }
 

@@ -3,7 +3,8 @@
 // The core's collider (in the GpuWorld's builder world, never stepped) checks every argument and
 // keeps friction and restitution; this side keeps the pose, which the GPU needs per substep.
 import { BackendError } from '../backend.js';
-import { CONTACT_VERTEX_WGSL, FACE_WGSL, PARTICLE_WGSL } from './contact_wgsl.js';
+import { contactVertexWgsl, faceWgsl, particleWgsl } from './contact_wgsl.js';
+import { OWN_VERTEX_PARAMS, vertexOwnerParams } from './xpbd_wgsl.js';
 
 export const SHAPE_STRIDE = 256; // bytes between per-(substep, collider) entries: the dynamic offset alignment
 const KIND = { plane: 0, sphere: 1, box: 2, capsule: 3 };
@@ -104,27 +105,33 @@ export function addGpuCollider(world, options) {
   return collider;
 }
 
-// Pipelines of the contact kernels, one set per device.
-export function makeContactKernels(device) {
+// Pipelines of the contact kernels, one set per device: for one body's buffers, or (world) for a
+// world's vertex buffers, whose group 0 adds the bodies' parameters (6) and each vertex's body (7).
+export function makeContactKernels(device, world = false) {
   const S = GPUShaderStage.COMPUTE;
   const storage = (binding, readOnly = false) => ({ binding, visibility: S, buffer: { type: readOnly ? 'read-only-storage' : 'storage' } });
-  const layout = device.createBindGroupLayout({
-    entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform' } }, storage(1), storage(2), storage(3), storage(4), storage(5, true)],
-  });
+  const entries = [{ binding: 0, visibility: S, buffer: { type: 'uniform' } }, storage(1), storage(2), storage(3), storage(4), storage(5, true)];
+  if (world) entries.push(storage(6, true), storage(7, true));
+  const layout = device.createBindGroupLayout({ entries });
+  const access = world ? vertexOwnerParams(6, 7) : OWN_VERTEX_PARAMS;
   const dynamic = (minBindingSize) => device.createBindGroupLayout({
     entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize } }],
   });
   const batchLayout = dynamic(8);
   const shapeLayout = dynamic(96);
   const pipes = device.createPipelineLayout({ bindGroupLayouts: [layout, batchLayout, shapeLayout] });
-  const pipeline = (code, label, entryPoint) => device.createComputePipeline({ layout: pipes, compute: { module: device.createShaderModule({ code, label }), entryPoint } });
+  const modules = {};
+  const pipeline = (make, label, entryPoint) => {
+    const module = (modules[label] ??= device.createShaderModule({ code: make(access), label }));
+    return device.createComputePipeline({ layout: pipes, compute: { module, entryPoint } });
+  };
   return {
     layout, batchLayout, shapeLayout,
-    ground: pipeline(CONTACT_VERTEX_WGSL, 'contact vertex', 'ground'),
-    reground: pipeline(CONTACT_VERTEX_WGSL, 'contact vertex', 'reground'),
-    velocities: pipeline(CONTACT_VERTEX_WGSL, 'contact vertex', 'velocities'),
-    particles: pipeline(PARTICLE_WGSL, 'collider particles', 'particles'),
-    faces: pipeline(FACE_WGSL, 'collider faces', 'faces'),
+    ground: pipeline(contactVertexWgsl, 'contact vertex', 'ground'),
+    reground: pipeline(contactVertexWgsl, 'contact vertex', 'reground'),
+    velocities: pipeline(contactVertexWgsl, 'contact vertex', 'velocities'),
+    particles: pipeline(particleWgsl, 'collider particles', 'particles'),
+    faces: pipeline(faceWgsl, 'collider faces', 'faces'),
   };
 }
 
@@ -159,18 +166,25 @@ export function colourTriangles(triangles, vertexCount) {
 
 const WORKGROUP = 64;
 
-// A body's side of the collider contacts: its contact record, its surface triangles by colour and
-// the frame's table of collider entries, made at the first frame with colliders.
-export class BodyContacts {
-  constructor(body) {
-    const { device } = body.world;
-    const kernels = (body.world.contactKernels ??= makeContactKernels(device));
-    this.body = body;
+// The collider contacts of one body's buffers (BodyContacts) or of a world's vertex buffers
+// (gpu_merged.js, every body's vertices in one numbering): the contact record, the surface
+// triangles by level and the frame's table of collider entries, made at the first frame with
+// colliders. target: { vertexCount, buffers: [params, x, prev, vel], owners: null or the world's
+// [per-body parameters, per-vertex body] (the kernels then read each vertex's body through them),
+// levels: { order, ranges } as colourTriangles gives, origin: what the entries' poses are relative to }.
+export class ColliderContacts {
+  constructor(world, target) {
+    const { device } = world;
+    const perVertexBody = target.owners !== null;
+    const kernels = perVertexBody ? (world.worldContactKernels ??= makeContactKernels(device, true)) : (world.contactKernels ??= makeContactKernels(device));
+    this.world = world;
+    this.vertexCount = target.vertexCount;
+    this.origin = target.origin;
     this.kernels = kernels;
     const U = GPUBufferUsage;
     const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
-    this.record = buffer(32 * body.vertexCount, U.STORAGE, 'contact record');
-    const { order, ranges } = colourTriangles(body.triangles, body.vertexCount);
+    this.record = buffer(32 * target.vertexCount, U.STORAGE, 'contact record');
+    const { order, ranges } = target.levels;
     this.faceRanges = ranges;
     this.tris = buffer(order.byteLength, U.STORAGE | U.COPY_DST, 'surface triangles by colour');
     device.queue.writeBuffer(this.tris, 0, order);
@@ -180,7 +194,7 @@ export class BodyContacts {
     device.queue.writeBuffer(this.faceTable, 0, table);
     this.group = device.createBindGroup({
       layout: kernels.layout,
-      entries: [body.params, body.x, body.prev, body.vel, this.record, this.tris].map((b, binding) => ({ binding, resource: { buffer: b } })),
+      entries: [...target.buffers, this.record, this.tris, ...(target.owners ?? [])].map((b, binding) => ({ binding, resource: { buffer: b } })),
     });
     this.faceGroup = device.createBindGroup({ layout: kernels.batchLayout, entries: [{ binding: 0, resource: { buffer: this.faceTable, size: 8 } }] });
     this.shapes = null;
@@ -189,7 +203,7 @@ export class BodyContacts {
 
   // The frame's entries: one per substep and collider (poses swept from each collider's previous one).
   writeShapes(colliders, substeps) {
-    const { device } = this.body.world;
+    const { device } = this.world;
     const n = substeps * Math.max(colliders.length, 1); // one blank entry per substep without colliders
     if (n > this.shapeCapacity) {
       this.shapes?.destroy();
@@ -200,7 +214,7 @@ export class BodyContacts {
     const data = new DataView(new ArrayBuffer(n * SHAPE_STRIDE));
     for (let s = 0; s < substeps; ++s) {
       const t0 = Math.fround(s / substeps), t1 = Math.fround((s + 1) / substeps);
-      colliders.forEach((c, k) => c.writeEntry(data, (s * colliders.length + k) * SHAPE_STRIDE, t0, t1, this.body.origin));
+      colliders.forEach((c, k) => c.writeEntry(data, (s * colliders.length + k) * SHAPE_STRIDE, t0, t1, this.origin));
     }
     device.queue.writeBuffer(this.shapes, 0, data.buffer);
     this.colliders = colliders;
@@ -210,7 +224,7 @@ export class BodyContacts {
   // spheres and capsules). Returns the dispatches.
   encodeContacts(pass, s) {
     const k = this.kernels;
-    const vertexGroups = Math.ceil(this.body.vertexCount / WORKGROUP);
+    const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
     this._bind(pass, s);
     pass.setPipeline(k.ground);
     pass.dispatchWorkgroups(vertexGroups);
@@ -236,7 +250,7 @@ export class BodyContacts {
   // between bodies moved vertices since the ground was solved.
   encodeVelocities(pass, s, reground = false) {
     const k = this.kernels;
-    const vertexGroups = Math.ceil(this.body.vertexCount / WORKGROUP);
+    const vertexGroups = Math.ceil(this.vertexCount / WORKGROUP);
     this._bind(pass, s);
     if (reground) {
       pass.setPipeline(k.reground);
@@ -256,4 +270,37 @@ export class BodyContacts {
   destroy() {
     for (const b of [this.record, this.tris, this.faceTable, this.shapes]) b?.destroy();
   }
+}
+
+// A body's own: its buffers, its surface's levels, entries relative to its origin.
+export class BodyContacts extends ColliderContacts {
+  constructor(body) {
+    super(body.world, { vertexCount: body.vertexCount, buffers: [body.params, body.x, body.prev, body.vel], owners: null, levels: faceLevels(body), origin: body.origin });
+  }
+}
+
+// A body's surface triangles in levels (colourTriangles), made once.
+export function faceLevels(body) {
+  return (body.faceLevels ??= colourTriangles(body.triangles, body.vertexCount));
+}
+
+// Level l of every body's surface in one range (bodies share no vertex), their vertex ids offset by
+// each body's base in the world's numbering: the levels of the body with the most.
+export function mergeFaceLevels(bodies, base) {
+  const levels = bodies.map(faceLevels);
+  const count = Math.max(0, ...levels.map((l) => l.ranges.length));
+  const total = levels.reduce((n, l) => n + l.ranges.reduce((m, r) => m + r[1], 0), 0);
+  const order = new Uint32Array(Math.max(3 * total, 3));
+  const ranges = [];
+  let k = 0;
+  for (let l = 0; l < count; ++l) {
+    const offset = k;
+    levels.forEach((lv, j) => {
+      if (l >= lv.ranges.length) return;
+      const [from, n] = lv.ranges[l];
+      for (let t = from; t < from + n; ++t, ++k) for (let a = 0; a < 3; ++a) order[3 * k + a] = lv.order[3 * t + a] + base[j];
+    });
+    ranges.push([offset, k - offset]);
+  }
+  return { order, ranges };
 }

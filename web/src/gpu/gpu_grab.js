@@ -13,7 +13,8 @@ const GRAB_WGSL = /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read_write> prev: array<vec4f>;
 @group(0) @binding(3) var<storage, read_write> vel: array<vec4f>;
 @group(0) @binding(4) var<storage, read> held: array<vec4f>;  // xyz: offset to the target (m); w: the vertex (bits)
-struct Grab { goal: vec3f, count: u32 }
+// base: the body's first vertex in the buffers bound (0 for its own, its base in a world's).
+struct Grab { goal: vec3f, count: u32, base: u32 }
 @group(1) @binding(0) var<uniform> G: Grab;   // target at this substep's end, relative to the origin
 
 // After predict: prev = x, x = target + offset (held vertices have w = 0, so predict left them).
@@ -21,7 +22,7 @@ struct Grab { goal: vec3f, count: u32 }
 fn place(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= G.count) { return; }
   let h = held[gid.x];
-  let i = bitcast<u32>(h.w);
+  let i = G.base + bitcast<u32>(h.w);
   var to = G.goal + h.xyz;
   if ((P.flags & 1u) != 0u && to.y < P.floor_y) { to.y = P.floor_y; }
   let xi = x[i];
@@ -33,7 +34,7 @@ fn place(@builtin(global_invocation_id) gid: vec3u) {
 @compute @workgroup_size(64)
 fn follow(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= G.count) { return; }
-  let i = bitcast<u32>(held[gid.x].w);
+  let i = G.base + bitcast<u32>(held[gid.x].w);
   vel[i] = vec4f((x[i].xyz - prev[i].xyz) * (1.0 / P.h), 0.0);
 }
 `;
@@ -42,7 +43,7 @@ function makeGrabKernels(device) {
   const S = GPUShaderStage.COMPUTE;
   const storage = (binding, readOnly = false) => ({ binding, visibility: S, buffer: { type: readOnly ? 'read-only-storage' : 'storage' } });
   const layout = device.createBindGroupLayout({ entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform' } }, storage(1), storage(2), storage(3), storage(4, true)] });
-  const entryLayout = device.createBindGroupLayout({ entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 16 } }] });
+  const entryLayout = device.createBindGroupLayout({ entries: [{ binding: 0, visibility: S, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 32 } }] });
   const pipes = device.createPipelineLayout({ bindGroupLayouts: [layout, entryLayout] });
   const module = device.createShaderModule({ code: GRAB_WGSL, label: 'grab' });
   const pipeline = (entryPoint) => device.createComputePipeline({ layout: pipes, compute: { module, entryPoint } });
@@ -91,14 +92,15 @@ export class BodyGrab {
     this.to = target.map(f32);
   }
 
-  // The frame's per-substep targets (grab_target at (s + 1) / substeps), relative to the origin.
-  write(substeps) {
+  // The frame's per-substep targets (grab_target at (s + 1) / substeps), relative to the origin;
+  // base: the body's first vertex in the buffers the frame binds (encode).
+  write(substeps, base = 0) {
     const { device } = this.body.world;
     if (substeps > this.capacity) {
       this.entries?.destroy();
       this.capacity = substeps;
       this.entries = device.createBuffer({ size: substeps * STRIDE, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'grab targets' });
-      this.entryGroup = device.createBindGroup({ layout: this.kernels.entryLayout, entries: [{ binding: 0, resource: { buffer: this.entries, size: 16 } }] });
+      this.entryGroup = device.createBindGroup({ layout: this.kernels.entryLayout, entries: [{ binding: 0, resource: { buffer: this.entries, size: 32 } }] });
     }
     const data = new ArrayBuffer(substeps * STRIDE);
     const o = this.body.origin;
@@ -106,17 +108,31 @@ export class BodyGrab {
       const t = f32((s + 1) / substeps);
       const f = new Float32Array(data, s * STRIDE, 4);
       for (let k = 0; k < 3; ++k) f[k] = f32(f32(this.from[k] + f32(f32(this.to[k] - this.from[k]) * t)) - o[k]);
-      new Uint32Array(data, s * STRIDE, 4)[3] = this.members.length;
+      new Uint32Array(data, s * STRIDE, 5).set([this.members.length, base], 3);
     }
     device.queue.writeBuffer(this.entries, 0, data);
   }
 
-  // Dispatches `place` (kernel 'place') or `follow` for substep s.
-  encode(pass, kernel, s) {
+  // Dispatches `place` (kernel 'place') or `follow` for substep s, on the body's own buffers or
+  // (merged) on the world's (gpu_merged.js; write() was given the body's base there). Returns 1.
+  encode(pass, kernel, s, merged = null) {
     pass.setPipeline(this.kernels[kernel]);
-    pass.setBindGroup(0, this.group);
+    pass.setBindGroup(0, merged ? this._worldGroup(merged) : this.group);
     pass.setBindGroup(1, this.entryGroup, [s * STRIDE]);
     pass.dispatchWorkgroups(Math.ceil(this.members.length / 64));
+    return 1;
+  }
+
+  // The body's parameters with the world's x, prev and v.
+  _worldGroup(merged) {
+    if (this.worldGroupOf !== merged) {
+      this.worldGroupOf = merged;
+      this.worldGroup = this.body.world.device.createBindGroup({
+        layout: this.kernels.layout,
+        entries: [this.body.params, merged.x, merged.prev, merged.vel, this.held].map((b, binding) => ({ binding, resource: { buffer: b } })),
+      });
+    }
+    return this.worldGroup;
   }
 
   endFrame() {

@@ -3,17 +3,22 @@
 // vertex numbering for the world) around the passes, the constraints are concatenated colour by
 // colour with their global vertex ids, and each carries its body's index for its compliance and
 // flags. The constraint dispatches per substep are then those of the body with the most colours,
-// whatever the body count. Without colliders, grabs or contact between bodies, x, prev, v and the
-// inverse masses of all bodies also live in world buffers for the whole frame (copied in and out
-// once a frame), and predict and finish are one dispatch each per substep, each vertex reading its
-// body's damping, friction, restitution and floor through a per-vertex body index. Each body's
-// vertices and constraints see the same arithmetic in the same order as alone: the same bits.
+// whatever the body count. x, prev, v and the inverse masses of all bodies live in world buffers for
+// the whole frame (copied in and out once a frame), and every per-vertex kernel is one dispatch for
+// all bodies, each vertex reading its body's damping, friction, restitution, floor and origin through
+// a per-vertex body index: predict and finish, or the ground, each collider's particles (and its face
+// levels, level l of every body's surface in one), contact between bodies (on these buffers, no
+// copies) and the velocities. Grabs place and follow their held vertices in the same buffers. Each
+// body's vertices and constraints see the same arithmetic in the same order as alone: the same bits
+// (colliders: their poses made relative to the body's origin on the GPU, the same float32 rounding).
 import { EDGE_SOLVE, OWNER_PARAMS, PARAMS, TET_SOLVE, VERTEX_OWNER_PARAMS, VERTEX_SOLVE } from './xpbd_wgsl.js';
+import { ColliderContacts, mergeFaceLevels } from './gpu_colliders.js';
+import { vertexBases } from './gpu_numbering.js';
 
 const WORKGROUP = 64; // invocations per workgroup, as the kernels declare
 const BATCH_STRIDE = 256; // bytes between batch entries: the minimum uniform dynamic offset alignment
 const OWNER_BYTES = 16; // struct Owner in xpbd_wgsl.js
-const VERTEX_OWNER_BYTES = 16; // struct VertexOwner in xpbd_wgsl.js
+const VERTEX_OWNER_BYTES = 32; // struct VertexOwner in xpbd_wgsl.js
 const PARAMS_BYTES = 64; // struct Params in xpbd_wgsl.js
 
 const kernelsByDevice = new WeakMap();
@@ -48,12 +53,8 @@ export class MergedBatches {
     if (!kernelsByDevice.has(device)) kernelsByDevice.set(device, makeKernels(device, world.kernels.batchLayout));
     this.kernels = kernelsByDevice.get(device);
     this.batchGroupLayout = world.kernels.batchLayout;
-    this.base = [];
-    let vertices = 0;
-    for (const b of bodies) {
-      this.base.push(vertices);
-      vertices += b.vertexCount;
-    }
+    const { base, vertices } = vertexBases(bodies);
+    this.base = base;
     this.vertices = vertices;
     const U = GPUBufferUsage;
     const buffer = (bytes, usage, label) => device.createBuffer({ size: Math.max(16, bytes), usage, label });
@@ -143,8 +144,8 @@ export class MergedBatches {
     pu[10] = this.vertices;
     pu[11] = ground ? 1 : 0;
     this.device.queue.writeBuffer(this.params, 0, params);
-    const owners = new Float32Array(4 * this.bodies.length);
-    this.bodies.forEach((b, j) => owners.set([Math.exp(-b.p.damping * h), b.p.friction, b.p.restitution, -b.origin[1]], 4 * j));
+    const owners = new Float32Array(8 * this.bodies.length);
+    this.bodies.forEach((b, j) => owners.set([Math.exp(-b.p.damping * h), b.p.friction, b.p.restitution, -b.origin[1], ...b.origin], 8 * j));
     this.device.queue.writeBuffer(this.vertexOwners, 0, owners);
   }
 
@@ -166,39 +167,59 @@ export class MergedBatches {
     });
   }
 
-  // A whole substep on the world's buffers (between encodeIn and encodeOut): one predict, the
-  // passes, one finish. Returns the dispatches.
-  encodeSubstep(encoder, iterations) {
-    if (iterations > 1) {
-      encoder.clearBuffer(this.edgesLambda);
-      encoder.clearBuffer(this.tetsLambda);
-    }
-    const pass = encoder.beginComputePass();
+  // A frame on the world's buffers: x, v and 1/m in; per substep predict, the grabs' place, the
+  // passes, then finish, or (colliders or contact between bodies) the ground and each collider, the
+  // contacts (contact: a WorldContact on these buffers) and the velocities (after the contacts, the
+  // ground again first), and the grabs' follow; x and v out. Returns the dispatches.
+  encodeFrame(encoder, { substeps, iterations, colliders, contact, grabbed }) {
+    this.encodeIn(encoder);
+    const contacts = colliders.length > 0 || contact ? (this.contacts ??= this._colliderContacts()) : null;
+    contacts?.writeShapes(colliders, substeps);
     const groups = Math.ceil(this.vertices / WORKGROUP);
-    pass.setPipeline(this.kernels.predict);
-    pass.setBindGroup(0, this.vertexGroup);
-    pass.dispatchWorkgroups(groups);
-    const dispatches = this._encodePasses(pass, iterations);
-    pass.setPipeline(this.kernels.finish);
-    pass.setBindGroup(0, this.vertexGroup);
-    pass.dispatchWorkgroups(groups);
-    pass.end();
-    return 2 + dispatches;
+    let dispatches = 0;
+    for (let s = 0; s < substeps; ++s) {
+      if (iterations > 1) {
+        encoder.clearBuffer(this.edgesLambda);
+        encoder.clearBuffer(this.tetsLambda);
+      }
+      let pass = encoder.beginComputePass();
+      pass.setPipeline(this.kernels.predict);
+      pass.setBindGroup(0, this.vertexGroup);
+      pass.dispatchWorkgroups(groups);
+      ++dispatches;
+      for (const b of grabbed) dispatches += b.grab.encode(pass, 'place', s, this);
+      dispatches += this._encodePasses(pass, iterations);
+      if (!contacts) {
+        pass.setPipeline(this.kernels.finish);
+        pass.setBindGroup(0, this.vertexGroup);
+        pass.dispatchWorkgroups(groups);
+        ++dispatches;
+      } else {
+        dispatches += contacts.encodeContacts(pass, s);
+        if (contact) {
+          pass.end();
+          dispatches += contact.encode(encoder);
+          pass = encoder.beginComputePass();
+        }
+        dispatches += contacts.encodeVelocities(pass, s, !!contact);
+      }
+      for (const b of grabbed) dispatches += b.grab.encode(pass, 'follow', s, this);
+      pass.end();
+    }
+    this.encodeOut(encoder);
+    return dispatches;
   }
 
-  // The passes of one substep over every body (all with `iterations` passes): positions in, the
-  // batches, positions out. Returns the dispatches.
-  encode(encoder, iterations) {
-    this.bodies.forEach((b, j) => encoder.copyBufferToBuffer(b.x, 0, this.x, 16 * this.base[j], 16 * b.vertexCount));
-    if (iterations > 1) {
-      encoder.clearBuffer(this.edgesLambda);
-      encoder.clearBuffer(this.tetsLambda);
-    }
-    const pass = encoder.beginComputePass();
-    const dispatches = this._encodePasses(pass, iterations);
-    pass.end();
-    this.bodies.forEach((b, j) => encoder.copyBufferToBuffer(this.x, 16 * this.base[j], b.x, 0, 16 * b.vertexCount));
-    return dispatches;
+  // The colliders' contacts on the world's buffers: every body's surface levels merged, poses in
+  // world coordinates (origin 0), each vertex's body origin subtracted in the kernels.
+  _colliderContacts() {
+    return new ColliderContacts(this.world, {
+      vertexCount: this.vertices,
+      buffers: [this.params, this.x, this.prev, this.vel],
+      owners: [this.vertexOwners, this.vertexOwner],
+      levels: mergeFaceLevels(this.bodies, this.base),
+      origin: [0, 0, 0],
+    });
   }
 
   _encodePasses(pass, iterations) {
@@ -219,5 +240,6 @@ export class MergedBatches {
 
   destroy() {
     for (const b of this.buffers) b.destroy();
+    this.contacts?.destroy();
   }
 }

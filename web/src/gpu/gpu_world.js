@@ -5,9 +5,9 @@
 // (a wasm World that is never stepped: meshing, masses, rest shapes, the solve order and its
 // batches), then live on the GPU: positions, velocities and multipliers stay in storage buffers, and
 // every substep is one dispatch to predict, one per batch per pass, and one for the ground and the
-// velocities (more with colliders, a grab or contact between bodies). With several bodies, batch k of
-// every body is one dispatch, and without colliders, grabs or contact predict and finish are one
-// each for the whole world (gpu_merged.js).
+// velocities (more with colliders, a grab or contact between bodies). With several bodies (the same
+// passes each), batch k of every body is one dispatch and every per-vertex pass one for the whole
+// world, on the world's vertex buffers (gpu_merged.js).
 // What the backend does not do yet throws BackendError instead of silently differing (docs/gpu.md).
 import { ErrorCode, Param, SoftbodyError } from '../softbody.js';
 import * as arg from '../bridge_args.js';
@@ -59,7 +59,10 @@ export async function requestGpu() {
   if (typeof navigator === 'undefined' || !navigator.gpu) return { device: null, reason: 'navigator.gpu is missing (no WebGPU in this browser, or not a secure context)' };
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) return { device: null, reason: 'navigator.gpu.requestAdapter() found no adapter' };
-  const device = await adapter.requestDevice();
+  // The adapter's largest storage buffers (the defaults, 128 MB a binding, hold the contact hash of
+  // only ~30,000 surface triangles: a heap of ~200 small bodies).
+  const { maxStorageBufferBindingSize, maxBufferSize } = adapter.limits;
+  const device = await adapter.requestDevice({ requiredLimits: { maxStorageBufferBindingSize, maxBufferSize } });
   // A validation error otherwise only warns once in the console, and the frame silently does nothing.
   device.addEventListener('uncapturederror', (event) => console.error(`WebGPU: ${event.error.message}`));
   const info = adapter.info ?? {};
@@ -164,32 +167,14 @@ export class GpuWorld {
       this.merged?.destroy();
       this.merged = merged ? new MergedBatches(this, bodies) : null;
     }
-    // Nothing per body between the passes and the velocities: the whole substep on the world's
-    // vertex buffers, one predict and one finish for all bodies.
-    const fused = merged && !touching && colliders.length === 0 && bodies.every((b) => !b.grab);
-    if (fused) {
+    if (merged) {
+      // The whole frame on the world's vertex buffers: every per-vertex pass (predict, the ground,
+      // colliders, contacts between bodies, velocities) one dispatch for all bodies.
       this.merged.writeParams(h);
-      for (const body of bodies) body._prepare(h, substeps, colliders, false);
-      this.merged.encodeIn(encoder);
-      for (let s = 0; s < substeps; ++s) dispatches += this.merged.encodeSubstep(encoder, bodies[0].p.iterations);
-      this.merged.encodeOut(encoder);
-    } else if (merged) {
-      this.merged.writeParams(h);
-      if (touching) this._prepareContact(bodies);
-      for (const body of bodies) body._prepare(h, substeps, colliders, touching);
-      for (let s = 0; s < substeps; ++s) {
-        let pass = encoder.beginComputePass();
-        for (const body of bodies) dispatches += body._encodePredict(pass, s);
-        pass.end();
-        dispatches += this.merged.encode(encoder, bodies[0].p.iterations);
-        pass = encoder.beginComputePass();
-        for (const body of bodies) dispatches += body._encodeEnd(pass, s, !touching);
-        pass.end();
-        if (touching) {
-          dispatches += this.contact.encode(encoder);
-          for (const body of bodies) dispatches += body._encodeFinish(encoder, s);
-        }
-      }
+      if (touching) this._prepareContact(bodies, this.merged);
+      bodies.forEach((body, j) => body._prepare(h, substeps, [], false, this.merged.base[j]));
+      const grabbed = bodies.filter((b) => b.grab);
+      dispatches += this.merged.encodeFrame(encoder, { substeps, iterations: bodies[0].p.iterations, colliders, contact: touching ? this.contact : null, grabbed });
     } else if (!touching) {
       for (const body of bodies) dispatches += body._encode(encoder, h, substeps, colliders);
     } else {
@@ -212,13 +197,14 @@ export class GpuWorld {
     this.device.queue.onSubmittedWorkDone().then(() => { this.inFlight -= 1; });
   }
 
-  // The contact between bodies for this body list (rebuilt when it changed), its body table written.
-  _prepareContact(bodies) {
-    const same = this.contact && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
+  // The contact between bodies for this body list (rebuilt when it changed), its body table written;
+  // shared: the world's vertex buffers (gpu_merged.js) it runs on, or null for copies of the bodies'.
+  _prepareContact(bodies, shared = null) {
+    const same = this.contact && this.contact.shared === shared && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
     if (!same) {
       if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
       this.contact?.destroy();
-      this.contact = new WorldContact(this, bodies);
+      this.contact = new WorldContact(this, bodies, shared);
     }
     this.contact.writeBodies();
   }
@@ -227,6 +213,17 @@ export class GpuWorld {
   // anyway queues work faster than the GPU runs it, and what it reads back falls ever further behind.
   get busy() {
     return (this.inFlight ?? 0) >= 2;
+  }
+
+  // For a frame loop that cannot wait: starts one read back of these bodies' positions and velocities
+  // (one staging copy and one map for all, not one per body) unless one is in flight; each body's
+  // positions and velocities then hold it, as after body.read().
+  frameRead(bodies) {
+    if (this._reading) return;
+    this._reading = readBuffers(this.device, bodies.flatMap((b) => [b.x, b.vel]))
+      .then((arrays) => bodies.forEach((b, k) => b._takeRead(arrays[2 * k], arrays[2 * k + 1])))
+      .catch(() => {}) // a destroyed body's read fails: nothing to show
+      .finally(() => { this._reading = null; });
   }
 
   // Resolves when the GPU has finished everything submitted so far.
@@ -242,21 +239,22 @@ export class GpuWorld {
   }
 }
 
-// Float32 copies of a few gpu buffers, read back together.
+// Float32 copies of gpu buffers, read back together through one staging buffer.
 async function readBuffers(device, buffers) {
   const encoder = device.createCommandEncoder();
-  const staging = buffers.map((b) => {
-    const s = device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    encoder.copyBufferToBuffer(b, 0, s, 0, b.size);
-    return s;
-  });
-  device.queue.submit([encoder.finish()]);
-  const out = [];
-  for (const s of staging) {
-    await s.mapAsync(GPUMapMode.READ);
-    out.push(new Float32Array(s.getMappedRange().slice(0)));
-    s.destroy();
+  const offsets = [];
+  let size = 0;
+  for (const b of buffers) {
+    offsets.push(size);
+    size += b.size;
   }
+  const staging = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  buffers.forEach((b, k) => encoder.copyBufferToBuffer(b, 0, staging, offsets[k], b.size));
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const all = staging.getMappedRange();
+  const out = buffers.map((b, k) => new Float32Array(all.slice(offsets[k], offsets[k] + b.size)));
+  staging.destroy();
   return out;
 }
 
@@ -377,7 +375,8 @@ export class GpuBody {
   // The frame's uniforms: parameters, collider entries, grab targets. With colliders, or when
   // contacts between bodies come between (bodyContact), the substep ends as the core's unfused one:
   // ground, colliders, [bodies], velocities.
-  _prepare(h, substeps, colliders, bodyContact) {
+  // base: the body's first vertex in the buffers its grab runs on (a world's, gpu_merged.js).
+  _prepare(h, substeps, colliders, bodyContact, base = 0) {
     const { gravity, ground, device } = this.world;
     const p = this.p;
     const keep = p.iterations > 1; // one pass needs no multipliers (lambda = 0 each substep)
@@ -392,7 +391,7 @@ export class GpuBody {
     device.queue.writeBuffer(this.params, 0, params);
     this.frameContacts = colliders.length > 0 || bodyContact ? (this.contacts ??= new BodyContacts(this)) : null;
     this.frameContacts?.writeShapes(colliders, substeps);
-    this.grab?.write(substeps);
+    this.grab?.write(substeps, base);
   }
 
   // Substep s: predict, the grab, the passes, the ground and colliders, and (velocities) the
@@ -614,6 +613,11 @@ export class GpuBody {
   // readCount counts the read backs that completed.
   async read() {
     const [x, v] = await readBuffers(this.world.device, [this.x, this.vel]);
+    return this._takeRead(x, v);
+  }
+
+  // A read back's x (x - origin, w) and v (xyzw) into this.positions / this.velocities.
+  _takeRead(x, v) {
     this.readCount = (this.readCount ?? 0) + 1;
     for (let i = 0; i < this.vertexCount; ++i)
       for (let k = 0; k < 3; ++k) {

@@ -96,23 +96,30 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
   vel[i] = vec4f(v, 0.0);
 }
 `;
-const OWN_VERTEX_PARAMS = /* wgsl */ `
+// vertex_origin(i): what a collider pose written in world coordinates loses to be in vertex i's
+// body coordinates (contact_wgsl.js); a body's own collider entries are already relative: zero.
+export const OWN_VERTEX_PARAMS = /* wgsl */ `
 fn vertex_damping(i: u32) -> f32 { return P.damping; }
 fn vertex_friction(i: u32) -> f32 { return P.friction; }
 fn vertex_restitution(i: u32) -> f32 { return P.restitution; }
 fn vertex_floor_y(i: u32) -> f32 { return P.floor_y; }
+fn vertex_origin(i: u32) -> vec3f { return vec3f(0.0); }
 `;
 // The world's Params (gravity, h, rest_threshold, vertex_count = all bodies', flags: the ground) and,
-// per body, what differs.
-export const VERTEX_OWNER_PARAMS = /* wgsl */ `
-struct VertexOwner { damping: f32, friction: f32, restitution: f32, floor_y: f32 }
-@group(0) @binding(5) var<storage, read> vertex_owners: array<VertexOwner>;  // per body
-@group(0) @binding(6) var<storage, read> vertex_owner: array<u32>;           // per vertex: its body
+// per body, what differs, at group 0's bindings `owners` (per body) and `owner` (per vertex).
+export function vertexOwnerParams(owners, owner) {
+  return /* wgsl */ `
+struct VertexOwner { damping: f32, friction: f32, restitution: f32, floor_y: f32, origin: vec3f, _pad: f32 }
+@group(0) @binding(${owners}) var<storage, read> vertex_owners: array<VertexOwner>;  // per body
+@group(0) @binding(${owner}) var<storage, read> vertex_owner: array<u32>;            // per vertex: its body
 fn vertex_damping(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].damping; }
 fn vertex_friction(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].friction; }
 fn vertex_restitution(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].restitution; }
 fn vertex_floor_y(i: u32) -> f32 { return vertex_owners[vertex_owner[i]].floor_y; }
+fn vertex_origin(i: u32) -> vec3f { return vertex_owners[vertex_owner[i]].origin; }
 `;
+}
+export const VERTEX_OWNER_PARAMS = vertexOwnerParams(5, 6);
 export const VERTEX_WGSL = `${PARAMS}${OWN_VERTEX_PARAMS}${VERTEX_SOLVE}`;
 
 // One batch of constraints that share no vertex (core/solver/parallel_batches.h): the constraint

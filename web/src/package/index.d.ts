@@ -21,7 +21,7 @@ export interface SoftBodyAttributes {
   /** scene: what to simulate */
   get scene(): SceneName;
   set scene(value: SceneName | null);
-  /** scenery: the demo's scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle), heap (heap-count small boxes and balls into a pen of four walls: a scene for backend="webgpu"); the body is grabbed, the rest is scenery */
+  /** scenery: the demo's scenes around the body, the same in every view: pile (20 boxes, balls and bunnies into a bowl), stairs, obstacles (spheres, capsules, sheets draped over them), funnel, paddle (a turning paddle), heap (heap-count small boxes and balls into a pen of four walls: a scene for backend="webgpu"); the body is grabbed, the rest is scenery, except the heap, whose every body is grabbed */
   get scenery(): ('none' | 'pile' | 'stairs' | 'obstacles' | 'funnel' | 'paddle' | 'heap');
   set scenery(value: ('none' | 'pile' | 'stairs' | 'obstacles' | 'funnel' | 'paddle' | 'heap') | null);
   /** heap-count: scenery="heap": how many small boxes and balls are dropped (hundreds are for a GPU; every body may touch every other) */
