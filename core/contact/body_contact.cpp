@@ -314,6 +314,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
         chi[c] = std::min(cell_of(hi[c], inv_cell), clo[c] + 8);  // a path longer than 8 cells is cut short
       }
       const size_t first = cand_tri_.size();
+      bool near_at_rest = false;  // a self candidate of a sheet nearer than the exclusion in the rest shape
       for (int32_t ix = clo[0]; ix <= chi[0]; ++ix)
         for (int32_t iy = clo[1]; iy <= chi[1]; ++iy)
           for (int32_t iz = clo[2]; iz <= chi[2]; ++iz) {
@@ -339,7 +340,12 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 bool in_face;
                 const Vec3 r = load3(rest, v);
                 const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
-                if (length_sq(r - q0) < self_exclusion * self_exclusion) continue;
+                if (length_sq(r - q0) < self_exclusion * self_exclusion) {
+                  // A sheet keeps such a pair (a border's half triangles, an irregular mesh) with a
+                  // gap it has at rest: they may not pass through each other either.
+                  if (!A.is_cloth()) continue;
+                  near_at_rest = true;
+                }
                 // Only from the triangle's outer side at the frame start (a sheet has two).
                 const Vec3 x = load3(xa, v), p0 = load3(xa, tri[0]), p1 = load3(xa, tri[1]), p2 = load3(xa, tri[2]);
                 const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
@@ -368,6 +374,21 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
       if (cand_tri_.size() == first) continue;
       // (prune_far orders what it keeps by distance and index: the result does not depend on the
       // hash's cell order within a vertex's path.)
+      // Each candidate's gap: the bodies' (contact_gap); for a sheet's own triangle near the vertex in
+      // the rest shape, that rest distance / kClothSelfExclusion if smaller (cloth_contact.h).
+      cand_gap_.resize(cand_tri_.size());
+      for (size_t e = first; e < cand_tri_.size(); ++e) {
+        const uint32_t b = tri_body_[cand_tri_[e]];
+        cand_gap_[e] = contact_gap(A, *bodies[b], settings);
+        if (near_at_rest && b == a) {
+          const uint32_t* tri = A.surface_triangles() + 3 * tri_id_[cand_tri_[e]];
+          float w[3];
+          bool in_face;
+          const Vec3 r = load3(rest, v);
+          const float d = length(r - closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face));
+          cand_gap_[e] = std::min(cand_gap_[e], d / kClothSelfExclusion);
+        }
+      }
       prune_far(bodies, a, v, first, dt, settings);
       if (cand_tri_.size() == first) continue;
       cand_body_.push_back(a);
@@ -423,18 +444,22 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
       if (low > reach + kPruneSlack || low > nearest_high + kPruneSlack) continue;
     }
     cand_d0_[kept] = cand_d0_[e];
+    cand_gap_[kept] = cand_gap_[e];
     cand_tri_[kept++] = index;
   }
   cand_tri_.resize(kept);
   cand_d0_.resize(kept);
+  cand_gap_.resize(kept);
   // Nearest first (by the frame start's distance, ties by index; a NaN distance first, as it is
   // never skipped): the solve then finds the nearest early and skips the candidates that cannot come
   // nearer than it without measuring them, and the sweep stops at the first that cannot be reached.
   order_.clear();
-  for (size_t e = first; e < kept; ++e) order_.push_back({cand_d0_[e] == cand_d0_[e] ? cand_d0_[e] : -1.0f, cand_tri_[e]});
+  for (size_t e = first; e < kept; ++e)
+    order_.push_back({cand_d0_[e] == cand_d0_[e] ? cand_d0_[e] : -1.0f, cand_gap_[e], cand_tri_[e]});
   std::sort(order_.begin(), order_.end(), [](const Ordered& p, const Ordered& q) { return p.d < q.d || (p.d == q.d && p.index < q.index); });
   for (size_t e = first; e < kept; ++e) {
     cand_d0_[e] = order_[e - first].d < 0.0f ? NAN : order_[e - first].d;
+    cand_gap_[e] = order_[e - first].gap;
     cand_tri_[e] = order_[e - first].index;
   }
 }
@@ -485,7 +510,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
         SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
         if (!B.is_cloth()) continue;
-        const float depth = solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], contact_gap(A, B, settings));
+        const float depth = solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], cand_gap_[e]);
         if (depth < 0.0f) continue;
         ++solved;
         if (!report) continue;
@@ -672,7 +697,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     }
   }
   if (any_cloth_) {
-    solved += solve_edge_pairs(bodies, count, settings);
+    solved += solve_edge_pairs(bodies, count);
     apply_bounds(bodies, count);
   }
   return solved;

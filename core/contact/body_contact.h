@@ -101,7 +101,7 @@ class BodyContact {
   // Cloth (body_contact_cloth.cpp): the edge pairs of this frame's cloth candidates, and the
   // bounded displacement of the vertices in cloth pairs.
   void gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
-  uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
+  uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count);  // each pair keeps its own gap
   void apply_bounds(SoftBody* const* bodies, uint32_t count);
   // No tunnelling (body_contact_sweep.cpp): per candidate vertex, the other body's face its path
   // went through first in this substep, if any.
@@ -140,20 +140,25 @@ class BodyContact {
   struct EdgePairEnds {
     uint32_t a, b;            // the bodies
     uint32_t a0, a1, b0, b1;  // the edges' ends, vertex ids in their bodies
+    float gap;                // m: contact_gap, or less for a sheet's pair near at rest
   };
   std::vector<EdgePairEnds> edge_pair_ends_;  // edge_pairs_ decoded, in the same order
   std::vector<uint64_t> sort_scratch_;
   std::vector<float> bound_;
   std::vector<uint32_t> bounded_;        // global vertex ids with a bound this substep
-  std::vector<float> motion_;            // per vertex (body_vertex_begin_): its motion in this substep, m
+  std::vector<float> motion_;            // per vertex (body_vertex_begin_): its motion in this substep less its body's shared motion, m
+  std::vector<uint8_t> own_pairs_only_;  // per body: its cloth pairs this frame are all with itself
+  std::vector<float> shared_motion_;     // per body: xyz, its free vertices' mean motion this substep if own_pairs_only_, else 0, m
   bool any_cloth_ = false;               // a cloth body takes part this frame
   struct Ordered {
     float d;         // m, the frame start's distance (-1: NaN)
+    float gap;       // m, the pair's gap (cand_gap_)
     uint32_t index;  // hashed triangle
   };
   std::vector<Ordered> order_;           // scratch: one vertex's candidates sorted nearest first
   std::vector<float> prune_low_;         // scratch: per candidate of one vertex, its nearest possible distance, m
   std::vector<float> cand_d0_;           // per candidate: the vertex's distance to the triangle at the frame start, m
+  std::vector<float> cand_gap_;          // per candidate: the gap it keeps, m (contact_gap, or less for a sheet's pair near at rest)
   // The frame-start positions of the bodies near another (body i's vertices from body_pos_begin_[i]),
   // and in the solve how far each of those vertices has moved since, m.
   std::vector<float> frame_pos_;

@@ -124,13 +124,14 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     const uint32_t* eb = B.edges() + 2 * (gb - body_edge_begin_[b]);
     const uint32_t i0 = ea[0], i1 = ea[1], j0 = eb[0], j1 = eb[1];
     float s, t;
-    // Near in the rest shape (short edges at a border): never a contact, as for the vertex-triangle
-    // pairs (body_contact.cpp).
+    float gap = contact_gap(A, B, settings);  // m
+    // Near in the rest shape (short edges at a border's half triangles): the gap they have at rest,
+    // as for the vertex-triangle pairs (body_contact.cpp).
     if (a == b) {
       const float* rest = A.rest_positions();
       const float exclusion = kClothSelfExclusion * A.self_thickness();
-      if (closest_between_segments(load3(rest, i0), load3(rest, i1), load3(rest, j0), load3(rest, j1), &s, &t) < exclusion * exclusion)
-        continue;
+      const float d2 = closest_between_segments(load3(rest, i0), load3(rest, i1), load3(rest, j0), load3(rest, j1), &s, &t);
+      if (d2 < exclusion * exclusion) gap = std::min(gap, std::sqrt(d2) / kClothSelfExclusion);
     }
     // Only pairs this frame's motion (predicted from the velocities, as the candidates) can bring
     // within the gap, and half the gap again for what it did not predict. The closest points are
@@ -143,9 +144,18 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     const float motion = std::max({length(va0 - vb0), length(va0 - vb1), length(va1 - vb0), length(va1 - vb1)});
     if (!(d - motion <= 1.5f * contact_gap(A, B, settings))) continue;
     edge_pairs_[kept++] = key;
-    edge_pair_ends_.push_back({a, b, i0, i1, j0, j1});
+    edge_pair_ends_.push_back({a, b, i0, i1, j0, j1, gap});
   }
   edge_pairs_.resize(kept);
+  // Bodies whose cloth pairs are all with themselves: their bounds are on relative motion.
+  own_pairs_only_.assign(count, 1);
+  for (size_t k = 0; k + 1 < cand_start_.size(); ++k)
+    for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
+      const uint32_t a = cand_body_[k], b = tri_body_[cand_tri_[c]];
+      if (a != b && (bodies[a]->is_cloth() || bodies[b]->is_cloth())) own_pairs_only_[a] = own_pairs_only_[b] = 0;
+    }
+  for (const EdgePairEnds& e : edge_pair_ends_)
+    if (e.a != e.b) own_pairs_only_[e.a] = own_pairs_only_[e.b] = 0;
   bound_.assign(body_vertex_begin_[count], INFINITY);
   bounded_.clear();
   edge_ms_ = ms_since(began);
@@ -189,8 +199,11 @@ bool may_bound(float moved, float lower_sq) {
 void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
   if (bound_.size() != body_vertex_begin_[count]) return;  // no cloth candidates gathered this frame
   const auto began = std::chrono::steady_clock::now();
-  // Each vertex's motion in this substep, m; 0 where it cannot be shortened.
+  // Each vertex's motion in this substep less its body's shared motion, m; 0 where it cannot be
+  // shortened. The shared motion: the mean of the free vertices' (a body with pairs only with
+  // itself: every pair's two sides move with it, so it brings none nearer).
   motion_.resize(bound_.size());
+  shared_motion_.assign(3 * size_t(count), 0.0f);
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
     if (n == 0) continue;
@@ -198,8 +211,21 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     const float* x = B.positions();
     const float* p = B.previous_positions();
     const float* w = B.inverse_masses();
+    Vec3 shared{0.0f, 0.0f, 0.0f};
+    if (own_pairs_only_[i] && !B.diverged()) {
+      double sum[3] = {0, 0, 0};
+      uint32_t free = 0;
+      for (uint32_t v = 0; v < n; ++v) {
+        if (w[v] == 0.0f) continue;
+        for (int c = 0; c < 3; ++c) sum[c] += double(x[3 * v + c]) - double(p[3 * v + c]);
+        ++free;
+      }
+      // Pinned vertices share no motion: with any, the bound is on the motion itself.
+      if (free == n) shared = Vec3{float(sum[0] / n), float(sum[1] / n), float(sum[2] / n)};
+    }
+    store3(shared_motion_.data(), i, shared);
     for (uint32_t v = 0; v < n; ++v)
-      motion_[begin + v] = B.diverged() || w[v] == 0.0f ? 0.0f : length(load3(x, v) - load3(p, v));
+      motion_[begin + v] = B.diverged() || w[v] == 0.0f ? 0.0f : length(load3(x, v) - load3(p, v) - shared);
   }
   auto tighten = [&](uint32_t body, uint32_t v, float d) {
     float& b = bound_[body_vertex_begin_[body] + v];
@@ -245,14 +271,14 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     while (body + 1 < count && body_vertex_begin_[body + 1] <= g) ++body;
     SoftBody& B = *bodies[body];
     const uint32_t v = g - body_vertex_begin_[body];
-    if (!B.diverged() && B.inverse_masses()[v] > 0.0f) bound_motion(B, v, bound_[g]);
+    if (!B.diverged() && B.inverse_masses()[v] > 0.0f) bound_motion(B, v, bound_[g], load3(shared_motion_.data(), body));
     bound_[g] = INFINITY;
   }
   bounded_.clear();
   bound_ms_ += ms_since(began);
 }
 
-uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings) {
+uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count) {
   uint32_t solved = 0;
   for (const EdgePairEnds& e : edge_pair_ends_) {
     if (e.a >= count || e.b >= count) continue;
@@ -260,7 +286,7 @@ uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count, 
     SoftBody& B = *bodies[e.b];
     if (A.diverged() && B.diverged()) continue;
     const uint32_t ea[2] = {e.a0, e.a1}, eb[2] = {e.b0, e.b1};
-    const float depth = solve_edge_edge(A, ea[0], ea[1], B, eb[0], eb[1], contact_gap(A, B, settings));
+    const float depth = solve_edge_edge(A, ea[0], ea[1], B, eb[0], eb[1], e.gap);
     if (depth < 0.0f) continue;
     A.add_contacts(0, depth);
     ++solved;

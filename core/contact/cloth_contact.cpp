@@ -144,9 +144,9 @@ float start_distance_edge_edge(const SoftBody& A, uint32_t a0, uint32_t a1, cons
   return std::sqrt(closest_between_segments(load3(pa, a0), load3(pa, a1), load3(pb, b0), load3(pb, b1), &s, &t));
 }
 
-void bound_motion(SoftBody& A, uint32_t v, float bound) {
+void bound_motion(SoftBody& A, uint32_t v, float bound, Vec3 shared) {
   float* x = A.positions();
-  const Vec3 p = load3(A.previous_positions(), v);
+  const Vec3 p = load3(A.previous_positions(), v) + shared;
   const Vec3 d = load3(x, v) - p;
   const float len = length(d);
   if (len > bound) store3(x, v, p + d * (bound / len));

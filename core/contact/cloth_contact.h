@@ -17,8 +17,12 @@
 // with gamma < 1/2 (both sides together then close at most 2 gamma d < d). Each vertex's bound is
 // gamma x the smallest distance of any pair it is part of (as the vertex, a corner of the triangle
 // or an end of an edge); the substep's motion x - x_prev is shortened to it after the contacts.
+// Only relative motion brings a pair together: a body whose pairs are all its own is bounded on its
+// motion less the substep's mean motion of its vertices (a sheet falling as a whole is not held back).
 #pragma once
 #include <cstdint>
+
+#include "math/vec3.h"
 
 namespace sb {
 
@@ -44,7 +48,8 @@ float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32
 float start_distance_vertex_triangle(const SoftBody& A, uint32_t v, const SoftBody& B, uint32_t t);
 float start_distance_edge_edge(const SoftBody& A, uint32_t a0, uint32_t a1, const SoftBody& B, uint32_t b0, uint32_t b1);
 
-// Shortens vertex v's substep motion to `bound` (m).
-void bound_motion(SoftBody& A, uint32_t v, float bound);
+// Shortens vertex v's substep motion, less `shared` (m: a motion every vertex of its pairs shares),
+// to `bound` (m).
+void bound_motion(SoftBody& A, uint32_t v, float bound, Vec3 shared);
 
 }  // namespace sb

@@ -97,8 +97,10 @@ inline bool coplanar(const P3 t[3], const P3 u[3]) {
 
 }  // namespace detail
 
-// Surface triangles (3 vertex ids each, in xyz positions) that pass through each other, as pairs.
-inline uint32_t count_surface_intersections(const float* xyz, const uint32_t* triangles, uint32_t triangle_count) {
+// Surface triangles (3 vertex ids each, in xyz positions) that pass through each other, as pairs;
+// with `pairs`, each pair's two triangle indices are appended to it.
+inline uint32_t count_surface_intersections(const float* xyz, const uint32_t* triangles, uint32_t triangle_count,
+                                            std::vector<uint32_t>* pairs = nullptr) {
   using namespace detail;
   std::vector<double> box(6 * size_t(triangle_count));
   for (uint32_t t = 0; t < triangle_count; ++t) {
@@ -163,6 +165,7 @@ inline uint32_t count_surface_intersections(const float* xyz, const uint32_t* tr
         meet = flat && orient2(T[0], T[1], T[2], k) == orient2(T[0], T[1], U[2], k);
       }
       count += meet ? 1u : 0u;
+      if (meet && pairs) pairs->insert(pairs->end(), {s, t});
     }
   return count;
 }
