@@ -621,8 +621,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
     pos_[j] -= origin[j % 3];
     vbd_target_[j] = pos_[j];
   }
-  if (params_.spring_damping > 0.0f)
-    for (size_t j = 0; j < pos_.size(); ++j) vbd_previous_[j] = prev_[j] - origin[j % 3];
+  for (size_t j = 0; j < pos_.size(); ++j) vbd_previous_[j] = prev_[j] - origin[j % 3];
   VbdModel m;
   m.vertex_count = vertex_count();
   m.mass = mass_.data();
@@ -630,6 +629,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.target = vbd_target_.data();
   m.inv_h2 = last_inv_h2_;
   m.supported = vbd_supported_.data();
+  m.stats = &vbd_stats_;
   m.gravity = gravity;
   // The ground and the press plate inside the sweeps (vbd.h), in the sweeps' coordinates.
   m.floor_y = ground ? ground_y() - origin[1] : -INFINITY;  // cloth rests half its thickness up
@@ -639,6 +639,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   m.tets = tet_ids_.data();
   m.tet_count = tet_count();
   m.edges = edge_ids_.data();
+  m.edge_count = edge_count();
   m.edge_damping = params_.spring_damping;
   m.previous = vbd_previous_.data();
   m.bending = bending_forces(cloth_, params_.bending_stiffness);
@@ -655,6 +656,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
     m.edge_scale = edge_stiffness_scale_.empty() ? nullptr : edge_stiffness_scale_.data();
     m.tet_scale = tet_stiffness_scale_.empty() ? nullptr : tet_stiffness_scale_.data();
   }
+  vbd_first_guess(m);
   // Below kVbdForwardSweeps sweeps go in pairs, forward then backward over the vertices (symmetric
   // Gauss-Seidel), an odd count rounded up. A few forward sweeps alone map the inertial target y to
   // x by a non-symmetric operator whose complex eigenvalues make the step's velocity grow: a 1 m

@@ -159,6 +159,41 @@ void vertex_force(const VbdModel& m, const VertexAdjacency& adj, const float* x,
   *acting = forces;
 }
 
+// Stores vertex i at xi + t d for the largest t in 1, 1/2, ... 1/2^kVbdHalvings that does not raise
+// its share of G, or leaves it at xi (vbd.h). A start outside the planes is put on the plane first.
+// plane: the y the step ends on when a plane holds it, else NaN. Returns whether it ended there.
+bool line_search(const VbdModel& m, const VertexAdjacency& adj, float* x, uint32_t i, Vec3 xi, const double d[3],
+                 double plane) {
+  const Vec3 end = xi + Vec3{float(d[0]), float(d[1]), float(d[2])};
+  if (plane == plane && (xi.y < m.floor_y || xi.y > m.ceiling_y)) xi.y = end.y;
+  const float end_y = end.y;
+  const Vec3 step = end - xi;
+  store3(x, i, xi);
+  const double before = vbd_vertex_energy(m, adj, x, i);
+  Vec3 to = end;
+  double t = 1.0, after = 0.0;
+  for (int k = 0;; ++k) {
+    store3(x, i, to);
+    after = vbd_vertex_energy(m, adj, x, i);
+    if (after <= before) break;
+    if (k == kVbdHalvings) {
+      store3(x, i, xi);
+      t = 0.0;
+      after = before;
+      break;
+    }
+    t *= 0.5;
+    to = xi + step * float(t);
+  }
+  if (m.stats) {
+    ++m.stats->steps;
+    if (t == 0.0) ++m.stats->rejected;
+    else if (t < 1.0) ++m.stats->halved;
+    m.stats->largest_rise = std::max(m.stats->largest_rise, after - before);
+  }
+  return x[3 * i + 1] == end_y;
+}
+
 }  // namespace
 
 float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool backward, ForceBalance* balance) {
@@ -205,7 +240,8 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool ba
       }
       if (m.support) m.support[i] = float(H.xy * d[0] + H.yy * d[1] + H.yz * d[2] - f[1]);  // N, + up
     }
-    store3(x, i, xi + Vec3{float(d[0]), float(d[1]), float(d[2])});
+    // A shortened step that left the plane had no support from it.
+    if (!line_search(m, adj, x, i, xi, d, plane) && m.support) m.support[i] = 0.0f;
   }
   return acting > 0.0 ? float(unbalanced / acting) : 0.0f;
 }

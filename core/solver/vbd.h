@@ -44,6 +44,7 @@ struct VbdModel {
   const float* tet_rest6 = nullptr;         // 6 V0, m^3 (simple model)
   float volume_stiffness = 0.0f;            // kV, N/m^5 (simple model)
   const uint32_t* edges = nullptr;
+  uint32_t edge_count = 0;                  // for vbd_incremental_potential (the sweep uses the adjacency)
   const float* edge_rest = nullptr;         // m
   float edge_stiffness = 0.0f;              // k, N/m (simple model)
   const float* edge_scale = nullptr;        // vertex groups: per edge multiplier of k (null = 1)
@@ -75,7 +76,32 @@ struct VbdModel {
   float floor_y = -INFINITY;
   float ceiling_y = INFINITY;
   float* support = nullptr;                 // 1 per vertex, N; may be null when both planes are absent
+  // Counts of the line search (below), summed over sweeps; null = not counted.
+  struct VbdStepStats* stats = nullptr;
 };
+
+// Each block step is line-searched on the vertex's own share of G (vbd_vertex_energy): the Newton
+// step is taken if it does not raise it, else halved up to kVbdHalvings times, else not taken. So no
+// step raises G, whatever the terms: the spring's and the bending's blocks are approximations, and
+// only the Neo-Hookean and volume terms are quadratic in one vertex (where the full step is the
+// exact minimiser and the search only checks it). A vertex that starts a step on the wrong side of a
+// plane is first put on it: that projection is outside the guarantee, as are the contacts, grabs and
+// colliders applied after the sweeps.
+constexpr int kVbdHalvings = 8;
+struct VbdStepStats {
+  uint64_t steps = 0;        // block steps tried
+  uint64_t halved = 0;       // taken at a fraction of the Newton step
+  uint64_t rejected = 0;     // not taken: no fraction lowered the vertex's energy
+  double largest_rise = 0;   // J, the largest rise of a vertex's energy over a step taken (0 by construction)
+  uint64_t substeps = 0;     // substeps solved (SoftBody::vbd_first_guess)
+  uint64_t from_start = 0;   // of them, the sweeps started short of y, towards the substep's start
+};
+
+// Vertex i's share of G at x: its inertia term and every tet, edge (spring, dashpot) and hinge it is
+// in, J. The dashpot's share is its dissipation potential c/(2h) (n . relative displacement)^2.
+double vbd_vertex_energy(const VbdModel& m, const VertexAdjacency& adjacency, const float* x, uint32_t i);
+// G(x) itself, J (needs m.edge_count when edges carry springs or dashpots).
+double vbd_incremental_potential(const VbdModel& m, const float* x);
 
 // One Gauss-Seidel sweep over the vertices in index order, or in reverse (backward): a forward
 // sweep followed by a backward one is symmetric Gauss-Seidel (SoftBody::vbd_solve). Returns the relative force imbalance met:
