@@ -202,6 +202,7 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool ba
   // take tiny steps while the body as a whole is far from solved (measured: 4e-4 of an edge for a
   // beam left 9x too soft).
   double unbalanced = 0.0, acting = 0.0;
+  const bool searched = (!m.neo_hookean && m.edge_stiffness > 0.0f) || m.edge_damping > 0.0f || (m.hinges && m.bending.active());
   for (uint32_t k = 0; k < m.vertex_count; ++k) {
     const uint32_t i = backward ? m.vertex_count - 1 - k : k;
     if (m.inv_mass[i] == 0.0f) continue;
@@ -240,8 +241,14 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool ba
       }
       if (m.support) m.support[i] = float(H.xy * d[0] + H.yy * d[1] + H.yz * d[2] - f[1]);  // N, + up
     }
-    // A shortened step that left the plane had no support from it.
-    if (!line_search(m, adj, x, i, xi, d, plane) && m.support) m.support[i] = 0.0f;
+    // Only where the block is a model (springs, dashpots, hinges): with tets alone the vertex's share
+    // of G is quadratic, the block exact and the step (on a plane too) its minimiser.
+    if (!searched) {
+      store3(x, i, xi + Vec3{float(d[0]), float(d[1]), float(d[2])});
+      if (m.stats) ++m.stats->steps;
+    } else if (!line_search(m, adj, x, i, xi, d, plane) && m.support) {
+      m.support[i] = 0.0f;  // a shortened step that left the plane had no support from it
+    }
   }
   return acting > 0.0 ? float(unbalanced / acting) : 0.0f;
 }

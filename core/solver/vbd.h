@@ -80,16 +80,16 @@ struct VbdModel {
   struct VbdStepStats* stats = nullptr;
 };
 
-// Each block step is line-searched on the vertex's own share of G (vbd_vertex_energy): the Newton
-// step is taken if it does not raise it, else halved up to kVbdHalvings times, else not taken. So no
-// step raises G, whatever the terms: the spring's and the bending's blocks are approximations, and
-// only the Neo-Hookean and volume terms are quadratic in one vertex (where the full step is the
-// exact minimiser and the search only checks it). A vertex that starts a step on the wrong side of a
+// No block step raises G. The Neo-Hookean and volume terms are quadratic in one vertex, so with tets
+// alone the full step (on a plane too) is the exact minimiser of the vertex's share of G. Springs,
+// dashpots and hinges make the block a model: then the step is line-searched on the vertex's share
+// (vbd_vertex_energy), taken if it does not raise it, else halved up to kVbdHalvings times, else
+// not taken. A vertex that starts a step on the wrong side of a
 // plane is first put on it: that projection is outside the guarantee, as are the contacts, grabs and
 // colliders applied after the sweeps.
 constexpr int kVbdHalvings = 8;
 struct VbdStepStats {
-  uint64_t steps = 0;        // block steps tried
+  uint64_t steps = 0;        // block steps tried (searched or exact)
   uint64_t halved = 0;       // taken at a fraction of the Newton step
   uint64_t rejected = 0;     // not taken: no fraction lowered the vertex's energy
   double largest_rise = 0;   // J, the largest rise of a vertex's energy over a step taken (0 by construction)
