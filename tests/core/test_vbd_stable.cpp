@@ -80,7 +80,16 @@ struct Shape {
   const char* name;
   TetMesh mesh;
 };
-std::vector<Shape> shapes() {
+// The page's shapes and samples (bar, bunny, torus, sphere) run under rubber only in the per-commit
+// test (the stiffest preset, where the energy gains were; the bunny alone is 1,764 vertices), and
+// under every preset in the soak.
+std::vector<Shape> shapes(bool page = true) {
+  if (!page)
+    return {{"box", make_box(4, 4, 4, 1, 1, 1, 0, 1, 0)},
+            {"ball", make_ball(0.5f, 4, 0, 1, 0)},
+            {"teapot-like", tetrahedralized(teapot_like(), 4)},
+            {"sphere union", tetrahedralized(sphere_union(), 4)},
+            {"jittered box", jittered_box(4)}};
   return {{"box", make_box(4, 4, 4, 1, 1, 1, 0, 1, 0)},
           {"ball", make_ball(0.5f, 4, 0, 1, 0)},
           {"bar", make_box(8, 1, 1, 1.6f, 0.2f, 0.2f, 0, 0.6f, 0)},
@@ -151,8 +160,9 @@ double drop_grab_press(const Shape& shape, const Preset& preset, int cycles, Vbd
 }  // namespace
 
 TEST_CASE("VBD at 1 sweep: every preset on page shapes and imported-like meshes drops, is grabbed and pressed without gaining energy") {
+  const std::vector<Shape> all = shapes(), some = shapes(false);
   for (const Preset& preset : kPresets)
-    for (const Shape& shape : shapes()) {
+    for (const Shape& shape : preset.youngs_modulus > 1e6f ? all : some) {
       const std::string name = std::string(preset.name) + " " + shape.name;
       CAPTURE(name);
       VbdStepStats stats;
