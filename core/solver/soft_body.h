@@ -433,7 +433,10 @@ class SoftBody {
   void update_stiffness_number();
   void apply_vertex_scales();
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
-  void vbd_first_guess(const VbdModel& m);     // soft_body_vbd.cpp
+  // soft_body_vbd.cpp: the sweeps (Chebyshev-accelerated or not), their safe start, and G at x_n.
+  int vbd_sweeps(const VbdModel& m, bool accelerate, const DeformationFrame& frame, ForceBalance* balance, bool* met);
+  void vbd_safe_start(const VbdModel& m, double g_start);
+  double vbd_substep_start_potential(const VbdModel& m);
   void force_based_substep(float h, const StepSettings& s, int sub);
   void hold_on_planes(float h, bool ground);
   void hold_friction();

