@@ -102,12 +102,12 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   count_passes(sweeps, balance.stiffness_reached(), target, met);
   vbd_plane_support(m, adjacency_, pos_.data());
   vbd_remove_net_impulse(m, pos_.data());
-  float deepest = 0.0f;
-  const uint32_t touching = vbd_contact_friction(m, adjacency_, vbd_previous_.data(), params_.friction, pos_.data(), &deepest);
-  add_contacts(touching, deepest);
   // Back to world coordinates: the start plus what the sweeps moved (start - origin is recomputed as
   // it was rounded), one rounding, none for a vertex they left where it was.
   for (size_t j = 0; j < pos_.size(); ++j) pos_[j] = vbd_start_[j] + (pos_[j] - (vbd_start_[j] - origin[j % 3]));
+  float deepest = 0.0f;
+  const uint32_t touching = vbd_contact_friction(m, prev_.data(), params_.friction, pos_.data(), &deepest);
+  add_contacts(touching, deepest);
 }
 
 // The substep's sweeps from pos_, ending on the planes. Returns the sweeps run.

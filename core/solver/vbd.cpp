@@ -314,8 +314,7 @@ float vbd_remove_net_impulse(const VbdModel& m, float* x) {
   return largest;
 }
 
-uint32_t vbd_contact_friction(const VbdModel& m, const VertexAdjacency& adj, const float* prev, float friction, float* x,
-                              float* deepest) {
+uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest) {
   if (!m.support) return 0;
   uint32_t touching = 0;
   const double h2 = 1.0 / double(m.inv_h2);
@@ -326,25 +325,7 @@ uint32_t vbd_contact_friction(const VbdModel& m, const VertexAdjacency& adj, con
     if (!(support > 0.0f)) continue;  // the plate: frictionless
     const float push = float(double(support) * h2 * m.inv_mass[i]);  // m
     *deepest = std::max(*deepest, push);
-    const Vec3 before = load3(x, i), from = load3(prev, i);
-    const double kinetic = 0.5 * double(m.mass[i]) * m.inv_h2;  // J/m^2: m / (2 h^2)
-    auto moved2 = [&](Vec3 a) {  // m^2, |a - prev|^2 in double
-      const double dx = double(a.x) - from.x, dy = double(a.y) - from.y, dz = double(a.z) - from.z;
-      return dx * dx + dy * dy + dz * dz;
-    };
-    const double e0 = vbd_vertex_stored_energy(m, adj, x, i) + kinetic * moved2(before);
     ground_friction(x + 3 * i, prev + 3 * i, friction * push);
-    Vec3 to = load3(x, i);
-    if (to.x == before.x && to.z == before.z) continue;
-    for (int k = 0;; ++k) {
-      if (vbd_vertex_stored_energy(m, adj, x, i) + kinetic * moved2(to) <= e0) break;
-      if (k == kVbdHalvings) {
-        store3(x, i, before);
-        break;
-      }
-      to = before + (to - before) * 0.5f;
-      store3(x, i, to);
-    }
   }
   return touching;
 }

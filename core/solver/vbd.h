@@ -104,8 +104,6 @@ struct VbdStepStats {
 // Vertex i's share of G at x: its inertia term and every tet, edge (spring, dashpot) and hinge it is
 // in, J. The dashpot's share is its dissipation potential c/(2h) (n . relative displacement)^2.
 double vbd_vertex_energy(const VbdModel& m, const VertexAdjacency& adjacency, const float* x, uint32_t i);
-// Vertex i's share of the stored energy at x: tets, springs and hinges (no inertia, no dashpot), J.
-double vbd_vertex_stored_energy(const VbdModel& m, const VertexAdjacency& adjacency, const float* x, uint32_t i);
 // G(x) itself, J (needs m.edge_count when edges carry springs or dashpots).
 double vbd_incremental_potential(const VbdModel& m, const float* x);
 
@@ -144,13 +142,7 @@ void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adjacency, cons
 // (m; the displacement the plane's force is worth in a substep), as the ground's projection does
 // after XPBD's passes (xpbd_constraints.h solve_ground). The plate is frictionless: friction applies
 // to upward support only. Returns the vertices in contact and raises *deepest (m) to the largest push.
-// A vertex's friction move is taken only as far as it does not raise the body's mechanical energy:
-// its kinetic energy m |x - prev|^2 / (2 h^2) plus its share of the stored energy (tets, springs,
-// hinges), halved up to kVbdHalvings times, else not taken. Held back by friction while the body
-// spreads on landing, the projection stored energy the next substep released (a rubber torus gained
-// 46 % of its energy). prev and x in the sweeps' coordinates.
-uint32_t vbd_contact_friction(const VbdModel& m, const VertexAdjacency& adj, const float* prev, float friction, float* x,
-                              float* deepest);
+uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest);
 
 // Takes `excess` J of kinetic energy out of the motion relative to the centre of mass (velocities
 // v, m/s; held vertices, inv_mass 0, untouched), by scaling it: linear momentum is kept. What is

@@ -51,7 +51,7 @@ double tet_energy(const VbdModel& m, const float* x, uint32_t t) {
 // An edge's spring k/2 (l - l0)^2 and dashpot c/(2h) (n . ((x_i - x_prev,i) - (x_j - x_prev,j)))^2, J.
 // The dashpot's is its dissipation potential with n taken where it is evaluated: its gradient at
 // fixed n is the force vbd_sweep uses.
-double edge_energy(const VbdModel& m, const float* x, uint32_t e, bool dashpot = true) {
+double edge_energy(const VbdModel& m, const float* x, uint32_t e) {
   const uint32_t a = m.edges[2 * size_t(e)], b = m.edges[2 * size_t(e) + 1];
   double d[3], len2 = 0.0;
   for (int k = 0; k < 3; ++k) d[k] = double(x[3 * a + k]) - x[3 * b + k], len2 += d[k] * d[k];
@@ -61,7 +61,7 @@ double edge_energy(const VbdModel& m, const float* x, uint32_t e, bool dashpot =
     const double stretch = len - m.edge_rest[e];
     u += 0.5 * double(m.edge_stiffness) * scale_at(m.edge_scale, e) * stretch * stretch;
   }
-  if (dashpot && m.edge_damping > 0.0f && len > 0.0) {
+  if (m.edge_damping > 0.0f && len > 0.0) {
     double closing = 0.0;
     for (int k = 0; k < 3; ++k)
       closing += d[k] / len * ((double(x[3 * a + k]) - m.previous[3 * a + k]) - (double(x[3 * b + k]) - m.previous[3 * b + k]));
@@ -87,17 +87,6 @@ double vbd_vertex_energy(const VbdModel& m, const VertexAdjacency& adj, const fl
     for (uint32_t r = adj.tet_start[i]; r < adj.tet_start[i + 1]; ++r) u += tet_energy(m, x, adj.tet_refs[r] >> 2);
   if ((!m.neo_hookean && m.edge_stiffness > 0.0f) || m.edge_damping > 0.0f)
     for (uint32_t r = adj.edge_start[i]; r < adj.edge_start[i + 1]; ++r) u += edge_energy(m, x, adj.edge_refs[r] >> 1);
-  if (m.hinges && m.bending.active())
-    for (uint32_t r = m.hinges->start[i]; r < m.hinges->start[i + 1]; ++r) u += hinge_energy(m.bending, x, m.hinges->refs[r] >> 2);
-  return u;
-}
-
-double vbd_vertex_stored_energy(const VbdModel& m, const VertexAdjacency& adj, const float* x, uint32_t i) {
-  double u = 0.0;
-  if (m.neo_hookean || m.volume_stiffness > 0.0f)
-    for (uint32_t r = adj.tet_start[i]; r < adj.tet_start[i + 1]; ++r) u += tet_energy(m, x, adj.tet_refs[r] >> 2);
-  if (!m.neo_hookean && m.edge_stiffness > 0.0f)
-    for (uint32_t r = adj.edge_start[i]; r < adj.edge_start[i + 1]; ++r) u += edge_energy(m, x, adj.edge_refs[r] >> 1, false);
   if (m.hinges && m.bending.active())
     for (uint32_t r = m.hinges->start[i]; r < m.hinges->start[i + 1]; ++r) u += hinge_energy(m.bending, x, m.hinges->refs[r] >> 2);
   return u;

@@ -168,12 +168,12 @@ TEST_CASE("VBD at 1 sweep: every preset on page shapes and imported-like meshes 
       VbdStepStats stats;
       const double worst = drop_grab_press(shape, preset, 1, &stats);
       // No substep ends above G(x_n) (soft_body_vbd.cpp), so the potential energy never exceeds the
-      // energy the substep began with, friction takes no step that raises the energy (vbd.h), and
-      // vbd_limit_energy takes the excess from the motion, the centre of mass's too for a free body:
+      // energy the substep began with, and vbd_limit_energy takes the excess from the motion, the
+      // centre of mass's too for a free body:
       // no gain, up to 1 % for the reading (the energy read
       // from the frame's velocities, (x - x_prev) / h of its last substep, and its positions is not
       // the step's own measure: a body resting under gravity reads ~ m g^2 h^2 / 2 of kinetic
-      // energy it does not have). Without the check, friction rule and the centre of mass's share, rubber
+      // energy it does not have). Without the check and the centre of mass's share, rubber
       // gained 8-263 % on the jittered box, sphere union, teapot-like, torus and bunny.
       CHECK(worst < 0.01);
       CHECK(stats.largest_rise <= 0.0);  // J: no block step raised its vertex's share of G
