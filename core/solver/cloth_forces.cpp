@@ -88,14 +88,16 @@ void add_bending_diagonal(const BendingForces& b, float kx, float* diag) {
   }
 }
 
+double hinge_energy(const BendingForces& b, const float* x, uint32_t h) {
+  Vec3 frame[4];
+  const Vec3 r = residual(b, x, h, frame);
+  return 0.5 * double(b.stiffness) * (double(r.x) * r.x + double(r.y) * r.y + double(r.z) * r.z) / b.area[h];
+}
+
 double bending_energy(const BendingForces& b, const float* x) {
   if (!b.active()) return 0.0;
   double u = 0.0;
-  for (uint32_t h = 0; h < b.count; ++h) {
-    Vec3 frame[4];
-    const Vec3 r = residual(b, x, h, frame);
-    u += 0.5 * double(b.stiffness) * (double(r.x) * r.x + double(r.y) * r.y + double(r.z) * r.z) / b.area[h];
-  }
+  for (uint32_t h = 0; h < b.count; ++h) u += hinge_energy(b, x, h);
   return u;
 }
 

@@ -49,6 +49,8 @@ void add_bending_diagonal(const BendingForces& b, float kx, float* diag);
 
 // U = sum_h D / (2 A) |C - R b|^2, J.
 double bending_energy(const BendingForces& b, const float* x);
+// One hinge's share of it, J (VBD's per-vertex line search, vbd.h).
+double hinge_energy(const BendingForces& b, const float* x, uint32_t h);
 
 // Which hinges touch each vertex, for VBD: compressed rows, refs 4 * hinge + corner.
 struct HingeAdjacency {

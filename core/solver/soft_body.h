@@ -229,6 +229,8 @@ class SoftBody {
   bool frame_end();
   // Collider contact of the last frame: candidates, fallbacks and the wall time of its phases.
   const ColliderCandidateStats& collider_stats() const { return collider_candidates_.stats(); }
+  // VBD's line search and first guesses, counted since the body was made (vbd.h).
+  const VbdStepStats& vbd_step_stats() const { return vbd_stats_; }
   bool position_based() const { return !is_force_based(solver_); }
   bool neo_hookean() const { return params_.material == Material::NeoHookean && tet_count() > 0; }
   // XPBD with Neo-Hookean (neo_hookean_xpbd.h): the stiffness number of a substep of h seconds with the
@@ -435,6 +437,10 @@ class SoftBody {
   void update_stiffness_number();
   void apply_vertex_scales();
   void vbd_solve(bool ground, float gravity);  // at the substep of last_inv_h2_; gravity |g|, m/s^2
+  // soft_body_vbd.cpp: the sweeps (Chebyshev-accelerated or not), their safe start, and G at x_n.
+  int vbd_sweeps(const VbdModel& m, bool accelerate, const DeformationFrame& frame, ForceBalance* balance, bool* met);
+  void vbd_safe_start(const VbdModel& m, double g_start);
+  double vbd_substep_start_potential(const VbdModel& m);
   void force_based_substep(float h, const StepSettings& s, int sub);
   void hold_on_planes(float h, bool ground);
   void hold_friction();
@@ -513,6 +519,7 @@ class SoftBody {
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
   std::vector<float> vbd_start_, vbd_previous_;  // VBD: the substep's start and prev_ in world coordinates / relative to the origin, m
   float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)
+  VbdStepStats vbd_stats_;         // VBD: the line search's counts since the body was made (vbd.h)
   float nh_warm_h2_ = 0.0f;  // s^2: h^2 of the substep whose multipliers tet_lambda_ holds for a warm start (0: none)
   ConvergenceReport convergence_;       // the last frame's (convergence.h)
   ConvergenceReport frame_convergence_; // the current frame's, so far

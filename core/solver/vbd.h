@@ -44,6 +44,7 @@ struct VbdModel {
   const float* tet_rest6 = nullptr;         // 6 V0, m^3 (simple model)
   float volume_stiffness = 0.0f;            // kV, N/m^5 (simple model)
   const uint32_t* edges = nullptr;
+  uint32_t edge_count = 0;                  // for vbd_incremental_potential (the sweep uses the adjacency)
   const float* edge_rest = nullptr;         // m
   float edge_stiffness = 0.0f;              // k, N/m (simple model)
   const float* edge_scale = nullptr;        // vertex groups: per edge multiplier of k (null = 1)
@@ -75,7 +76,36 @@ struct VbdModel {
   float floor_y = -INFINITY;
   float ceiling_y = INFINITY;
   float* support = nullptr;                 // 1 per vertex, N; may be null when both planes are absent
+  // Whether block steps that are a model (springs, dashpots, hinges) are line-searched (below).
+  // SoftBody::vbd_solve's first try from y goes without: its result is checked as a whole.
+  bool line_search = true;
+  // Counts of the line search (below), summed over sweeps; null = not counted.
+  struct VbdStepStats* stats = nullptr;
 };
+
+// Block steps that never raise G. The Neo-Hookean and volume terms are quadratic in one vertex, so
+// with tets alone the full step (on a plane too) is the exact minimiser of the vertex's share of G.
+// Springs, dashpots and hinges make the block a model: then, with line_search, the step is searched
+// on the vertex's share (vbd_vertex_energy), taken if it does not raise it, else halved up to
+// kVbdHalvings times, else not taken. A vertex that starts a step on the wrong side of a plane is
+// first put on it: that projection is outside the guarantee, as are the contacts, grabs and
+// colliders applied after the sweeps.
+constexpr int kVbdHalvings = 8;
+struct VbdStepStats {
+  uint64_t steps = 0;        // block steps tried (searched or exact)
+  uint64_t halved = 0;       // taken at a fraction of the Newton step
+  uint64_t rejected = 0;     // not taken: no fraction lowered the vertex's energy
+  double largest_rise = 0;   // J, the largest rise of a vertex's energy over a searched step (0 by construction)
+  uint64_t substeps = 0;     // substeps solved (SoftBody::vbd_solve)
+  uint64_t fallbacks = 0;    // of them, redone from the safe start because the sweeps from y ended above G(x_n)
+  double largest_substep_rise = 0;  // J, the largest rise G(x_end) - G(x_n) of a substep's result (0: none, by construction)
+};
+
+// Vertex i's share of G at x: its inertia term and every tet, edge (spring, dashpot) and hinge it is
+// in, J. The dashpot's share is its dissipation potential c/(2h) (n . relative displacement)^2.
+double vbd_vertex_energy(const VbdModel& m, const VertexAdjacency& adjacency, const float* x, uint32_t i);
+// G(x) itself, J (needs m.edge_count when edges carry springs or dashpots).
+double vbd_incremental_potential(const VbdModel& m, const float* x);
 
 // One Gauss-Seidel sweep over the vertices in index order, or in reverse (backward): a forward
 // sweep followed by a backward one is symmetric Gauss-Seidel (SoftBody::vbd_solve). Returns the relative force imbalance met:
@@ -115,8 +145,8 @@ void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adjacency, cons
 uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest);
 
 // Takes `excess` J of kinetic energy out of the motion relative to the centre of mass (velocities
-// v, m/s; held vertices, inv_mass 0, untouched), by scaling it: linear momentum is kept. All of it
-// at most. The bound a step of VBD keeps (SoftBody::vbd_limit_energy): unconverged sweeps under-
+// v, m/s; held vertices, inv_mass 0, untouched), by scaling it: linear momentum is kept. What is
+// left of the excess then comes out of the centre of mass's motion (free bodies only), all of it at most. The bound a step of VBD keeps (SoftBody::vbd_limit_energy): unconverged sweeps under-
 // correct the velocity, so a stiff body compressed on landing stores more elastic energy than it
 // brought (a rubber teapot-like mesh at 1 sweep: 10 kJ from 1.1 kJ), and an inexact step gives no
 // bound of its own. Returns the energy taken, J.

@@ -102,7 +102,11 @@ TEST_CASE("Convergence target: a budget too small is reported, with a stiffness 
     // measure is calibrated on shapes, convergence.h; the bench's table shows the spread). XPBD only:
     // VBD at one pair is still sagging after these 40 frames.
     if (solver == Solver::Xpbd) CHECK(tip / reference == doctest::Approx(1.0 / c.stiffness_reached).epsilon(0.20));
-    CHECK(tip / reference > 1.2);  // it is visibly soft: the report is not a formality
+    // Visibly off, so the report is not a formality: XPBD too soft; VBD, whose sweeps start no
+    // higher on G than the substep's start (soft_body_vbd.cpp), still on its way down (measured
+    // 0.18 of the sag after these 40 frames; from y it was too soft as well).
+    if (solver == Solver::Xpbd) CHECK(tip / reference > 1.2);
+    else CHECK(std::fabs(tip / reference - 1.0) > 0.2);
   }
 }
 

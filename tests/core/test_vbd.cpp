@@ -63,13 +63,14 @@ TEST_CASE("VBD with the Neo-Hookean material: a stiff beam stays whole, as under
   const double reference = cantilever_sag(p, 20, Solver::ImplicitEuler, 150);
   const auto one_sweep = settled(p, 20, Solver::Vbd, 150);
   CHECK(one_sweep->stats().volume_ratio == doctest::Approx(1).epsilon(0.005));
-  // One sweep per substep (a forward-backward pair, soft_body.cpp vbd_solve) leaves the beam too
-  // soft, and the residual says so: the unbalanced force is > 1e-2 of what acts (measured 4.2e-2 at
-  // 154 mm against 89 mm; a forward sweep alone left 830 mm).
+  // One sweep per substep (a forward-backward pair, soft_body.cpp vbd_solve) leaves the beam far from
+  // its answer after 2.5 s, and the residual says so: the unbalanced force is > 1e-2 of what acts.
+  // Measured 72.2 mm against 89 mm, residual 1.7e-2 (a step that could gain energy crept to 154 mm,
+  // 4.2e-2; a forward sweep alone left 830 mm).
   const double soft = testing_cantilever::tip_sag(*one_sweep);
   const double soft_residual = one_sweep->stats().residual;
   MESSAGE("VBD 1 sweep: tip " << soft * 1000 << " mm, residual " << soft_residual);
-  CHECK(soft > 1.3 * reference);
+  CHECK(std::fabs(soft / reference - 1) > 0.1);
   CHECK(soft_residual > 1e-2);
   const double xpbd_volume = settled(p, 20, Solver::Xpbd, 45)->stats().volume_ratio;
   MESSAGE("XPBD Neo-Hookean, 1 pass: volume ratio " << xpbd_volume);
@@ -113,8 +114,9 @@ TEST_CASE("Substeps: implicit Euler's static sag is the same at 10 and 40 subste
   // The issue's fact "less than 5 % between 10 and 40 substeps at the default settings", measured on
   // a 10 MPa Neo-Hookean cantilever (10 x 1 x 1 cells, 2 s with damping 10/s: settled). Implicit
   // Euler solves each step (CG to 1e-5): 43.21 / 43.22 mm. VBD at its default single sweep is far
-  // from solved (272 mm at 10 substeps, 59 at 40) and its residual says so (> 1e-2); at 32 sweeps it
-  // is within 2 % of implicit Euler's answer (measured 42.46 mm) with a residual near rounding.
+  // from solved (84.7 mm at 10 substeps) and its residual says so, 100 times the 32 sweeps' (6.4e-3
+  // against 4.4e-5); at 32 sweeps it is within 2 % of implicit Euler's answer (measured 43.12 mm)
+  // with a residual near rounding.
   BodyParams p;
   p.material = Material::NeoHookean;
   p.youngs_modulus = 1e7f;
@@ -132,8 +134,8 @@ TEST_CASE("Substeps: implicit Euler's static sag is the same at 10 and 40 subste
   const double one = run(Solver::Vbd, 1, 10, &r1), many = run(Solver::Vbd, 32, 10, &r32);
   MESSAGE("implicit Euler " << implicit10 * 1000 << " / " << implicit40 * 1000 << " mm at 10 / 40 substeps; VBD at 10: 1 sweep "
                             << one * 1000 << " mm (residual " << r1 << "), 32 sweeps " << many * 1000 << " mm (" << r32 << ")");
-  CHECK(one > 3 * implicit10);
-  CHECK(r1 > 1e-2);
+  CHECK(std::fabs(one / implicit10 - 1) > 0.3);  // relative
+  CHECK(r1 > 10 * r32);
   CHECK(std::fabs(many / implicit10 - 1) < 0.05);  // relative: doctest::Approx adds a scale of 1 (m)
   CHECK(r32 < 1e-3);
 }
