@@ -190,8 +190,8 @@ test('the stiff-cantilever preset: each view\'s tip sag beside beam theory\'s li
     assert.equal(setup.scene, 'cantilever');
     assert.equal(setup.material, 'neo-hookean');
     assert.deepEqual(setup.views.map((v) => [v.solver, v.iterations]), [['implicitEuler', 1], ['vbd', 1], ['vbd', 8], ['vbd', 32]]);
-    // 1.5 s of simulated time (drag 5/s: settled within a few per cent, but for VBD x1; node: 87.4,
-    // 101, 158 and 89.1 mm at 1.5 s, 89.2, 468, 160 and 92.2 mm at 10 s).
+    // 1.5 s of simulated time (drag 5/s: settled within a few per cent, but for VBD x1; node:
+    // implicit Euler 87.4 mm, VBD x1 103 mm).
     await page.waitForFunction(() => app.time >= 1.5, null, { timeout: 4 * FRAME_TIMEOUT, polling: 100 });
     await waitMoreFrames(page, 35); // the HUD refreshes twice a second
     const { lanes, guides } = await page.evaluate(() => ({ lanes: app.lanes(), guides: app.guides() }));
@@ -206,10 +206,12 @@ test('the stiff-cantilever preset: each view\'s tip sag beside beam theory\'s li
     assert.deepEqual([one.iterations, eight.iterations, many.iterations], [1, 8, 32]);
     // Implicit Euler: short of beam theory by the linear tets' locking (61 % measured), well above 0.
     assert.ok(implicit.tipSag > 0.45 * implicit.beamSag && implicit.tipSag < 0.75 * implicit.beamSag, `implicit Euler ${implicit.tipSag}`);
-    // VBD: too soft with few sweeps, on implicit Euler with many. One sweep (a forward-backward pair
-    // that gains no energy) is still sagging at 1.5 s, softer than implicit Euler already (101 mm
-    // measured); 8 forward sweeps settle 1.8 times too soft.
-    assert.ok(one.tipSag > implicit.tipSag, `VBD x1 ${one.tipSag}`);
+    // VBD: off with few sweeps, on implicit Euler with many. One sweep no longer creeps (it went from
+    // 101 mm at 1.5 s to 468 mm at 10 s, gaining energy, before each substep's result was checked
+    // against its start, solvers.md): it swings about the answer and stays near it (node: 103 mm at
+    // 1.5 s, 110.5 mm at 10 s), so read 1.5-2.5 s into the page it lies within 0.8-1.6 times implicit
+    // Euler, where the creep was 5 times; 8 forward sweeps settle 1.8 times too soft.
+    assert.ok(one.tipSag > 0.8 * implicit.tipSag && one.tipSag < 1.6 * implicit.tipSag, `VBD x1 ${one.tipSag}`);
     assert.ok(eight.tipSag > 1.3 * implicit.tipSag && eight.tipSag > many.tipSag, `VBD x8 ${eight.tipSag}`);
     assert.ok(Math.abs(many.tipSag / implicit.tipSag - 1) < 0.1, `VBD x32 ${many.tipSag} vs implicit Euler ${implicit.tipSag}`);
     // Implicit Euler settles on the static answer of the same mesh (drag 5/s leaves a few per cent
