@@ -439,7 +439,7 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
     const uint32_t index = cand_tri_[e];
     if (tri_body_[index] != a) {
       const float low = prune_low_[e - first];
-      const float reach = contact_gap(A, *bodies[tri_body_[index]], settings) + settings.search_radius;
+      const float reach = cand_gap_[e] + settings.search_radius;  // (another body's: contact_gap)
       // (A NaN distance, from a body diverging now, keeps the triangle: the solve skips it.)
       if (low > reach + kPruneSlack || low > nearest_high + kPruneSlack) continue;
     }
@@ -556,7 +556,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       const uint32_t index = cand_tri_[e];
       const SoftBody& B = *bodies[tri_body_[index]];
       if (B.is_cloth()) continue;  // solved above
-      const float r = contact_gap(A, B, settings) + settings.search_radius;
+      const float r = cand_gap_[e] + settings.search_radius;  // (not a sheet: contact_gap)
       // Cannot be within the reach (with a margin for the rounding of both distances): not measured.
       const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
       const float* mb = vertex_motion_.data() + body_pos_begin_[tri_body_[index]];

@@ -89,6 +89,9 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
     if (A.diverged() || A.is_cloth() || A.in_inverted_tet(v)) continue;
     const float* sa = sweep_len_.data() + 2 * size_t(body_pos_begin_[a] + v);
     const float start_max = near_motion_max_[2 * a], step_max = near_motion_max_[2 * a + 1];  // m
+    // Through a face by more than the gap needs the vertex and the face to close by more than it in
+    // this substep; the gap between closed bodies is at least the thickness.
+    if (sa[1] + step_max <= settings.thickness) continue;
     const Vec3 x0 = load3(A.previous_positions(), v), x1 = load3(A.positions(), v);
     float first = 2.0f;  // the earliest crossing's fraction of the substep
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
@@ -98,7 +101,7 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
       const uint32_t index = cand_tri_[e], b = tri_body_[index];
       const SoftBody& B = *bodies[b];
       if (&B == &A || B.is_cloth()) continue;
-      const float gap = contact_gap(A, B, settings);
+      const float gap = cand_gap_[e];  // (not a sheet: contact_gap)
       const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[index];
       // Through by more than the gap needs the two paths to close by more than it, and their distance
       // at the substep's start (at least the frame start's less both motions since) to be covered.
