@@ -507,7 +507,8 @@ int32_t sb_body_edge_count(sb_world world, sb_body body) {
 static_assert(sizeof(sb_body_stats) == 104, "sb_body_stats is 104 bytes");
 static_assert(offsetof(sb_body_stats, kinetic_energy) == 0 && offsetof(sb_body_stats, volume_ratio) == 24 &&
                   offsetof(sb_body_stats, finite) == 64 && offsetof(sb_body_stats, contacts) == 80 &&
-                  offsetof(sb_body_stats, residual) == 88 && offsetof(sb_body_stats, stiffness_number) == 92,
+                  offsetof(sb_body_stats, residual) == 88 && offsetof(sb_body_stats, stiffness_number) == 92 &&
+                  offsetof(sb_body_stats, asleep) == 100,
               "sb_body_stats: 3 doubles, 10 floats, 5 int32, 3 floats, as web/src/softbody.js reads them");
 static_assert(SB_XPBD_NEO_HOOKEAN_MAX_STIFFNESS == float(sb::kXpbdNeoHookeanMaxStiffness), "one limit");
 
@@ -538,6 +539,7 @@ int32_t sb_body_get_stats(sb_world world, sb_body body, sb_body_stats* out) {
   out->residual = float(s.residual);
   out->stiffness_number = float(s.stiffness_number);
   out->inverted_tets = int32_t(s.inverted_tets);
+  out->asleep = s.asleep ? 1 : 0;
   return SB_OK;
 }
 

@@ -202,25 +202,30 @@ int32_t sb_collider_set_pose(sb_world world, sb_collider collider, float px, flo
 
 int32_t sb_collider_set_friction(sb_world world, sb_collider collider, float friction) {
   clear_error();
-  sb::Collider* c = find_collider(world, collider, nullptr);
+  sb::World* w = nullptr;
+  sb::Collider* c = find_collider(world, collider, &w);
   if (!c) return sb_last_error_code();
   if (!check_range(friction, 0.0f, 10.0f, "collider friction")) return sb_last_error_code();
   c->friction = friction;
+  w->wake_all();
   return SB_OK;
 }
 
 int32_t sb_collider_set_param(sb_world world, sb_collider collider, int32_t param, float value) {
   clear_error();
-  sb::Collider* c = find_collider(world, collider, nullptr);
+  sb::World* w = nullptr;
+  sb::Collider* c = find_collider(world, collider, &w);
   if (!c) return sb_last_error_code();
   switch (param) {
     case SB_COLLIDER_PARAM_FRICTION:
       if (!check_range(value, 0.0f, 10.0f, "collider friction")) return sb_last_error_code();
       c->friction = value;
+      w->wake_all();
       return SB_OK;
     case SB_COLLIDER_PARAM_RESTITUTION:
       if (!check_range(value, 0.0f, 1.0f, "collider restitution")) return sb_last_error_code();
       c->restitution = value;
+      w->wake_all();
       return SB_OK;
     default:
       return fail(SB_ERR_UNKNOWN_PARAM, "%d is not an sb_collider_param (0 .. %d)", param, SB_COLLIDER_PARAM_COUNT - 1);

@@ -65,6 +65,7 @@ int32_t sb_world_set_gravity(sb_world world, float x, float y, float z) {
   w->settings.gravity[0] = x;
   w->settings.gravity[1] = y;
   w->settings.gravity[2] = z;
+  w->wake_all();
   return SB_OK;
 }
 
@@ -81,6 +82,7 @@ int32_t sb_world_set_wind(sb_world world, float x, float y, float z, float gust,
   w->settings.wind[2] = z;
   w->settings.wind_gust = gust;
   w->settings.wind_gust_period = gust_period;
+  w->wake_all();
   return SB_OK;
 }
 
@@ -108,6 +110,20 @@ int32_t sb_world_set_ground(sb_world world, int32_t enabled) {
   if (!w) return sb_last_error_code();
   if (enabled != 0 && enabled != 1) return fail(SB_ERR_OUT_OF_RANGE, "ground must be 0 or 1, got %d", enabled);
   w->settings.ground = enabled == 1;
+  w->wake_all();
+  return SB_OK;
+}
+
+int32_t sb_world_set_sleep(sb_world world, float speed, float seconds) {
+  clear_error();
+  sb::World* w = find_world(world);
+  if (!w) return sb_last_error_code();
+  if (!check_range(speed, 0.0f, SB_MAX_SLEEP_SPEED, "sleep speed (m/s)") ||
+      !check_range(seconds, SB_MIN_SLEEP_SECONDS, SB_MAX_SLEEP_SECONDS, "sleep time (s)"))
+    return sb_last_error_code();
+  w->settings.sleep_speed = speed;
+  w->settings.sleep_seconds = seconds;
+  w->wake_all();  // quiet times start again under the new rule
   return SB_OK;
 }
 

@@ -81,6 +81,9 @@ typedef enum sb_error {
 #define SB_MAX_DT 1.0f            /* s, per sb_world_step call */
 #define SB_MAX_GRAVITY 1000.0f    /* m/s^2, per component */
 #define SB_MAX_WIND 100.0f        /* m/s, per component */
+#define SB_MAX_SLEEP_SPEED 1.0f   /* m/s, sb_world_set_sleep */
+#define SB_MIN_SLEEP_SECONDS 0.05f /* s */
+#define SB_MAX_SLEEP_SECONDS 60.0f /* s */
 #define SB_MAX_COORDINATE 1.0e4f  /* m, for shape centres and grab targets */
 #define SB_MAX_SPEED 1.0e3f       /* m/s, per component of a release velocity */
 #define SB_TETRA_MAX_VERTICES 1000000  /* surface vertices given to sb_tetra_create */
@@ -238,6 +241,7 @@ typedef struct sb_body_stats {
                               every call that would exceed it is refused. 0 otherwise */
   int32_t inverted_tets;   /* tets whose signed volume is <= 0 now (inside out or flat); 0 for a body at
                               rest in any sane state */
+  int32_t asleep;          /* 1 while the body sleeps (sb_world_set_sleep): not stepped, velocities 0 */
 } sb_body_stats;
 
 /* What a tetrahedralization did (sb_tetra_get_stats). Counts are of the final mesh unless named. */
@@ -335,6 +339,17 @@ int32_t sb_world_set_gravity(sb_world world, float x, float y, float z); /* defa
 int32_t sb_world_set_wind(sb_world world, float x, float y, float z, float gust, float gust_period);
 int32_t sb_world_set_substeps(sb_world world, int32_t substeps);       /* default 10 */
 int32_t sb_world_set_ground(sb_world world, int32_t enabled);          /* plane y = 0, default 1 */
+/* Sleep: a body whose root-mean-square vertex speed stays below speed (m/s, in [0, SB_MAX_SLEEP_SPEED];
+ * 0, the default, turns sleep off) for seconds (in [SB_MIN_SLEEP_SECONDS, SB_MAX_SLEEP_SECONDS]), with
+ * nothing grabbing or pressing it, falls asleep together with every body that may touch it (an island:
+ * bodies whose swept bounds meet, transitively) once all of them have been so: its velocities go to
+ * 0 and it is not stepped, costing nothing, and others meet it as an immovable obstacle. The island
+ * wakes when a body in it has not been quiet (a body thrown at it wakes it in the frame its bounds
+ * reach the island, before any contact), and a body wakes whenever a call changes it (parameters,
+ * pins, solver, grab, press, squash, reset, static solve, collision settings); changing gravity,
+ * wind, the ground, sleep or any collider, or removing a body, wakes every body. sb_body_stats.asleep
+ * says which sleep. Force-based solvers' bodies never sleep. */
+int32_t sb_world_set_sleep(sb_world world, float speed, float seconds);
 int32_t sb_world_get_substeps(sb_world world);
 int32_t sb_world_body_count(sb_world world);
 /* Threads that step the world's bodies, the calling thread included: n in [1, sb_max_threads()],

@@ -50,51 +50,46 @@ float contact_gap(const SoftBody& a, const SoftBody& b, const BodyContactSetting
 namespace {
 
 bool takes_part(const SoftBody* b) {
-  // A body frozen after diverging (at its last finite shape) still takes part, as an immovable
-  // obstacle: what rested on it keeps resting there.
+  // A body frozen after diverging (at its last finite shape) or asleep still takes part, as an
+  // immovable obstacle: what rested on it keeps resting there.
   return b && b->position_based() && (b->collision_mask() != 0 || b->self_collision()) && b->surface_triangle_count() > 0;
+}
+
+// A surface vertex's path over the frame, predicted from its velocity (none for a frozen body).
+void path_box(const SoftBody& b, uint32_t v, float dt, float lo[3], float hi[3]) {
+  const float* x = b.positions();
+  const float* vel = b.velocities();
+  const float step = b.frozen() ? 0.0f : dt;
+  for (int c = 0; c < 3; ++c) {
+    const float from = x[3 * v + c], to = from + vel[3 * v + c] * step;
+    lo[c] = std::min(from, to);
+    hi[c] = std::max(from, to);
+  }
+}
+
+bool overlap(const BodyContact::Box& a, const float lo[3], const float hi[3]) {
+  return hi[0] >= a.lo[0] && lo[0] <= a.hi[0] && hi[1] >= a.lo[1] && lo[1] <= a.hi[1] && hi[2] >= a.lo[2] && lo[2] <= a.hi[2];
 }
 
 }  // namespace
 
-void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
+void BodyContact::broad_phase(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
   const auto began = std::chrono::steady_clock::now();
-  sweep_tri_.clear();  // swept once the first substep begins (begin_substep)
-  sweep_pending_ = false;
-  cand_body_.clear();
-  cand_vertex_.clear();
-  cand_start_.assign(1, 0);
-  cand_tri_.clear();
   // The widest reach of any pair: triangles this close to a vertex's path are its candidates.
-  float reach = settings.thickness + settings.search_radius;
+  reach_ = settings.thickness + settings.search_radius;
   float cloth_halves = 0.0f;  // m, the two thickest sheets' half thicknesses (the widest gap between bodies)
   float thickest = 0.0f;
-  edge_pairs_.clear();
-  edge_pair_ends_.clear();
-  edge_ms_ = bound_ms_ = 0.0;
-  any_cloth_ = false;  // set once this frame's cloth pairs are gathered
-  bool cloth_seen = false;
+  cloth_seen_ = false;
   for (uint32_t i = 0; i < count; ++i) {
     if (!takes_part(bodies[i])) continue;
-    if (bodies[i]->self_collision()) reach = std::max(reach, bodies[i]->self_thickness() + settings.search_radius);
+    if (bodies[i]->self_collision()) reach_ = std::max(reach_, bodies[i]->self_thickness() + settings.search_radius);
     if (!bodies[i]->is_cloth()) continue;
-    cloth_seen = true;
+    cloth_seen_ = true;
     const float half = 0.5f * bodies[i]->params().thickness;
     cloth_halves = std::max(cloth_halves, thickest + half);
     thickest = std::max(thickest, half);
   }
-  reach += cloth_halves;
-  // Each surface vertex's path over the frame, predicted from its velocity (0 for a frozen body).
-  auto path_box = [&](const SoftBody& b, uint32_t v, float lo[3], float hi[3]) {
-    const float* x = b.positions();
-    const float* vel = b.velocities();
-    const float step = b.diverged() ? 0.0f : dt;
-    for (int c = 0; c < 3; ++c) {
-      const float from = x[3 * v + c], to = from + vel[3 * v + c] * step;
-      lo[c] = std::min(from, to);
-      hi[c] = std::max(from, to);
-    }
-  };
+  reach_ += cloth_halves;
   // Bounds of each body's swept surface, widened by the reach.
   bounds_.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
@@ -105,28 +100,21 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
     const uint32_t* sv = bodies[i]->surface_vertices();
     for (uint32_t k = 0; k < bodies[i]->surface_vertex_count(); ++k) {
       float lo[3], hi[3];
-      path_box(*bodies[i], sv[k], lo, hi);
+      path_box(*bodies[i], sv[k], dt, lo, hi);
       for (int c = 0; c < 3; ++c) {
         bb.lo[c] = std::min(bb.lo[c], lo[c]);
         bb.hi[c] = std::max(bb.hi[c], hi[c]);
       }
     }
     for (int c = 0; c < 3; ++c) {
-      bb.lo[c] -= reach;
-      bb.hi[c] += reach;
+      bb.lo[c] -= reach_;
+      bb.hi[c] += reach_;
     }
   }
-  auto overlap = [&](const Box& a, const float lo[3], const float hi[3]) {
-    return hi[0] >= a.lo[0] && lo[0] <= a.hi[0] && hi[1] >= a.lo[1] && lo[1] <= a.hi[1] && hi[2] >= a.lo[2] && lo[2] <= a.hi[2];
-  };
-  // Broad phase: the pairs of bodies whose bounds meet (and whose filters allow contact), as a
-  // neighbour list per body in increasing body order; a self-colliding body is its own neighbour.
-  // Sweep and prune along x: bodies sorted by their bounds' low x (ties by index), each compared
-  // only with those whose low x lies within its own extent, so the cost grows with the bodies and
-  // the pairs that overlap in x, not with every pair. Bodies far apart end here.
-  near_.assign(count, 0);
-  pair_start_.assign(count + 1, 0);
-  pairs_.clear();
+  // The pairs of bodies whose bounds meet (and whose filters allow contact); a self-colliding body
+  // is its own pair. Sweep and prune along x: bodies sorted by their bounds' low x (ties by index),
+  // each compared only with those whose low x lies within its own extent, so the cost grows with the
+  // bodies and the pairs that overlap in x, not with every pair. Bodies far apart end here.
   sweep_.clear();
   pair_keys_.clear();
   for (uint32_t i = 0; i < count; ++i) {
@@ -150,15 +138,41 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   // Grouped by body, each body's neighbours in increasing order: the order the solve visits them in
   // does not depend on the sweep's.
   std::sort(pair_keys_.begin(), pair_keys_.end());
+  broad_count_ = count;
+  broad_done_ = true;
+  broad_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+}
+
+void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings) {
+  sweep_tri_.clear();  // swept once the first substep begins (begin_substep)
+  sweep_pending_ = false;
+  cand_body_.clear();
+  cand_vertex_.clear();
+  cand_start_.assign(1, 0);
+  cand_tri_.clear();
+  edge_pairs_.clear();
+  edge_pair_ends_.clear();
+  edge_ms_ = bound_ms_ = 0.0;
+  any_cloth_ = false;  // set once this frame's cloth pairs are gathered
+  if (!broad_done_ || broad_count_ != count) broad_phase(bodies, count, dt, settings);
+  broad_done_ = false;  // the next frame's bodies move first
+  const float reach = reach_;
+  const bool cloth_seen = cloth_seen_;
+  // Each body's neighbour list in increasing body order, without the pairs of two frozen bodies
+  // (diverged or asleep: neither moves, so nothing between them is solved).
+  near_.assign(count, 0);
+  pair_start_.assign(count + 1, 0);
+  pairs_.clear();
   for (const uint64_t key : pair_keys_) {
-    const uint32_t i = uint32_t(key >> 32);
-    pairs_.push_back(uint32_t(key));
+    const uint32_t i = uint32_t(key >> 32), j = uint32_t(key);
+    if (bodies[i]->frozen() && bodies[j]->frozen()) continue;
+    pairs_.push_back(j);
     near_[i] = 1;
     ++pair_start_[i + 1];
   }
   for (uint32_t i = 0; i < count; ++i) pair_start_[i + 1] += pair_start_[i];
-  broad_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
   if (pairs_.empty()) return;
+  auto path_box = [&](const SoftBody& b, uint32_t v, float lo[3], float hi[3]) { sb::path_box(b, v, dt, lo, hi); };
   // Do the bounds of a neighbour of body i meet this box? Only such vertices and triangles matter.
   auto in_neighbour = [&](uint32_t i, const float lo[3], const float hi[3]) {
     for (uint32_t k = pair_start_[i]; k < pair_start_[i + 1]; ++k)
@@ -287,7 +301,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   seen_.assign(triangles, ~0u);
   uint32_t query = 0;
   for (uint32_t a = 0; a < count; ++a) {
-    if (!near_[a] || bodies[a]->diverged()) continue;  // a frozen body's vertices do not move
+    if (!near_[a] || bodies[a]->frozen()) continue;  // a frozen body's vertices do not move
     const SoftBody& A = *bodies[a];
     const uint32_t* sv = A.surface_vertices();
     const float* xa = A.positions();
@@ -429,7 +443,7 @@ void BodyContact::prune_far(SoftBody* const* bodies, uint32_t a, uint32_t v, siz
     const float d = length(x - q);
     cand_d0_[e] = d;  // the solve's lower bound starts from it (NaN: never skipped there)
     if (tri_body_[index] == a) continue;
-    const float step = B.diverged() ? 0.0f : dt;
+    const float step = B.frozen() ? 0.0f : dt;
     const float m = mv + step * std::max({length(load3(vb, tri[0])), length(load3(vb, tri[1])), length(load3(vb, tri[2]))});
     prune_low_[e - first] = d - m;
     nearest_high = std::min(nearest_high, d + m);
@@ -504,7 +518,7 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
     if (a >= count) continue;
     SoftBody& A = *bodies[a];
-    if (A.diverged()) continue;  // diverged in this frame's substeps: frozen
+    if (A.frozen()) continue;  // asleep, or diverged in this frame's substeps: frozen
     // Cloth triangles first: two-sided, each one within the gap (cloth_contact.h).
     if (any_cloth_) {
       for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
@@ -634,8 +648,8 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     const float* pb = B.previous_positions();
     const uint32_t* tri = B.surface_triangles() + 3 * t;
     // Inverse masses of the triangle's vertices; 0 for a frozen body (it does not move).
-    const float wt[3] = {B.diverged() ? 0.0f : B.inverse_masses()[tri[0]], B.diverged() ? 0.0f : B.inverse_masses()[tri[1]],
-                         B.diverged() ? 0.0f : B.inverse_masses()[tri[2]]};
+    const float wt[3] = {B.frozen() ? 0.0f : B.inverse_masses()[tri[0]], B.frozen() ? 0.0f : B.inverse_masses()[tri[1]],
+                         B.frozen() ? 0.0f : B.inverse_masses()[tri[2]]};
     const Vec3 p0 = load3(xb, tri[0]), p1 = load3(xb, tri[1]), p2 = load3(xb, tri[2]);
     float w[3];
     bool in_face;

@@ -73,6 +73,15 @@ class BodyContact {
   // from their positions and velocities at the frame start, for a frame of dt seconds. Bodies that
   // are not position-based, or have neither a collision mask nor self-collision, take no part.
   void begin_frame(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
+  // Its broad phase alone, before it (begin_frame then uses it): each body's swept bounds and the
+  // pairs of bodies that may touch this frame. The world's sleep islands are made from them.
+  void broad_phase(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
+  // The last broad phase's pairs as (i << 32 | j), sorted: each pair of bodies in both orders, a
+  // self-colliding body once as (i, i).
+  const std::vector<uint64_t>& broad_pairs() const { return pair_keys_; }
+  struct Box {  // axis-aligned, m
+    float lo[3], hi[3];
+  };
   // Solves the candidates' contacts at the current positions (one substep, or between its passes).
   // With `report`, reports each body's contacts through SoftBody::add_contacts (the substep's last
   // solve). Returns the number of vertex contacts solved.
@@ -108,9 +117,6 @@ class BodyContact {
   void sweep(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
   uint32_t body_of_edge(uint32_t global_edge) const;
 
-  struct Box {
-    float lo[3], hi[3];
-  };
   std::vector<Box> bounds_;              // per body: its surface's swept bounds, widened by the reach
   std::vector<uint32_t> cell_start_;     // hash table: entries of cell k are entries_[cell_start_[k] .. cell_start_[k + 1])
   std::vector<uint32_t> entries_;        // hashed-triangle indices, grouped by cell
@@ -128,6 +134,10 @@ class BodyContact {
   std::vector<uint32_t> sweep_;          // broad phase: the bodies taking part, sorted by their bounds' low x
   std::vector<uint64_t> pair_keys_;      // broad phase: (body << 32 | neighbour), sorted into pairs_
   double broad_ms_ = 0.0;
+  float reach_ = 0.0f;         // m, the broad phase's widest reach of any pair
+  bool cloth_seen_ = false;    // a cloth body takes part
+  bool broad_done_ = false;    // broad_phase ran for the coming begin_frame
+  uint32_t broad_count_ = 0;   // of that many bodies
   double edge_ms_ = 0.0, bound_ms_ = 0.0;
   // This frame's candidates: vertex k (cand_body_[k], cand_vertex_[k]) against the hashed triangles
   // cand_tri_[cand_start_[k] .. cand_start_[k + 1]), nearest first at the frame start (cand_d0_).

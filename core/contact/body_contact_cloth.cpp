@@ -138,7 +138,7 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     // blends of the ends, so the fastest relative velocity of an end pair bounds how fast they close.
     const float d = std::sqrt(closest_between_segments(load3(A.positions(), i0), load3(A.positions(), i1), load3(B.positions(), j0),
                                                        load3(B.positions(), j1), &s, &t));
-    const float step_a = A.diverged() ? 0.0f : dt, step_b = B.diverged() ? 0.0f : dt;
+    const float step_a = A.frozen() ? 0.0f : dt, step_b = B.frozen() ? 0.0f : dt;
     const Vec3 va0 = load3(A.velocities(), i0) * step_a, va1 = load3(A.velocities(), i1) * step_a;
     const Vec3 vb0 = load3(B.velocities(), j0) * step_b, vb1 = load3(B.velocities(), j1) * step_b;
     const float motion = std::max({length(va0 - vb0), length(va0 - vb1), length(va1 - vb0), length(va1 - vb1)});
@@ -212,7 +212,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     const float* p = B.previous_positions();
     const float* w = B.inverse_masses();
     Vec3 shared{0.0f, 0.0f, 0.0f};
-    if (own_pairs_only_[i] && !B.diverged()) {
+    if (own_pairs_only_[i] && !B.frozen()) {
       double sum[3] = {0, 0, 0};
       uint32_t free = 0;
       for (uint32_t v = 0; v < n; ++v) {
@@ -225,7 +225,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     }
     store3(shared_motion_.data(), i, shared);
     for (uint32_t v = 0; v < n; ++v)
-      motion_[begin + v] = B.diverged() || w[v] == 0.0f ? 0.0f : length(load3(x, v) - load3(p, v) - shared);
+      motion_[begin + v] = B.frozen() || w[v] == 0.0f ? 0.0f : length(load3(x, v) - load3(p, v) - shared);
   }
   auto tighten = [&](uint32_t body, uint32_t v, float d) {
     float& b = bound_[body_vertex_begin_[body] + v];
@@ -236,7 +236,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
   // Vertex-triangle pairs with a cloth triangle: the vertex and the triangle's corners.
   for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
-    if (bodies[a]->diverged()) continue;
+    if (bodies[a]->frozen()) continue;
     const float* pa = bodies[a]->previous_positions();
     const Vec3 xv = load3(pa, v);
     for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
@@ -271,7 +271,7 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     while (body + 1 < count && body_vertex_begin_[body + 1] <= g) ++body;
     SoftBody& B = *bodies[body];
     const uint32_t v = g - body_vertex_begin_[body];
-    if (!B.diverged() && B.inverse_masses()[v] > 0.0f) bound_motion(B, v, bound_[g], load3(shared_motion_.data(), body));
+    if (!B.frozen() && B.inverse_masses()[v] > 0.0f) bound_motion(B, v, bound_[g], load3(shared_motion_.data(), body));
     bound_[g] = INFINITY;
   }
   bounded_.clear();
@@ -284,7 +284,7 @@ uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count) 
     if (e.a >= count || e.b >= count) continue;
     SoftBody& A = *bodies[e.a];
     SoftBody& B = *bodies[e.b];
-    if (A.diverged() && B.diverged()) continue;
+    if (A.frozen() && B.frozen()) continue;
     const uint32_t ea[2] = {e.a0, e.a1}, eb[2] = {e.b0, e.b1};
     const float depth = solve_edge_edge(A, ea[0], ea[1], B, eb[0], eb[1], e.gap);
     if (depth < 0.0f) continue;

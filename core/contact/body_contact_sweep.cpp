@@ -86,7 +86,7 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
     // passes left inverted is in a tangle whose volume constraints push it through faces every
     // substep: held back the way it came each time, the tangles of a landed pile grew (the nearest
     // face lets it slip out sideways).
-    if (A.diverged() || A.is_cloth() || A.in_inverted_tet(v)) continue;
+    if (A.frozen() || A.is_cloth() || A.in_inverted_tet(v)) continue;
     const float* sa = sweep_len_.data() + 2 * size_t(body_pos_begin_[a] + v);
     const float start_max = near_motion_max_[2 * a], step_max = near_motion_max_[2 * a + 1];  // m
     // Through a face by more than the gap needs the vertex and the face to close by more than it in
@@ -153,7 +153,7 @@ void BodyContact::sweep(SoftBody* const* bodies, uint32_t count, const BodyConta
   // way it came each time it keeps the pile buzzing (the nearest face lets it settle).
   for (size_t k = 0; k < vertices; ++k) {
     const uint32_t a = cand_body_[k];
-    if (a >= count || bodies[a]->diverged() || bodies[a]->is_cloth()) continue;
+    if (a >= count || bodies[a]->frozen() || bodies[a]->is_cloth()) continue;
     uint16_t& streak = bodies[a]->sweep_streak(cand_vertex_[k]);
     if (sweep_tri_[k] == ~0u) {
       if (streak > 0) --streak;

@@ -13,10 +13,10 @@ namespace {
 
 // The triangle's inverse masses; 0 for a frozen body (it does not move).
 void triangle_weights(const SoftBody& B, const uint32_t* tri, float wt[3]) {
-  for (int i = 0; i < 3; ++i) wt[i] = B.diverged() ? 0.0f : B.inverse_masses()[tri[i]];
+  for (int i = 0; i < 3; ++i) wt[i] = B.frozen() ? 0.0f : B.inverse_masses()[tri[i]];
 }
 
-float weight(const SoftBody& B, uint32_t v) { return B.diverged() ? 0.0f : B.inverse_masses()[v]; }
+float weight(const SoftBody& B, uint32_t v) { return B.frozen() ? 0.0f : B.inverse_masses()[v]; }
 
 }  // namespace
 

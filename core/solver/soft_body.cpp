@@ -211,6 +211,7 @@ static bool has_force_form(const BodyParams& p, uint32_t tets) {
 }
 
 bool SoftBody::set_params(const BodyParams& params) {
+  wake();
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   if (needs_force_form(solver_) && !has_force_form(params, tet_count())) return false;
   const bool remass = params.density != params_.density || params.areal_density != params_.areal_density || (params.grab_compliance == 0.0f) != (params_.grab_compliance == 0.0f);
@@ -228,6 +229,7 @@ bool SoftBody::set_params(const BodyParams& params) {
 }
 
 bool SoftBody::set_solver(Solver solver) {
+  wake();
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   if (is_cloth() && solver == Solver::Pbd) return false;  // PBD has no bending (and no compliance to give it one)
   if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
@@ -286,6 +288,7 @@ ForceModel SoftBody::force_model(const float gravity[3]) const {
 }
 
 void SoftBody::set_vertex_scales(const uint32_t* vertices, uint32_t count, float mass_scale, float stiffness_scale) {
+  wake();
   for (uint32_t k = 0; k < count; ++k) {
     vertex_mass_scale_[vertices[k]] = mass_scale;
     vertex_stiffness_scale_[vertices[k]] = stiffness_scale;
@@ -295,6 +298,7 @@ void SoftBody::set_vertex_scales(const uint32_t* vertices, uint32_t count, float
 
 void SoftBody::set_vertex_scales_each(const uint32_t* vertices, uint32_t count, const float* mass_scales,
                                       const float* stiffness_scales) {
+  wake();
   for (uint32_t k = 0; k < count; ++k) {
     vertex_mass_scale_[vertices[k]] = mass_scales[k];
     vertex_stiffness_scale_[vertices[k]] = stiffness_scales[k];
@@ -328,6 +332,7 @@ void SoftBody::apply_vertex_scales() {
 }
 
 void SoftBody::set_pinned(uint32_t vertex, bool pinned) {
+  wake();
   pinned_[vertex] = pinned ? 1 : 0;
   lra_dirty_ = true;
   compute_masses();
@@ -351,6 +356,7 @@ void SoftBody::ensure_inverse_rest() {
 }
 
 StaticReport SoftBody::settle_static(const float gravity[3], const StaticSettings& settings) {
+  wake();
   // Solved on a copy (not the step loop: allocating is fine), so a solve that does not converge
   // leaves the body as it was.
   std::vector<float> x = pos_;
@@ -373,6 +379,7 @@ void SoftBody::restore_rest_shape() {
 }
 
 void SoftBody::reset() {
+  wake();
   mend();  // a torn cloth goes back to the mesh it was made from
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   restore_rest_shape();
@@ -395,6 +402,7 @@ void SoftBody::reset() {
 }
 
 bool SoftBody::squash(float factor) {
+  wake();
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
   // Volume-preserving: heights shrink by factor about the lowest point, widths grow by 1/sqrt(factor)
   // about the centroid, so an incompressible body is squashed without an infinite-energy state.
@@ -430,6 +438,7 @@ bool SoftBody::squash(float factor) {
 }
 
 bool SoftBody::press(float factor, float release_seconds) {
+  wake();
   const uint32_t n = vertex_count();
   float top = -INFINITY;  // m, before the squash: where the plate lets go
   for (uint32_t i = 0; i < n; ++i) top = std::max(top, pos_[3 * i + 1]);
@@ -460,6 +469,7 @@ Vec3 SoftBody::grab_target(float t) const {
 }
 
 void SoftBody::grab_begin(uint32_t vertex, const float target[3]) {
+  wake();
   if (grab_vertex_ >= 0) grab_end(&vel_[3 * grab_vertex_]);
   plate_ = Plate{};  // a hand on the body takes over from the press (and may lift it above the plate)
   grab_vertex_ = int32_t(vertex);
@@ -482,9 +492,13 @@ void SoftBody::grab_begin(uint32_t vertex, const float target[3]) {
   compute_masses();  // a kinematic grab makes the held vertices immovable for the constraints
 }
 
-void SoftBody::grab_move(const float target[3]) { std::copy(target, target + 3, grab_to_); }
+void SoftBody::grab_move(const float target[3]) {
+  wake();
+  std::copy(target, target + 3, grab_to_);
+}
 
 void SoftBody::grab_end(const float release_velocity[3]) {
+  wake();
   if (grab_vertex_ < 0) return;
   const Vec3 release = {release_velocity[0], release_velocity[1], release_velocity[2]};
   for (uint32_t i : grab_set_) {
@@ -524,6 +538,7 @@ bool SoftBody::step(float dt, const StepSettings& s) {
     hold_frozen_shape();
     return true;
   }
+  if (asleep_) return true;
   const float h = dt / float(s.substeps);
   frame_begin();
   stepping_alone_ = true;  // nothing between a substep's solve and finish: its velocities may be fused
@@ -548,7 +563,7 @@ void SoftBody::frame_begin() {
 }
 
 void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
-  if (diverged_) return;
+  if (frozen()) return;
   substep_contacts_ = 0;
   if (plate_.active) advance_plate(h);
   if (is_force_based(solver_)) force_based_substep(h, s, sub);
@@ -556,7 +571,7 @@ void SoftBody::substep_solve(float h, const StepSettings& s, int sub) {
 }
 
 void SoftBody::substep_begin(float h, const StepSettings& s, int sub) {
-  split_substep_ = !diverged_ && !is_force_based(solver_);
+  split_substep_ = !frozen() && !is_force_based(solver_);
   if (!split_substep_) {
     substep_solve(h, s, sub);  // in one piece
     return;
@@ -584,14 +599,14 @@ bool SoftBody::substep_passes_done() const {
 }
 
 void SoftBody::resolve_ground(const StepSettings& s) {
-  if (diverged_ || is_force_based(solver_) || !s.ground) return;
+  if (frozen() || is_force_based(solver_) || !s.ground) return;
   uint32_t touching = 0;
   const float depth = solve_ground(pos_.data(), prev_.data(), inv_mass_.data(), vertex_count(), params_.friction, &touching, ground_y());
   add_contacts(0, depth);
 }
 
 void SoftBody::substep_finish(float h, const StepSettings& s) {
-  if (diverged_) return;
+  if (frozen()) return;
   if (!is_force_based(solver_)) {
     const float g = length(Vec3{s.gravity[0], s.gravity[1], s.gravity[2]});
     if (!velocities_done_) post_solve(h, s.ground, 2.0f * g * h);
@@ -610,6 +625,7 @@ bool SoftBody::frame_end() {
     hold_frozen_shape();
     return true;
   }
+  if (asleep_) return true;
   std::copy(grab_to_, grab_to_ + 3, grab_from_);
 
   // x - x is 0 for every finite x and NaN for NaN or infinity, so one sum checks the whole state.
@@ -651,6 +667,22 @@ bool SoftBody::frame_end() {
 // Finite but absurd: the bounding box's diagonal past kBlownUpExtent times the rest shape's, now or
 // where the velocities would take it in another frame like this one (constraints that pulled a
 // spike back into shape leave it its speed). Both are unchanged by moving the body as a whole.
+void SoftBody::fall_asleep() {
+  asleep_ = true;
+  std::fill(vel_.begin(), vel_.end(), 0.0f);
+  prev_ = pos_;
+}
+
+void SoftBody::note_quiet(float dt, float speed) {
+  double mv2 = 0.0, m = 0.0;  // kg m^2/s^2, kg
+  for (uint32_t i = 0; i < vertex_count(); ++i) {
+    mv2 += double(mass_[i]) * double(length_sq(load3(vel_.data(), i)));
+    m += mass_[i];
+  }
+  const bool quiet = grab_vertex_ < 0 && !plate_.active && m > 0.0 && mv2 < double(speed) * speed * m;
+  quiet_seconds_ = quiet ? quiet_seconds_ + dt : 0.0f;
+}
+
 bool SoftBody::blown_up() const {
   const uint32_t n = vertex_count();
   if (n < 2) return false;
@@ -690,6 +722,7 @@ uint32_t SoftBody::set_visual(const float* xyz, uint32_t count, const uint32_t* 
 BodyStats SoftBody::stats(const float gravity[3]) const {
   BodyStats st;
   st.finite = !diverged_;
+  st.asleep = asleep_;
   st.contacts = last_contacts_;
   st.max_penetration = max_penetration_;
   const uint32_t n = vertex_count();

@@ -124,6 +124,10 @@ struct StepSettings {
   float wind_gust = 0.0f;              // dimensionless amplitude, 0..1
   float wind_gust_period = 2.0f;       // s
   float air_density = 1.2f;            // kg/m^3
+  // Sleep (sleep.h): a body quiet (root-mean-square speed under sleep_speed) for sleep_seconds, in an
+  // island of bodies all so, is not stepped until something wakes it. sleep_speed 0: never.
+  float sleep_speed = 0.0f;    // m/s
+  float sleep_seconds = 0.5f;  // s
   // The obstacles bodies collide with during this step (the world's live colliders, each sweeping
   // from its previous pose to its pose over the step); set by World::step.
   const Collider* colliders = nullptr;
@@ -160,6 +164,7 @@ struct BodyStats {
   // to kXpbdNeoHookeanMaxStiffness). 0 otherwise.
   double stiffness_number = 0.0;
   bool finite = true;           // false once the state diverged (non-finite or blown up; the body is then frozen)
+  bool asleep = false;          // resting in an island at rest: not stepped until something wakes it (sleep.h)
   uint32_t inverted_tets = 0;   // tets whose signed volume is <= 0 now (turned inside out or flat)
   uint32_t contacts = 0;        // particles in contact (ground, colliders, bodies) in the last substep
   double max_penetration = 0.0; // m, deepest contact corrected during the last step
@@ -242,6 +247,7 @@ class SoftBody {
   // Contact between bodies (contact/body_contact.h): bodies touch when (group_a & mask_b) and
   // (group_b & mask_a) are both nonzero. Default group 1, mask all: everything touches; mask 0 = none.
   void set_collision_filter(uint32_t group, uint32_t mask) {
+    wake();
     collision_group_ = group;
     collision_mask_ = mask;
   }
@@ -249,6 +255,7 @@ class SoftBody {
   // Self-collision (contact/body_contact.h): off by default (it costs a hash of the body's own
   // surface every frame). thickness_m: the gap the surface keeps from itself, m.
   void set_self_collision(bool on, float thickness_m) {
+    wake();
     self_collision_ = on;
     self_thickness_ = thickness_m;
   }
@@ -337,6 +344,19 @@ class SoftBody {
     return stats(none);
   }
   bool diverged() const { return diverged_; }
+  // Sleep (sleep.h): a body at rest is not stepped while its whole island rests; like a diverged body
+  // it is then an immovable obstacle to others. Every call that changes the body wakes it.
+  bool asleep() const { return asleep_; }
+  bool frozen() const { return diverged_ || asleep_; }  // not stepped this frame: others meet it immovable
+  void wake() {
+    asleep_ = false;
+    quiet_seconds_ = 0.0f;
+  }
+  void fall_asleep();  // velocities to 0; the substep's start where it is
+  // After a frame: seconds this body has been quiet (root-mean-square speed below speed m/s, nothing
+  // grabbing or pressing it), 0 once it is not.
+  void note_quiet(float dt, float speed);
+  float quiet_seconds() const { return quiet_seconds_; }
 
   uint32_t vertex_count() const { return uint32_t(inv_mass_.size()); }
   uint32_t tet_count() const { return uint32_t(tet_rest6_.size()); }
@@ -564,6 +584,8 @@ class SoftBody {
   double rest_volume_ = 0.0;  // m^3
   float rest_diagonal_ = 0.0f;  // m, of the creation shape's bounding box (the blown-up test)
   bool diverged_ = false;
+  bool asleep_ = false;
+  float quiet_seconds_ = 0.0f;  // s, see note_quiet
   // Tearing (cloth_tearing.cpp): the creation arguments a rebuild repeats, the mesh to mend to
   // (kept from the first tear), and the counts.
   uint32_t group_min_vertices_ = 0, creation_vertices_ = 0;

@@ -34,6 +34,7 @@ bool World::remove_body(BodyHandle h) {
   if (!body(h)) return false;
   Slot& slot = slots_[h.index];
   slot.body.reset();
+  wake_all();  // what rested on it falls
   // Invalidates old handles; after the last generation the slot retires rather than wrap around.
   slot.generation = slot.generation == kMaxGeneration ? 0 : slot.generation + 1;
   return true;
@@ -70,6 +71,7 @@ ColliderHandle World::add_collider(const Collider& collider, std::shared_ptr<con
   slot.collider = collider;
   slot.mesh = std::move(mesh);
   slot.collider.mesh = slot.mesh.get();
+  wake_all();  // colliders change what the bodies rest on
   slot.collider.previous = slot.collider.pose;
   slot.alive = true;
   return {uint32_t(index), slot.generation};
@@ -79,6 +81,7 @@ bool World::remove_collider(ColliderHandle h) {
   if (!collider(h)) return false;
   ColliderSlot& slot = collider_slots_[h.index];
   slot.alive = false;
+  wake_all();
   slot.mesh.reset();
   slot.collider.mesh = nullptr;
   slot.generation = slot.generation == kMaxColliderGeneration ? 0 : slot.generation + 1;  // retire, never wrap
@@ -96,6 +99,7 @@ bool World::set_collider_pose(ColliderHandle h, const Pose& pose, bool teleport)
   if (!c) return false;
   c->pose = pose;
   if (teleport) c->previous = pose;
+  wake_all();
   return true;
 }
 
@@ -159,7 +163,9 @@ int World::step(float dt, BodyHandle* first_diverged) {
     self_touching |= b->position_based() && b->self_collision();
   }
   contact_report_ = ContactReport{};
+  const bool sleep_on = step_settings.sleep_speed > 0.0f;
   if (touching < 2 && !self_touching) {
+    if (sleep_on) sleep_.update(stepping_.data(), uint32_t(stepping_.size()), nullptr, 0, step_settings.sleep_seconds);
     // Each body on its own (identical to the interleaved loop when nothing can touch).
     for (size_t k = 0; k < stepping_.size(); ++k) {
       if (stepping_[k]->step(dt, step_settings)) continue;
@@ -169,6 +175,13 @@ int World::step(float dt, BodyHandle* first_diverged) {
     using Clock = std::chrono::steady_clock;
     auto ms_since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
     const float h = dt / float(step_settings.substeps);
+    if (sleep_on) {
+      // Islands from this frame's broad phase, before anything is solved: a body about to reach a
+      // sleeping one wakes it now (sleep.h).
+      contact_.broad_phase(stepping_.data(), uint32_t(stepping_.size()), dt, body_contact);
+      sleep_.update(stepping_.data(), uint32_t(stepping_.size()), contact_.broad_pairs().data(), contact_.broad_pairs().size(),
+                    step_settings.sleep_seconds);
+    }
     for (SoftBody* b : stepping_) b->frame_begin();
     const Clock::time_point gather = Clock::now();
     contact_.begin_frame(stepping_.data(), uint32_t(stepping_.size()), dt, body_contact);
@@ -213,10 +226,18 @@ int World::step(float dt, BodyHandle* first_diverged) {
       if (diverged++ == 0 && first_diverged) *first_diverged = stepping_handles_[k];
     }
   }
+  // How long each awake body has been quiet, for the next frame's islands.
+  for (SoftBody* b : stepping_) {
+    if (!sleep_on) {
+      if (b->asleep()) b->wake();  // sleep turned off
+    } else if (!b->frozen() && b->position_based()) {
+      b->note_quiet(dt, step_settings.sleep_speed);
+    }
+  }
   if (step_settings.collider_count > 0) {
     ColliderCandidateStats& sum = contact_report_.colliders;
     for (const SoftBody* b : stepping_) {
-      if (!b->position_based() || b->diverged()) continue;  // no candidates gathered this frame
+      if (!b->position_based() || b->frozen()) continue;  // no candidates gathered this frame
       const ColliderCandidateStats& s = b->collider_stats();
       sum.particles += s.particles;
       sum.faces += s.faces;
@@ -230,6 +251,11 @@ int World::step(float dt, BodyHandle* first_diverged) {
   for (ColliderSlot& s : collider_slots_) s.collider.previous = s.collider.pose;
   time_ += dt;
   return diverged;
+}
+
+void World::wake_all() {
+  for (Slot& s : slots_)
+    if (s.body) s.body->wake();
 }
 
 void World::clamp_target(float target[3]) const {

@@ -7,6 +7,7 @@
 
 #include "contact/body_contact.h"
 #include "contact/mesh_shape.h"
+#include "solver/sleep.h"
 #include "solver/soft_body.h"
 #include "solver/worker_pool.h"
 
@@ -61,6 +62,10 @@ class World {
   // n > 1 in a build without threads, or when the OS refuses a thread.
   bool set_threads(int n);
   int threads() const { return pool_ ? pool_->threads() : 1; }
+
+  // Wakes every body (sleep.h): for changes to the world a resting body must answer (gravity, wind,
+  // the ground, colliders, a body removed from under others, sleep settings).
+  void wake_all();
 
   // Grab targets below the ground would drag the body into it; keep them on or above y = 0.
   void clamp_target(float target[3]) const;
@@ -118,6 +123,7 @@ class World {
   std::vector<SoftBody*> stepping_;          // live bodies in slot order, for the interleaved step
   std::vector<BodyHandle> stepping_handles_;
   BodyContact contact_;
+  SleepIslands sleep_;
   ContactReport contact_report_;
   std::unique_ptr<WorkerPool> pool_;  // made by the first set_threads(n > 1)
   double time_ = 0.0;

@@ -297,3 +297,24 @@ test('solveStatic puts a clamped beam at rest where implicit Euler settles, and 
   assert.ok(Math.abs(tipSag() - settled) < 0.005 * settled, `after 1 s ${tipSag()} m`);
   world.destroy();
 });
+
+test('sleep: a box at rest stops being stepped until a call changes it; bad settings are refused', () => {
+  const world = sb.createWorld();
+  const body = world.addBox({ cells: [3, 3, 3], size: [0.3, 0.3, 0.3], center: [0, 0.2, 0] });
+  for (let i = 0; i < 120; i++) world.step(1 / 60);
+  assert.equal(body.stats().asleep, false, 'off by default');
+  world.setSleep(0.01, 0.25);
+  for (let i = 0; i < 30; i++) world.step(1 / 60);
+  const s = body.stats();
+  assert.equal(s.asleep, true, 'quiet for 0.25 s: asleep');
+  assert.equal(s.kineticEnergy, 0);
+  assert.equal(s.invertedTets, 0, 'read beside it, unchanged');
+  const before = body.positions.slice();
+  for (let i = 0; i < 30; i++) world.step(1 / 60);
+  assert.deepEqual(body.positions, before, 'not stepped');
+  body.setParam('friction', 0.3);
+  assert.equal(body.stats().asleep, false, 'a parameter wakes it');
+  assert.throws(() => world.setSleep(-1, 0.5), (e) => e instanceof SoftbodyError && e.code === ErrorCode.OUT_OF_RANGE && /sleep speed/.test(e.message));
+  assert.throws(() => world.setSleep(0.01, 0), (e) => e instanceof SoftbodyError && /sleep time/.test(e.message));
+  world.destroy();
+});

@@ -92,6 +92,10 @@ const TABLE = {
   'World.setSubsteps': [['n', REQUIRED('integer'), (f, v) => f.world.setSubsteps(v)]],
   'World.setThreads': [['n', REQUIRED('integer'), (f, v) => f.world.setThreads(v)]],
   'World.setGround': [['enabled', [...BAD.boolean, undefined], (f, v) => f.world.setGround(v)]],
+  'World.setSleep': [
+    ['speed', REQUIRED('number'), (f, v) => f.world.setSleep(v, 0.5)],
+    ['seconds', BAD.number, (f, v) => f.world.setSleep(0.01, v)],
+  ],
   'World.step': [['dt', REQUIRED('number'), (f, v) => f.world.step(v)]],
   'World.addBox': [
     ['the options', BAD.options, (f, v) => f.world.addBox(v)],

@@ -260,7 +260,7 @@ export class Body {
     const f = new Float32Array(this.sb.buffer, this.sb._stats + 24, 10);
     const i = new Int32Array(this.sb.buffer, this.sb._stats + 64, 5);
     const tail = new Float32Array(this.sb.buffer, this.sb._stats + 84, 3);
-    const inverted = new Int32Array(this.sb.buffer, this.sb._stats + 96, 1)[0];
+    const [inverted, asleep] = new Int32Array(this.sb.buffer, this.sb._stats + 96, 2);
     return {
       volumeRatio: f[0],
       kineticEnergy: energies[0], // J
@@ -280,6 +280,7 @@ export class Body {
       residual: tail[1], // XPBD: largest relative |C + alpha~ lambda|; VBD: relative force imbalance (0 = solved)
       stiffnessNumber: tail[2], // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (allowed up to XPBD_NEO_HOOKEAN_MAX_STIFFNESS); else 0
       invertedTets: inverted, // tets with signed volume <= 0 now (inside out or flat)
+      asleep: asleep === 1, // not stepped while it and all it may touch rest (World.setSleep)
     };
   }
 

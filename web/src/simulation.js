@@ -257,6 +257,7 @@ export class Simulation {
     this.colliders = [];
     this.heldCollider = null;
     this.scene = name;
+    this.sleeps = Boolean(preset.sleep);
     try {
       this.colliders = addSceneColliders(this.world, preset);
       applySceneAir(this.world, preset);
@@ -296,8 +297,12 @@ export class Simulation {
       this._contactMs += c.gatherMs + c.solveMs + c.colliders.gatherMs + c.colliders.solveMs;
       this._contactSteps += 1;
     }
-    this.threads.stepped(this.stepMs);
     const tets = this._threadTets; // kept current by _fitThreads whenever bodies come or go
+    // A scene that sleeps (scene_presets.js SLEEP) steps almost nothing once it rests: such frames
+    // (under a fifth of the running cost) would teach the thread tuner and the price of an import
+    // that physics is free here.
+    if (this.sleeps && this.msPerTet !== null && this.stepMs < 0.2 * this.msPerTet * tets) return;
+    this.threads.stepped(this.stepMs);
     if (tets > 0) this.msPerTet = this.msPerTet === null ? this.stepMs / tets : 0.95 * this.msPerTet + 0.05 * (this.stepMs / tets);
   }
 

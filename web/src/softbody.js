@@ -20,7 +20,7 @@ export { Body, Collider, ThinParts };
 export { ColliderParam, ErrorCode, Material, POSITION_BASED_SOLVERS, Param, SoftbodyError, Solver, TetraLimits, XPBD_NEO_HOOKEAN_MAX_STIFFNESS } from './bridge_tables.js';
 
 
-const STATS_BYTES = 104; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84, 1 int32 at 96
+const STATS_BYTES = 104; // sizeof(sb_body_stats): 3 float64 (energies) at 0, 10 float32 at 24, 5 int32 at 64, 3 float32 at 84, 2 int32 at 96
 const TETRA_STATS_BYTES = 51 * 4 + THIN_CHOICE_STATS_BYTES; // sizeof(sb_tetra_stats): 14 int32, 5 float32, 3 int32, 1 float32, 14 int32, 6 float32, 6 int32, 2 float32, then tetra_thin_parts.js's
 const TETRA_STATS_INTS = ['inputVertices', 'inputTriangles', 'weldedVertices', 'droppedTriangles', 'flippedTriangles', 'openEdges', 'surfacePoints', 'interiorPoints', 'uninsertedPoints', 'delaunayTets', 'slivers', 'vertices', 'tets', 'parts'];
 const TETRA_STATS_FLOATS = ['minQuality', 'meanQuality', 'volume', 'surfaceVolume', 'milliseconds'];
@@ -166,6 +166,12 @@ export class World {
   setGround(enabled) {
     arg.boolean('World.setGround', 'enabled', enabled);
     this.sb.check(this.sb.M._sb_world_set_ground(this.handle, enabled ? 1 : 0));
+  }
+  // Sleep (sb_world_set_sleep): bodies under `speed` m/s (root mean square) for `seconds`, with all
+  // they may touch, stop being stepped until something wakes them. speed 0 (the default) turns it off.
+  setSleep(speed, seconds = 0.5) {
+    arg.numbers('World.setSleep', { speed, seconds });
+    this.sb.check(this.sb.M._sb_world_set_sleep(this.handle, speed, seconds));
   }
   get time() {
     return this.sb.M._sb_world_time(this.handle);
