@@ -8,6 +8,7 @@
 
 #include "math/point_grid.h"
 #include "meshing/opening_lids.h"
+#include "meshing/piece_crossings.h"
 #include "meshing/surface_query.h"
 #include "meshing/surface_spacing.h"
 #include "meshing/tet_improvement.h"
@@ -67,8 +68,8 @@ constexpr double kLatticeMinRows = 4.0;
 // closer than kMinAcross of the spacing (a part that thin is beyond the sample budget anyway).
 class Thinner {
  public:
-  // fine_scale: SurfaceSpacing::fine_scale of the levels offered (1: spacing_of_level).
-  explicit Thinner(double fine_scale = 1.0) : fine_scale_(fine_scale) {}
+  // The spacings of the levels offered (SurfaceSpacing::spacing; default: spacing_of_level).
+  explicit Thinner(const SurfaceSpacing* spacing = nullptr) : spacing_(spacing) {}
   bool offer(const double* p, int level, const double* normal, std::vector<double>& accepted, double across = kMinAcross,
              double same = 1.0) {
     if (!fits(p, level, normal, accepted, across, same)) return false;
@@ -110,8 +111,8 @@ class Thinner {
 
  private:
   static constexpr double kOrigin[3] = {0, 0, 0};
-  double fine_scale_;
-  double spacing_of(int level) const { return level > 0 ? fine_scale_ * spacing_of_level(level) : spacing_of_level(level); }
+  const SurfaceSpacing* spacing_;
+  double spacing_of(int level) const { return spacing_ ? spacing_->spacing(level) : spacing_of_level(level); }
   std::vector<std::unique_ptr<PointGrid>> grids_;
   std::vector<float> normals_;  // per accepted point (0 without one)
 };
@@ -409,7 +410,7 @@ void Tetrahedralizer::place_surface_points() {
         const uint32_t v = t[f + size_t(k)];
         if (buried_vertex[v] == 1) buried_vertex[v] = uint8_t(rays_->buried_at(&p[3 * size_t(v)], uint32_t(f / 3)));
       }
-  Thinner thinner(spacing.fine_scale);
+  Thinner thinner(&spacing);
   for (size_t v = 0; v < p.size(); v += 3)
     if (!not_corner[v / 3] && !buried_vertex[v / 3]) thinner.offer(&p[v], spacing.vertex_level[v / 3], &vertex_normal[v], points_);
   // Feature edges first: a flat face's long diagonal runs close to the model's edges at its ends,
@@ -447,6 +448,22 @@ void Tetrahedralizer::place_surface_points() {
     }
   };
   sample_edges(edges.begin(), flat);
+  // Where a face sampled finer than half a cell runs into another piece, points on the crossing
+  // curve, offered like feature edges' (piece_crossings.h).
+  // Free points past them, their distance to them (grid units) and the level of their face.
+  std::vector<std::pair<std::pair<std::array<double, 3>, double>, int>> beyond_crossings;
+  if (rays_->soup()) {
+    std::vector<double> crossings;
+    std::vector<std::pair<std::array<double, 3>, double>> beyond;
+    for (size_t f = 0; f < t.size() / 3; ++f) {
+      if (spacing.face_level[f] == 0 || !rays_->mixed(uint32_t(f))) continue;
+      crossings.clear();
+      beyond.clear();
+      piece_crossings(p, t, uint32_t(f), spacing.spacing(spacing.face_level[f]), *rays_, crossings, &beyond);
+      for (size_t i = 0; i < crossings.size(); i += 3) offer_on_face(&crossings[i], spacing.face_level[f], uint32_t(f), nullptr);
+      for (const auto& b : beyond) beyond_crossings.push_back({b, spacing.face_level[f]});
+    }
+  }
   // A part thinner than the spacing its budget allows (a plate at a few mm spacing, 1 mm thick) is
   // meshed by tets running from one side to the other, whose quality is about its thickness over
   // the distance between samples of one side. Thinned as one set, its two sides' samples interleave
@@ -566,7 +583,7 @@ void Tetrahedralizer::place_surface_points() {
   // would join surface points only (flat, poor, and across a curved tube too few to hold its
   // volume). Halfway along the inward ray from each thin face's centroid and each sample on it,
   // thinned to half the local thickness apart. They are free (not surface) points.
-  Thinner medial(spacing.fine_scale);
+  Thinner medial(&spacing);
   // A medial point halfway along the inward ray of length `hit` from o on `face`.
   auto add_medial = [&](const double* o, uint32_t face, double hit) {
     const double* n = &spacing.face_normal[3 * size_t(face)];
@@ -582,6 +599,18 @@ void Tetrahedralizer::place_surface_points() {
   // Where the point budget coarsened a face's samples below its thickness, medial points between
   // its sparse samples would only make flat tets: such faces get none.
   auto wants_medial = [&](size_t f) { return face_wants_medial(spacing, f); };
+  // Past the crossings first (piece_crossings.h), nearest first, spaced half their distance
+  // (never finer than their face): kept a spacing from the surface samples too.
+  std::sort(beyond_crossings.begin(), beyond_crossings.end(),
+            [](const auto& x, const auto& y) { return x.first.second < y.first.second; });
+  for (const auto& [point, face_level] : beyond_crossings) {
+    const double* x = point.first.data();
+    const int level = std::min(face_level, level_of_spacing(0.5 * point.second / (spacing.scaled(face_level) ? spacing.fine_scale : 1.0)));
+    if (thinner.fits(x, level, nullptr, points_) && medial.fits(x, level, nullptr, medial_points_)) {
+      medial.add(x, level, nullptr, medial_points_);
+      ++stats_.medial_points;
+    }
+  }
   // From each thin face's centroid the ray was cast already (surface_spacing: its thickness).
   for (size_t f = 0; f < t.size() / 3; ++f) {
     if (!wants_medial(f)) continue;

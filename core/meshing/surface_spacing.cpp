@@ -61,6 +61,7 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
                                const ThicknessRays& rays, const SpacingOverrides& overrides) {
   SurfaceSpacing out;
   out.fine_scale = std::clamp(overrides.fine_scale, 1.0, 1.999);
+  out.scaled_to = overrides.scaled_to;
   const size_t faces = t.size() / 3, vertices = p.size() / 3;
   out.face_level.assign(faces, 0);
   out.vertex_level.assign(vertices, 0);
@@ -145,9 +146,13 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
   // share of the part's volume worth keeping; on thicker parts it is a bump (or scan noise) on a
   // large body, which the default spacing already holds to a small share.
   std::vector<uint8_t> on_small_part(vertices, 0), curved_level(vertices, 0);
+  std::vector<double> vertex_thickness(vertices, HUGE_VAL);  // the thinnest of its faces
   for (size_t f = 0; f < faces; ++f)
     if (out.face_thickness[f] > 0)
-      for (int k = 0; k < 3; ++k) on_small_part[t[3 * f + size_t(k)]] = 1;
+      for (int k = 0; k < 3; ++k) {
+        on_small_part[t[3 * f + size_t(k)]] = 1;
+        vertex_thickness[t[3 * f + size_t(k)]] = std::min(vertex_thickness[t[3 * f + size_t(k)]], out.face_thickness[f]);
+      }
   for (size_t v = 0; v < vertices; ++v) {
     if (edge_count[v] == 0 || !on_small_part[v]) continue;
     double h = 0;
@@ -157,6 +162,7 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     const double l = edge_sum[v] / edge_count[v];
     const double radius = l * l / (2 * h);
     curved_level[v] = uint8_t(level_of_spacing(kSpacingPerRadius * radius));
+    if (radius < kSectionRadiusPerThickness * vertex_thickness[v]) out.curved_finest = std::max<int>(out.curved_finest, curved_level[v]);
     out.vertex_level[v] = std::max(out.vertex_level[v], curved_level[v]);
   }
 

@@ -38,6 +38,9 @@ constexpr double kMaxSpacingPerThickness = 10.0;
 // surface: none below 1 cell, a sparse band up to 2), so they get points on their medial surface:
 // halfway along each inward thickness ray. Grid points near a medial point are skipped.
 constexpr double kMedialReach = 2.0;
+// A radius of curvature under this times a part's thickness bends its section (a round tube's is
+// half its thickness), not the part along its length (a 20 mm shell of 0.5 m radius: 25).
+constexpr double kSectionRadiusPerThickness = 2.0;
 
 struct SurfaceSpacing {
   std::vector<uint8_t> face_level;    // per face: spacing kDefaultSpacing / 2^level
@@ -53,11 +56,18 @@ struct SurfaceSpacing {
   double samples_estimate = 0;        // sum of max(area / s^2, longest edge / 2 s) over faces at their final levels
   double thin_area = 0;               // grid units^2: faces under kMedialReach thick
   double medial_estimate = 0;         // about how many medial points (face_wants_medial faces)
+  // The finest level curvature asks for at a vertex where it bends the part's section (its radius
+  // under kSectionRadiusPerThickness x the part's thickness: a round rod, not a shell's dome).
+  int curved_finest = 0;
   int64_t rod_faces = 0;              // faces whose thickness is a triangular rod's section (thickness_rays.h)
   // Levels finer than 0 are spaced this much wider (1 to 2, SpacingOverrides::fine_scale): the
   // thin-parts choice's continuous step between two levels. Level 0 (a solid's) is never scaled.
   double fine_scale = 1.0;
-  double spacing(int level) const { return level > 0 ? fine_scale * kDefaultSpacing / double(int64_t(1) << level) : kDefaultSpacing; }
+  // ... up to this level: finer ones keep their spacing (Coarsen scales the thin faces' capped
+  // level, not the finer levels curvature keeps: a round tube would lose its section).
+  int scaled_to = kMaxSpacingLevel;
+  bool scaled(int level) const { return level > 0 && level <= scaled_to; }
+  double spacing(int level) const { return (scaled(level) ? fine_scale : 1.0) * kDefaultSpacing / double(int64_t(1) << level); }
 };
 
 // Whether face f gets medial points: its part is under kMedialReach thick and sampled by its
@@ -74,6 +84,7 @@ struct SpacingOverrides {
   int level_cap = -1;        // >= 0: every level capped here, as the budget caps them
   double drop_below = 0;     // grid units: faces dropped_faces() drops at this thickness count no samples
   double fine_scale = 1.0;   // SurfaceSpacing::fine_scale, in [1, 2)
+  int scaled_to = kMaxSpacingLevel;  // SurfaceSpacing::scaled_to
 };
 
 // ThinParts::Drop: the faces of parts thinner than `below` (grid units; thickness per face, 0 where

@@ -104,7 +104,7 @@ int64_t Tetrahedralizer::scan_grid(int64_t work) {
 
 void Tetrahedralizer::start_delaunay() {
   points_.insert(points_.end(), medial_points_.begin(), medial_points_.end());
-  medial_points_ = {};
+  std::vector<double>().swap(medial_points_);  // (v = {} keeps v's capacity)
   medial_grid_.reset();
   delaunay_ = std::make_unique<Delaunay>(points_.data(), int64_t(points_.size() / 3));
 }
@@ -144,8 +144,8 @@ void Tetrahedralizer::finish() {
   inside.reserve(4 * size_t(std::count(inside_.begin(), inside_.end(), uint8_t(1))));
   for (int64_t t = 0; t < total; ++t)
     if (inside_[size_t(t)]) inside.insert(inside.end(), &candidates_[4 * size_t(t)], &candidates_[4 * size_t(t)] + 4);
-  candidates_ = {};
-  inside_ = {};
+  std::vector<int32_t>().swap(candidates_);  // freed: v = {} would keep the capacity (18 bytes per tet)
+  std::vector<uint8_t>().swap(inside_);
   // Surface samples stay put; grid points may move.
   std::vector<uint8_t> fixed(points_.size() / 3, 0);
   std::fill(fixed.begin(), fixed.begin() + stats_.surface_points, kFixedPoint);
@@ -183,7 +183,7 @@ void Tetrahedralizer::finish() {
     kept.insert(kept.end(), tet, tet + 4);
     quality.push_back(q);
   }
-  inside = {};
+  std::vector<uint32_t>().swap(inside);
 
   // Connected parts: tets that share a face belong together. Fragments (parts below 1 % of the
   // largest one: single tets or small clusters hanging on by an edge or a vertex) would flop about
@@ -253,6 +253,14 @@ void Tetrahedralizer::finish() {
   query_.reset();
 }
 
+void Tetrahedralizer::release_points() {
+  std::vector<double>().swap(points_);
+  std::vector<double>().swap(medial_points_);
+  std::vector<std::pair<int64_t, uint8_t>>().swap(lattice_sides_);
+  out_positions_.shrink_to_fit();  // grown by appending: up to twice the result
+  out_tets_.shrink_to_fit();
+}
+
 // Local thickness: from the centroid of each face (up to 4096, spread over the surface), the
 // distance along the inward normal to the surface's other side. Cavities face inward, so their
 // inward normal also points into the material. The area-weighted 10th percentile names the
@@ -310,6 +318,7 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
         if (estimate_tets() > bound() && options_.max_tets > 0 && !fit_thin_parts()) {
           stage_ = Stage::Over;
           status_ = TetraStatus::OverBudget;
+          release_points();
           break;
         }
         place_surface_points();
@@ -352,10 +361,12 @@ TetraStatus Tetrahedralizer::run(int64_t work) {
           }
           stage_ = Stage::Over;
           status_ = TetraStatus::OverBudget;
+          release_points();
           break;
         }
         stage_ = Stage::Over;
         status_ = stats_.tets > 0 ? TetraStatus::Done : TetraStatus::NoInsideTets;
+        release_points();
         break;
       case Stage::Over:
         break;

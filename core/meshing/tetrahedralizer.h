@@ -53,6 +53,10 @@ constexpr int kThickenBisections = 8;
 // over the bound.
 constexpr int kThickenGoalTries = 3;
 
+// Coarsen's continuous spacing between two candidates is found by this many bisections of the
+// estimate (of the spacings' logarithm: 2^-8 of a level's step).
+constexpr int kCoarsenBisections = 8;
+
 // ThinParts::Coarsen raises min_quality to this: it accepts lower fidelity, not poorer tets.
 constexpr double kCoarsenMinQuality = 0.1;
 
@@ -200,6 +204,9 @@ class Tetrahedralizer {
   // choice cannot go coarser (the job then stops with OverBudget).
   bool restart_under_bound();
   int64_t bound() const { return bound_ > 0 ? bound_ : options_.max_tets; }  // what the estimate must fit
+  // The job is over: its points (8 bytes per tet on a ball) and scratch freed, the result's
+  // arrays trimmed to their size; the finished job holds its result and the cleaned surface.
+  void release_points();
   void to_internal(const double* x, double* u) const;  // m -> grid units (grid points are integers)
 
   TetraOptions options_;

@@ -58,6 +58,8 @@ class ThicknessRays {
   // ... at a point x of the face: faces along a crease of a union (a neighbour across an edge is
   // buried and the face not, or the other way round) are tested per sample there.
   bool buried_at(const double x[3], uint32_t face) const;
+  // Whether the face is tested per sample (buried_at): it crosses into another piece, or meets one.
+  bool mixed(uint32_t face) const { return !buried_.empty() && buried_[face] == kMixed; }
 
  private:
   const std::vector<double>& p_;

@@ -254,13 +254,15 @@ test('thin parts over the limit: the choice offered, what each choice did, and w
   const [warning] = importWarnings(thick, 'plate.obj');
   assert.match(warning, /^plate\.obj: thin parts about 5 mm thick were thickened to 4[6-9] mm to fit the tet limit; the body is 0\.04[2-4] m³ larger than the surface \((?:9\.\d|10)× its volume\)\.$/);
   const coarse = importing(box(1, 1, 0.005), { ...options, thinParts: 'coarsen' }).stats;
-  assert.equal(thinChoiceNote(coarse), 'thin parts sampled 25 mm apart');
+  // The spacing is chosen between two levels so the estimate lands at the bound: 16.3 mm measured.
+  assert.match(thinChoiceNote(coarse), /^thin parts sampled 1[5-7] mm apart$/);
   assert.equal(importWarnings(coarse, 'plate.obj').length, 0, 'the shape is kept: nothing to warn about');
-  const refused = importing(box(1, 1, 0.005), { ...options, maxTets: 4000, thinParts: 'coarsen' }).error;
+  // At ten times its thickness (50 mm) the plate's estimate is 1,729: under 1,500 refused.
+  const refused = importing(box(1, 1, 0.005), { ...options, maxTets: 1500, thinParts: 'coarsen' }).error;
   assert.ok(!isThinOverBudget(refused), 'a choice was made: no second offer');
   assert.match(
     describeImportError(refused, 'plate.obj', options).message,
-    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 4,000, and with its thin parts meshed as coarsely as keeps their two sides apart still about [\d,]+; fewer grid cells give fewer tets, or allow more tets\. \(SB_ERR_TOO_LARGE: .*ten times their thickness/,
+    /^Could not import plate\.obj: this surface would give about [\d,]+ tets, above the limit of 1,500, and with its thin parts meshed as coarsely as keeps their two sides apart still about [\d,]+; fewer grid cells give fewer tets, or allow more tets\. \(SB_ERR_TOO_LARGE: .*ten times their thickness/,
   );
 });
 

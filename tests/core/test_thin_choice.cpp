@@ -79,9 +79,10 @@ TEST_CASE("Thin parts over max_tets: a 5 mm plate thickened, or meshed coarser, 
 
   // Too tight for coarsening: at ten times its thickness the plate still needs more. Refused, with
   // the lowest estimate coarsening reaches.
-  const Result refused = mesh(plate, 4000, ThinParts::Coarsen);
+  // (Sampled 50 mm apart its estimate is 1,729.)
+  const Result refused = mesh(plate, 1500, ThinParts::Coarsen);
   CHECK(refused.status == TetraStatus::OverBudget);
-  CHECK(refused.stats.choice_floor_tets > 4000);
+  CHECK(refused.stats.choice_floor_tets > 1500);
   CHECK(refused.tets.empty());
 }
 
@@ -146,12 +147,13 @@ TEST_CASE("C API: sb_tetra_set_thin_parts") {
   sb_tetra_stats stats{};
   CHECK(sb_tetra_get_stats(job, &stats) == SB_OK);
   CHECK(stats.thin_parts == SB_TETRA_THIN_SAMPLE);  // the refusals left the job as it was
-  CHECK(sb_tetra_set_max_tets(job, 4000) == SB_OK);
+  // Sampled at ten times its thickness (50 mm), the plate's estimate is 1,729: under 1,500 refused.
+  CHECK(sb_tetra_set_max_tets(job, 1500) == SB_OK);
   CHECK(sb_tetra_set_thin_parts(job, SB_TETRA_THIN_COARSEN) == SB_OK);
   CHECK(sb_tetra_run(job, 1 << 30) == SB_ERR_TOO_LARGE);
   const std::string message = sb_last_error();
   CAPTURE(message);
-  CHECK(message.find("above max_tets = 4000") != std::string::npos);
+  CHECK(message.find("above max_tets = 1500") != std::string::npos);
   CHECK(message.find("ten times their thickness") != std::string::npos);
   CHECK(sb_tetra_set_thin_parts(job, SB_TETRA_THIN_THICKEN) == SB_ERR_NOT_READY);  // it has run
   CHECK(sb_tetra_destroy(job) == SB_OK);
