@@ -365,7 +365,7 @@ export class WorldContact {
     this.bodyInfo = buffer(32 * bodies.length, U.STORAGE | U.COPY_DST, 'bodies');
     this.topo = init(topo, 'vertex bodies, triangles, surface vertices');
     this.sums = buffer(4 * (this.countAt + this.table + 4 * vertices), U.STORAGE | U.COPY_DST | U.COPY_SRC, 'hash counts, contact uses, corrections');
-    this.cells = buffer(4 * (this.table + this.triangleCount), U.STORAGE, 'hash ranges and entries');
+    this.cells = buffer(4 * (this.table + this.triangleCount), U.STORAGE | U.COPY_SRC, 'hash ranges and entries');
     this.contacts = buffer(32 * this.surfaceCount, U.STORAGE, 'contacts');
     const list = [this.uniform, this.x, this.prev, this.bodyInfo, this.topo, this.sums, this.cells, this.contacts];
     this.buffers = list.filter((b) => !shared || (b !== shared.x && b !== shared.prev)); // the world's are not ours to destroy
