@@ -58,22 +58,24 @@ export const NORMALS_BYTES = 4 + 3 * 4 + 3 * 16;
 
 // Bytes of contact between bodies per substep (gpu_body_contact.js), by kernel: count and scatter
 // read a triangle (4 ids, 3 positions, 3 body ids and origins) and add to its cell; allocate reads and
-// writes a cell's count and start; detect reads per vertex its position and each searched cell's
-// range, per candidate its entry, triangle and 3 positions, and writes a contact; per round, solve
+// writes a cell's count and start, scatter also writes the entry (24 B); detect reads per vertex its
+// position and each searched cell's range, per listed triangle its entry (24 B: index, body, box),
+// per one of another body whose box is within reach its ids and 3 positions, and writes a contact; per round, solve
 // reads a contact and 4 positions, uses and masses and adds 12 fixed-point corrections, apply reads
 // and writes a vertex.
 export const CONTACT_BYTES = {
-  triangle: 2 * (16 + 3 * 16 + 3 * 4 + 3 * 16 + 4), // count + scatter
+  triangle: 2 * (16 + 3 * 16 + 3 * 4 + 3 * 16 + 4) + 24, // count + scatter
   cell: 4 + 4 + 4,
   vertex: 16 + 32, // detect: the vertex, its contact
   searchedCell: 8,
-  candidate: 4 + 16 + 3 * 16 + 3 * 4,
+  listed: 24, // every entry in a searched cell
+  candidate: 16 + 3 * 16 + 3 * 4, // another body's triangle whose box is within reach
   round: { surface: 32 + 4 * 16 + 4 * 16 + 4 * 4 + 12 * 4, vertex: 12 + 16 + 16 },
 };
 export const CONTACT_ROUNDS = 8;
 export function contactBytesPerSubstep(h) {
   const B = CONTACT_BYTES;
-  return h.triangles * B.triangle + h.table * B.cell + h.surface * (B.vertex + h.cellsPerVertex * B.searchedCell + h.candidatesPerVertex * B.candidate) +
+  return h.triangles * B.triangle + h.table * B.cell + h.surface * (B.vertex + h.cellsPerVertex * B.searchedCell + h.listedPerVertex * B.listed + h.candidatesPerVertex * B.candidate) +
     CONTACT_ROUNDS * (h.surface * B.round.surface + h.vertices * B.round.vertex);
 }
 
@@ -189,23 +191,30 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONT
                   const lo = [0, 1, 2].map((a) => Math.min(p[3 * t[i] + a], p[3 * t[i + 1] + a], p[3 * t[i + 2] + a]));
                   const hi = [0, 1, 2].map((a) => Math.max(p[3 * t[i] + a], p[3 * t[i + 1] + a], p[3 * t[i + 2] + a]));
                   half = Math.max(half, ...[0, 1, 2].map((a) => (hi[a] - lo[a]) / 2));
-                  tris.push({ cell: [0, 1, 2].map((a) => Math.floor((lo[a] + hi[a]) / 2 / c.cell)), body: k });
+                  const centre = [0, 1, 2].map((a) => (lo[a] + hi[a]) / 2);
+                  tris.push({ cell: centre.map((q) => Math.floor(q / c.cell)), body: k, centre, half: Math.max(...[0, 1, 2].map((a) => (hi[a] - lo[a]) / 2)) });
                 }
               });
               const byCell = new Map();
-              for (const t of tris) { const key = t.cell.join(); byCell.set(key, (byCell.get(key) ?? 0) + 1); }
+              for (const t of tris) { const key = t.cell.join(); if (!byCell.has(key)) byCell.set(key, []); byCell.get(key).push(t); }
               const span = half + 0.025; // m: + the reach (gap + search radius)
-              let cells = 0, candidates = 0, surface = 0;
+              let cells = 0, candidates = 0, listed = 0, surface = 0;
               bodies.forEach((b, k) => {
                 const seen = new Set(b.triangles);
                 for (const v of seen) {
                   const x = [0, 1, 2].map((a) => pos[k][3 * v + a]);
                   const lo = x.map((q) => Math.floor((q - span) / c.cell)), hi = x.map((q) => Math.floor((q + span) / c.cell));
                   surface++;
-                  for (let i = lo[0]; i <= hi[0]; i++) for (let j = lo[1]; j <= hi[1]; j++) for (let l = lo[2]; l <= hi[2]; l++) { cells++; candidates += byCell.get(`${i},${j},${l}`) ?? 0; }
+                  for (let i = lo[0]; i <= hi[0]; i++) for (let j = lo[1]; j <= hi[1]; j++) for (let l = lo[2]; l <= hi[2]; l++) {
+                    cells++;
+                    for (const t of byCell.get(`${i},${j},${l}`) ?? []) {
+                      listed++;
+                      if (t.body !== k && Math.max(...[0, 1, 2].map((a) => Math.abs(x[a] - t.centre[a]))) <= t.half + 0.025) candidates++;
+                    }
+                  }
                 }
               });
-              Object.assign(out, { triangles: c.triangleCount, table: c.table, surface, cellsPerVertex: cells / surface, candidatesPerVertex: candidates / surface, largestCell: Math.max(...byCell.values()) });
+              Object.assign(out, { triangles: c.triangleCount, table: c.table, surface, cellsPerVertex: cells / surface, candidatesPerVertex: candidates / surface, listedPerVertex: listed / surface, largestCell: Math.max(...[...byCell.values()].map((a) => a.length)) });
             }
             w.destroy();
           }
@@ -238,7 +247,7 @@ export function gpuReport(part) {
   if (part.heapRows?.length) {
     lines.push(`  the heap (N boxes and balls in a pen of 4 box walls, contact among all; after ${HEAP_SETTLE_FRAMES} frames): dispatches per frame counted, MB per frame from the kernels (the hash's candidates counted), model = dispatches x launch + bytes / bandwidth:`);
     for (const r of part.heapRows)
-      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.candidatesPerVertex.toFixed(1)} candidates in ${r.cellsPerVertex.toFixed(1)} cells per surface vertex, at most ${r.largestCell} triangles a cell)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
+      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.listedPerVertex.toFixed(1)} listed in ${r.cellsPerVertex.toFixed(1)} cells, ${r.candidatesPerVertex.toFixed(1)} of other bodies' within reach of their box, per surface vertex; at most ${r.largestCell} triangles a cell)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
   // A <soft-body> on WebGPU draws from the solver's buffers (embed/gpu_stage.js): positions and
   // velocities (16 B each per vertex) are read back 4 times a second for its readout, not per frame.

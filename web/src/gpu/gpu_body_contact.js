@@ -13,8 +13,8 @@
 // The triangles are found through a spatial hash rebuilt every substep from the current positions by
 // a counting sort: each triangle counted in the cell of its box's centre, the cells given ranges of
 // one entry array (a prefix sum per workgroup of cells, each workgroup's block placed by one atomic),
-// each triangle written into its cell's range. One entry per triangle, so nothing is dropped and the
-// memory is ~20 B per triangle. A vertex searches the cells within (the largest triangle's half box,
+// each triangle written into its cell's range with its box. One entry per triangle, so nothing is
+// dropped and the memory is ~40 B per triangle. A vertex searches the cells within (the largest triangle's half box,
 // measured each substep) + reach of it. Which slot of its range a triangle lands in depends on the
 // atomics' timing, but detect's choice does not: it takes the least (distance step, -clearance,
 // triangle index) over all candidates, a total order, so runs repeat to the bit.
@@ -31,6 +31,7 @@ const ROUNDS = 8;
 // exploding body) is not found by every vertex within reach of it.
 const MAX_SPAN = 6;
 const FIXED = 2 ** 30; // fixed-point units per m for the atomic sums
+const ENTRY = 6; // u32s per hash entry: triangle, body, box centre xyz, half box
 // Bodies that may touch in one world: the body table is a storage buffer (32 B a body), so the limit
 // is the buffers' size, not a uniform's; this bound only keeps a page from asking for the absurd.
 export const MAX_BODIES = 65536;
@@ -85,7 +86,7 @@ fn hash(c: vec3i) -> u32 {
 }
 
 // A triangle's box: its centre's cell and its half size (m), for count and scatter alike.
-struct Box { h: u32, half: f32 }
+struct Box { h: u32, half: f32, centre: vec3f, body: u32 }
 fn tri_box(k: u32) -> Box {
   let t = tri(k);
   let a = world_pos(t.x);
@@ -93,8 +94,9 @@ fn tri_box(k: u32) -> Box {
   let c = world_pos(t.z);
   let lo = min(min(a, b), c);
   let hi = max(max(a, b), c);
-  let half = hi - lo;
-  return Box(hash(cell_of((lo + hi) * 0.5)), 0.5 * max(max(half.x, half.y), half.z));
+  let size = hi - lo;
+  let centre = (lo + hi) * 0.5;
+  return Box(hash(cell_of(centre)), 0.5 * max(max(size.x, size.y), size.z), centre, t.w);
 }
 
 // Counting sort, 1: each triangle counted in its centre's cell; the largest half box kept.
@@ -136,14 +138,21 @@ fn allocate(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation
   }
 }
 
-// 3: each triangle into the next slot of its cell's range; the cursors end at the ranges' ends.
+// 3: each triangle into the next slot of its cell's range; the cursors end at the ranges' ends. An
+// entry is the triangle's index, body, box centre (m) and half box (m): detect rejects most
+// candidates from their entry alone, read in order, without gathering their vertices.
 @compute @workgroup_size(64)
 fn scatter(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= W.triangles) { return; }
   let box = tri_box(gid.x);
   if (!(box.half < 1e6)) { return; }
-  let slot = u32(atomicAdd(&sums[W.count_at + box.h], 1));
-  cells[W.table + slot] = gid.x;
+  let at = W.table + ${ENTRY}u * u32(atomicAdd(&sums[W.count_at + box.h], 1));
+  cells[at] = gid.x;
+  cells[at + 1u] = box.body;
+  cells[at + 2u] = bitcast<u32>(box.centre.x);
+  cells[at + 3u] = bitcast<u32>(box.centre.y);
+  cells[at + 4u] = bitcast<u32>(box.centre.z);
+  cells[at + 5u] = bitcast<u32>(box.half);
 }
 
 ${CLOSEST_ON_TRIANGLE}
@@ -173,9 +182,15 @@ fn detect(@builtin(global_invocation_id) gid: vec3u) {
   let h = hash(vec3i(ci, cj, ck));
   let end = u32(atomicLoad(&sums[W.count_at + h]));
   for (var e = cells[h]; e < end; e++) {
-    let ti = cells[W.table + e];
+    let at = W.table + ${ENTRY}u * e;
+    if (cells[at + 1u] == vertex_body(v)) { continue; }     // no self-collision on the GPU
+    // Outside the triangle's box widened by the reach: not within reach (a margin of 10^-5 relative
+    // for the rounding of the box's centre and half size; the exact test follows).
+    let centre = vec3f(bitcast<f32>(cells[at + 2u]), bitcast<f32>(cells[at + 3u]), bitcast<f32>(cells[at + 4u]));
+    let off = abs(xv - centre);
+    if (max(max(off.x, off.y), off.z) > (bitcast<f32>(cells[at + 5u]) + r) * 1.00001) { continue; }
+    let ti = cells[at];
     let t = tri(ti);
-    if (t.w == vertex_body(v)) { continue; }     // no self-collision on the GPU
     let B = bodies[t.w];
     if ((A.group & B.mask) == 0u || (B.group & A.mask) == 0u) { continue; }
     let p0 = world_pos(t.x);
@@ -347,6 +362,7 @@ export class WorldContact {
     // the largest half box measured each substep).
     this.cell = 0.5 * longest + GAP + SEARCH;
     // Hash cells: 2 per triangle (8 B each: its range's start and end), so collisions rarely share one.
+    this.entryWords = ENTRY;
     this.table = Math.ceil(Math.max(CELL_GROUP, 2 * this.triangleCount) / CELL_GROUP) * CELL_GROUP;
     this.uniform = buffer(64, U.UNIFORM | U.COPY_DST, 'body contact world');
     const u = new ArrayBuffer(64);
@@ -365,7 +381,7 @@ export class WorldContact {
     this.bodyInfo = buffer(32 * bodies.length, U.STORAGE | U.COPY_DST, 'bodies');
     this.topo = init(topo, 'vertex bodies, triangles, surface vertices');
     this.sums = buffer(4 * (this.countAt + this.table + 4 * vertices), U.STORAGE | U.COPY_DST | U.COPY_SRC, 'hash counts, contact uses, corrections');
-    this.cells = buffer(4 * (this.table + this.triangleCount), U.STORAGE | U.COPY_SRC, 'hash ranges and entries');
+    this.cells = buffer(4 * (this.table + ENTRY * this.triangleCount), U.STORAGE | U.COPY_SRC, 'hash ranges and entries');
     this.contacts = buffer(32 * this.surfaceCount, U.STORAGE, 'contacts');
     const list = [this.uniform, this.x, this.prev, this.bodyInfo, this.topo, this.sums, this.cells, this.contacts];
     this.buffers = list.filter((b) => !shared || (b !== shared.x && b !== shared.prev)); // the world's are not ours to destroy
