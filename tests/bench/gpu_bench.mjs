@@ -60,9 +60,9 @@ export const NORMALS_BYTES = 4 + 3 * 4 + 3 * 16;
 // read a triangle (4 ids, 3 positions, 3 body ids and origins) and add to its cell; allocate reads and
 // writes a cell's count and start, scatter also writes the entry (24 B); detect reads per vertex its
 // position and each searched cell's range, per listed triangle its entry (24 B: index, body, box),
-// per one of another body whose box is within reach its ids and 3 positions, and writes a contact; per round, solve
-// reads a contact and 4 positions, uses and masses and adds 12 fixed-point corrections, apply reads
-// and writes a vertex.
+// per one of another body whose box is within reach its ids and 3 positions, and writes a contact; per
+// round, solve reads each surface vertex's contact record and, for a contact, its ids, 4 positions
+// and previous positions and uses, and adds 12 fixed-point corrections; apply reads and writes a vertex.
 export const CONTACT_BYTES = {
   triangle: 2 * (16 + 3 * 16 + 3 * 4 + 3 * 16 + 4) + 24, // count + scatter
   cell: 4 + 4 + 4,
@@ -70,13 +70,13 @@ export const CONTACT_BYTES = {
   searchedCell: 8,
   listed: 24, // every entry in a searched cell
   candidate: 16 + 3 * 16 + 3 * 4, // another body's triangle whose box is within reach
-  round: { surface: 32 + 4 * 16 + 4 * 16 + 4 * 4 + 12 * 4, vertex: 12 + 16 + 16 },
+  round: { surface: 32, contact: 16 + 4 * 16 + 4 * 16 + 4 * 4 + 12 * 4, vertex: 12 + 16 + 16 },
 };
 export const CONTACT_ROUNDS = 8;
 export function contactBytesPerSubstep(h) {
   const B = CONTACT_BYTES;
   return h.triangles * B.triangle + h.table * B.cell + h.surface * (B.vertex + h.cellsPerVertex * B.searchedCell + h.listedPerVertex * B.listed + h.candidatesPerVertex * B.candidate) +
-    CONTACT_ROUNDS * (h.surface * B.round.surface + h.vertices * B.round.vertex);
+    CONTACT_ROUNDS * (h.surface * B.round.surface + h.contacts * B.round.contact + h.vertices * B.round.vertex);
 }
 
 export function bytesPerSubstep(r) {
@@ -181,6 +181,17 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONT
               // with the GPU's cell size and the largest triangle half box, as detect searches).
               Object.assign(out, { vertices: bodies.reduce((n, b) => n + b.vertexCount, 0), edges: bodies.reduce((n, b) => n + b.edgeCount, 0) });
               const c = w.contact;
+              // Contacts of the frame's last substep, from the contact records.
+              const staging = w.device.createBuffer({ size: 32 * c.surfaceCount, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+              const encoder = w.device.createCommandEncoder();
+              encoder.copyBufferToBuffer(c.contacts, 0, staging, 0, 32 * c.surfaceCount);
+              w.device.queue.submit([encoder.finish()]);
+              await staging.mapAsync(GPUMapMode.READ);
+              const records = new Uint32Array(staging.getMappedRange());
+              let contacts = 0;
+              for (let k = 7; k < records.length; k += 8) if (records[k] !== 0xffffffff) contacts++;
+              staging.destroy();
+              out.contacts = contacts;
               const pos = [];
               for (const b of bodies) pos.push((await b.read()).positions);
               const tris = [];
@@ -247,7 +258,7 @@ export function gpuReport(part) {
   if (part.heapRows?.length) {
     lines.push(`  the heap (N boxes and balls in a pen of 4 box walls, contact among all; after ${HEAP_SETTLE_FRAMES} frames): dispatches per frame counted, MB per frame from the kernels (the hash's candidates counted), model = dispatches x launch + bytes / bandwidth:`);
     for (const r of part.heapRows)
-      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.listedPerVertex.toFixed(1)} listed in ${r.cellsPerVertex.toFixed(1)} cells, ${r.candidatesPerVertex.toFixed(1)} of other bodies' within reach of their box, per surface vertex; at most ${r.largestCell} triangles a cell)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
+      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.listedPerVertex.toFixed(1)} listed in ${r.cellsPerVertex.toFixed(1)} cells, ${r.candidatesPerVertex.toFixed(1)} of other bodies' within reach of their box, per surface vertex; at most ${r.largestCell} triangles a cell; ${r.contacts} contacts)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
   // A <soft-body> on WebGPU draws from the solver's buffers (embed/gpu_stage.js): positions and
   // velocities (16 B each per vertex) are read back 4 times a second for its readout, not per frame.

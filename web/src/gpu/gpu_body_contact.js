@@ -382,7 +382,7 @@ export class WorldContact {
     this.topo = init(topo, 'vertex bodies, triangles, surface vertices');
     this.sums = buffer(4 * (this.countAt + this.table + 4 * vertices), U.STORAGE | U.COPY_DST | U.COPY_SRC, 'hash counts, contact uses, corrections');
     this.cells = buffer(4 * (this.table + ENTRY * this.triangleCount), U.STORAGE | U.COPY_SRC, 'hash ranges and entries');
-    this.contacts = buffer(32 * this.surfaceCount, U.STORAGE, 'contacts');
+    this.contacts = buffer(32 * this.surfaceCount, U.STORAGE | U.COPY_SRC, 'contacts'); // COPY_SRC: the bench counts them
     const list = [this.uniform, this.x, this.prev, this.bodyInfo, this.topo, this.sums, this.cells, this.contacts];
     this.buffers = list.filter((b) => !shared || (b !== shared.x && b !== shared.prev)); // the world's are not ours to destroy
     this.group = device.createBindGroup({ layout: this.kernels.layout, entries: list.map((b, binding) => ({ binding, resource: { buffer: b } })) });
