@@ -58,24 +58,25 @@ export const NORMALS_BYTES = 4 + 3 * 4 + 3 * 16;
 
 // Bytes of contact between bodies per substep (gpu_body_contact.js), by kernel: count and scatter
 // read a triangle (4 ids, 3 positions, 3 body ids and origins) and add to its cell; allocate reads and
-// writes a cell's count and start, scatter also writes the entry (24 B); detect reads per vertex its
-// position and each searched cell's range, per listed triangle its entry (24 B: index, body, box),
-// per one of another body whose box is within reach its ids and 3 positions, and writes a contact; per
+// writes a cell's count and start, scatter also writes the entry (20 B); detect reads per vertex its
+// position and each searched cell's range, per listed triangle its index (4 B) and, for another
+// body's, its box (16 B), per one whose box is within reach its ids and 3 positions, and writes a contact; per
 // round, solve reads each surface vertex's contact record and, for a contact, its ids, 4 positions
 // and previous positions and uses, and adds 12 fixed-point corrections; apply reads and writes a vertex.
 export const CONTACT_BYTES = {
-  triangle: 2 * (16 + 3 * 16 + 3 * 4 + 3 * 16 + 4) + 24, // count + scatter
+  triangle: 2 * (16 + 3 * 16 + 3 * 4 + 3 * 16 + 4) + 20, // count + scatter
   cell: 4 + 4 + 4,
   vertex: 16 + 32, // detect: the vertex, its contact
   searchedCell: 8,
-  listed: 24, // every entry in a searched cell
+  listed: 4, // every entry in a searched cell: its index
+  otherListed: 16, // another body's: its box
   candidate: 16 + 3 * 16 + 3 * 4, // another body's triangle whose box is within reach
   round: { surface: 32, contact: 16 + 4 * 16 + 4 * 16 + 4 * 4 + 12 * 4, vertex: 12 + 16 + 16 },
 };
 export const CONTACT_ROUNDS = 8;
 export function contactBytesPerSubstep(h) {
   const B = CONTACT_BYTES;
-  return h.triangles * B.triangle + h.table * B.cell + h.surface * (B.vertex + h.cellsPerVertex * B.searchedCell + h.listedPerVertex * B.listed + h.candidatesPerVertex * B.candidate) +
+  return h.triangles * B.triangle + h.table * B.cell + h.surface * (B.vertex + h.cellsPerVertex * B.searchedCell + h.listedPerVertex * B.listed + h.otherListedPerVertex * B.otherListed + h.candidatesPerVertex * B.candidate) +
     CONTACT_ROUNDS * (h.surface * B.round.surface + h.contacts * B.round.contact + h.vertices * B.round.vertex);
 }
 
@@ -209,7 +210,7 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONT
               const byCell = new Map();
               for (const t of tris) { const key = t.cell.join(); if (!byCell.has(key)) byCell.set(key, []); byCell.get(key).push(t); }
               const span = half + 0.025; // m: + the reach (gap + search radius)
-              let cells = 0, candidates = 0, listed = 0, surface = 0;
+              let cells = 0, candidates = 0, listed = 0, others = 0, surface = 0;
               bodies.forEach((b, k) => {
                 const seen = new Set(b.triangles);
                 for (const v of seen) {
@@ -220,12 +221,13 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONT
                     cells++;
                     for (const t of byCell.get(`${i},${j},${l}`) ?? []) {
                       listed++;
+                      if (t.body !== k) others++;
                       if (t.body !== k && Math.max(...[0, 1, 2].map((a) => Math.abs(x[a] - t.centre[a]))) <= t.half + 0.025) candidates++;
                     }
                   }
                 }
               });
-              Object.assign(out, { triangles: c.triangleCount, table: c.table, surface, cellsPerVertex: cells / surface, candidatesPerVertex: candidates / surface, listedPerVertex: listed / surface, largestCell: Math.max(...[...byCell.values()].map((a) => a.length)) });
+              Object.assign(out, { triangles: c.triangleCount, table: c.table, surface, cellsPerVertex: cells / surface, candidatesPerVertex: candidates / surface, listedPerVertex: listed / surface, otherListedPerVertex: others / surface, largestCell: Math.max(...[...byCell.values()].map((a) => a.length)) });
             }
             w.destroy();
           }
@@ -258,7 +260,7 @@ export function gpuReport(part) {
   if (part.heapRows?.length) {
     lines.push(`  the heap (N boxes and balls in a pen of 4 box walls, contact among all; after ${HEAP_SETTLE_FRAMES} frames): dispatches per frame counted, MB per frame from the kernels (the hash's candidates counted), model = dispatches x launch + bytes / bandwidth:`);
     for (const r of part.heapRows)
-      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.listedPerVertex.toFixed(1)} listed in ${r.cellsPerVertex.toFixed(1)} cells, ${r.candidatesPerVertex.toFixed(1)} of other bodies' within reach of their box, per surface vertex; at most ${r.largestCell} triangles a cell; ${r.contacts} contacts)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
+      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.listedPerVertex.toFixed(1)} listed in ${r.cellsPerVertex.toFixed(1)} cells, ${r.otherListedPerVertex.toFixed(1)} of other bodies, ${r.candidatesPerVertex.toFixed(1)} within reach of their box, per surface vertex; at most ${r.largestCell} triangles a cell; ${r.contacts} contacts)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
   // A <soft-body> on WebGPU draws from the solver's buffers (embed/gpu_stage.js): positions and
   // velocities (16 B each per vertex) are read back 4 times a second for its readout, not per frame.

@@ -41,10 +41,10 @@ test('the largest gpu heap has >= 500k tets, fits the default buffer limits, and
         return out;
       };
       const placed = (await read(c.sums, 4))[0];
-      const entries = (await read(c.cells, 4 * (c.table + c.entryWords * c.triangleCount))).subarray(c.table);
+      const entries = (await read(c.cells, 4 * (c.table + c.triangleCount))).subarray(c.table); // the triangle indices
       const seen = new Uint8Array(c.triangleCount);
       let once = 0;
-      for (let e = 0; e < entries.length; e += c.entryWords) if (entries[e] < c.triangleCount && !seen[entries[e]]++) once++;
+      for (const t of entries) if (t < c.triangleCount && !seen[t]++) once++;
       const first = await bodies[0].read();
       const last = await bodies[bodies.length - 1].read();
       const finite = [first, last].every((s) => s.positions.every(Number.isFinite));

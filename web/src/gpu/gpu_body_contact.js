@@ -31,7 +31,7 @@ const ROUNDS = 8;
 // exploding body) is not found by every vertex within reach of it.
 const MAX_SPAN = 6;
 const FIXED = 2 ** 30; // fixed-point units per m for the atomic sums
-const ENTRY = 6; // u32s per hash entry: triangle, body, box centre xyz, half box
+const ENTRY = 5; // u32s per hash entry: the triangle's index, its box's centre xyz and half size
 // Bodies that may touch in one world: the body table is a storage buffer (32 B a body), so the limit
 // is the buffers' size, not a uniform's; this bound only keeps a page from asking for the absurd.
 export const MAX_BODIES = 65536;
@@ -55,7 +55,7 @@ struct World {
   count_at: u32,        // where the cells' counts (then cursors, then range ends) start in sums
   _pad: vec4u,
 }
-struct Body { origin: vec3f, friction: f32, group: u32, mask: u32, _a: u32, _b: u32 }
+struct Body { origin: vec3f, friction: f32, group: u32, mask: u32, tri_begin: u32, tri_end: u32 }   // its triangles: [tri_begin, tri_end)
 struct Contact { n: vec3f, C: f32, w: vec3f, tri: u32 }   // tri = 0xffffffff: none
 @group(0) @binding(0) var<uniform> W: World;
 @group(0) @binding(1) var<storage, read_write> x: array<vec4f>;          // every body's x - origin, w = 1/m
@@ -68,7 +68,8 @@ struct Contact { n: vec3f, C: f32, w: vec3f, tri: u32 }   // tri = 0xffffffff: n
 // hash cell its count (then its cursor, then its range's end), then contacts per vertex, then 3
 // fixed-point corrections per vertex.
 @group(0) @binding(5) var<storage, read_write> sums: array<atomic<i32>>;
-// Per hash cell where its range starts, then the entries (triangle indices), cell by cell.
+// Per hash cell where its range starts; then the entries cell by cell: their triangle indices, then
+// their boxes (centre xyz, half size; m) in the same order.
 @group(0) @binding(6) var<storage, read_write> cells: array<u32>;
 @group(0) @binding(7) var<storage, read_write> contacts: array<Contact>;    // per surface vertex
 
@@ -139,20 +140,21 @@ fn allocate(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation
 }
 
 // 3: each triangle into the next slot of its cell's range; the cursors end at the ranges' ends. An
-// entry is the triangle's index, body, box centre (m) and half box (m): detect rejects most
-// candidates from their entry alone, read in order, without gathering their vertices.
+// entry is the triangle's index and its box (centre and half size, m): detect passes over its own
+// body's entries by their index (4 B) and rejects most others by their box (16 B), read in order,
+// without gathering their vertices.
 @compute @workgroup_size(64)
 fn scatter(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= W.triangles) { return; }
   let box = tri_box(gid.x);
   if (!(box.half < 1e6)) { return; }
-  let at = W.table + ${ENTRY}u * u32(atomicAdd(&sums[W.count_at + box.h], 1));
-  cells[at] = gid.x;
-  cells[at + 1u] = box.body;
-  cells[at + 2u] = bitcast<u32>(box.centre.x);
-  cells[at + 3u] = bitcast<u32>(box.centre.y);
-  cells[at + 4u] = bitcast<u32>(box.centre.z);
-  cells[at + 5u] = bitcast<u32>(box.half);
+  let slot = u32(atomicAdd(&sums[W.count_at + box.h], 1));
+  cells[W.table + slot] = gid.x;
+  let at = W.table + W.triangles + 4u * slot;
+  cells[at] = bitcast<u32>(box.centre.x);
+  cells[at + 1u] = bitcast<u32>(box.centre.y);
+  cells[at + 2u] = bitcast<u32>(box.centre.z);
+  cells[at + 3u] = bitcast<u32>(box.half);
 }
 
 ${CLOSEST_ON_TRIANGLE}
@@ -182,14 +184,14 @@ fn detect(@builtin(global_invocation_id) gid: vec3u) {
   let h = hash(vec3i(ci, cj, ck));
   let end = u32(atomicLoad(&sums[W.count_at + h]));
   for (var e = cells[h]; e < end; e++) {
-    let at = W.table + ${ENTRY}u * e;
-    if (cells[at + 1u] == vertex_body(v)) { continue; }     // no self-collision on the GPU
+    let ti = cells[W.table + e];
+    if (ti >= A.tri_begin && ti < A.tri_end) { continue; }     // no self-collision on the GPU
     // Outside the triangle's box widened by the reach: not within reach (a margin of 10^-5 relative
     // for the rounding of the box's centre and half size; the exact test follows).
-    let centre = vec3f(bitcast<f32>(cells[at + 2u]), bitcast<f32>(cells[at + 3u]), bitcast<f32>(cells[at + 4u]));
+    let at = W.table + W.triangles + 4u * e;
+    let centre = vec3f(bitcast<f32>(cells[at]), bitcast<f32>(cells[at + 1u]), bitcast<f32>(cells[at + 2u]));
     let off = abs(xv - centre);
-    if (max(max(off.x, off.y), off.z) > (bitcast<f32>(cells[at + 5u]) + r) * 1.00001) { continue; }
-    let ti = cells[at];
+    if (max(max(off.x, off.y), off.z) > (bitcast<f32>(cells[at + 3u]) + r) * 1.00001) { continue; }
     let t = tri(ti);
     let B = bodies[t.w];
     if ((A.group & B.mask) == 0u || (B.group & A.mask) == 0u) { continue; }
@@ -339,7 +341,9 @@ export class WorldContact {
     const triangles = [];
     const surface = [];
     let longest = 0; // m, the longest rest edge of a surface triangle
+    this.triBase = [];
     bodies.forEach((b, k) => {
+      this.triBase.push(triangles.length / 4);
       vertexBody.fill(k, this.base[k], this.base[k] + b.vertexCount);
       const seen = new Uint8Array(b.vertexCount);
       const t = b.triangles;
@@ -355,6 +359,7 @@ export class WorldContact {
       }
     });
     this.triangleCount = triangles.length / 4;
+    this.triBase.push(this.triangleCount);
     this.surfaceCount = surface.length;
     // Cells of half the longest rest edge (a triangle's largest half box at rest, in any orientation)
     // plus the reach: a vertex then searches 3 cells per axis while no triangle is stretched. The size
@@ -362,7 +367,6 @@ export class WorldContact {
     // the largest half box measured each substep).
     this.cell = 0.5 * longest + GAP + SEARCH;
     // Hash cells: 2 per triangle (8 B each: its range's start and end), so collisions rarely share one.
-    this.entryWords = ENTRY;
     this.table = Math.ceil(Math.max(CELL_GROUP, 2 * this.triangleCount) / CELL_GROUP) * CELL_GROUP;
     this.uniform = buffer(64, U.UNIFORM | U.COPY_DST, 'body contact world');
     const u = new ArrayBuffer(64);
@@ -393,7 +397,7 @@ export class WorldContact {
     const data = new ArrayBuffer(32 * this.bodies.length);
     this.bodies.forEach((b, k) => {
       new Float32Array(data, 32 * k, 4).set([...b.origin, b.p.friction]);
-      new Uint32Array(data, 32 * k + 16, 2).set([b.group, b.mask]);
+      new Uint32Array(data, 32 * k + 16, 4).set([b.group, b.mask, this.triBase[k], this.triBase[k + 1]]);
     });
     this.world.device.queue.writeBuffer(this.bodyInfo, 0, data);
   }
