@@ -45,6 +45,7 @@ export const HEAP_SCENES = [
   { label: 'heap of 4', count: 4, frames: 3 },
   { label: 'heap of 16', count: 16, frames: 3 },
   { label: 'heap of 64', count: 64, frames: 2 },
+  { label: 'heap of 256', count: 256, frames: 1 },
 ];
 const HEAP_SETTLE_FRAMES = 20;
 
@@ -55,11 +56,39 @@ export const READBACK_BYTES = 32;
 export const READBACKS_PER_S = 4;
 export const NORMALS_BYTES = 4 + 3 * 4 + 3 * 16;
 
+// Bytes of contact between bodies per substep (gpu_body_contact.js), by kernel: count and scatter
+// read a triangle (4 ids, 3 positions, 3 body ids and origins) and add to its cell; allocate reads and
+// writes a cell's count and start, scatter also writes the entry (20 B); detect reads per vertex its
+// position and each searched cell's range, per listed triangle its index (4 B) and, for another
+// body's, its box (16 B), per one whose box is within reach its ids and 3 positions, and writes a contact; per
+// round, solve reads each surface vertex's contact record and, for a contact, its ids, 4 positions
+// and previous positions and uses, and adds 12 fixed-point corrections; apply reads and writes a vertex.
+export const CONTACT_BYTES = {
+  triangle: 2 * (16 + 3 * 16 + 3 * 4 + 3 * 16 + 4) + 20, // count + scatter
+  cell: 4 + 4 + 4,
+  vertex: 16 + 32, // detect: the vertex, its contact
+  searchedCell: 8,
+  listed: 4, // every entry in a searched cell: its index
+  otherListed: 16, // another body's: its box
+  candidate: 16 + 3 * 16 + 3 * 4, // another body's triangle whose box is within reach
+  round: { surface: 32, contact: 16 + 4 * 16 + 4 * 16 + 4 * 4 + 12 * 4, vertex: 12 + 16 + 16 },
+};
+export const CONTACT_ROUNDS = 8;
+export function contactBytesPerSubstep(h) {
+  const B = CONTACT_BYTES;
+  return h.triangles * B.triangle + h.table * B.cell + h.surface * (B.vertex + h.cellsPerVertex * B.searchedCell + h.listedPerVertex * B.listed + h.otherListedPerVertex * B.otherListed + h.candidatesPerVertex * B.candidate) +
+    CONTACT_ROUNDS * (h.surface * B.round.surface + h.contacts * B.round.contact + h.vertices * B.round.vertex);
+}
+
 export function bytesPerSubstep(r) {
   return r.vertices * (BYTES.predict + BYTES.finish) + r.edges * BYTES.edge + r.tets * BYTES.tet;
 }
 export function modelMs(r, device) {
   return 1e3 * SUBSTEPS * (r.dispatchesPerSubstep * device.launch + bytesPerSubstep(r) / device.bandwidth);
+}
+
+export function heapModelMs(r, device) {
+  return 1e3 * (r.dispatchesPerFrame * device.launch + r.bytesPerFrame / device.bandwidth);
 }
 
 export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONTACT_SCENES, heap = HEAP_SCENES } = {}) {
@@ -146,15 +175,69 @@ export async function runGpuPart({ log = () => {}, sizes = SIZES, contact = CONT
               times.push(performance.now() - t0);
             }
             out[backend] = median(times);
-            if (backend === 'webgpu') out.dispatchesPerFrame = w.counters.dispatches;
+            if (backend === 'webgpu') {
+              out.dispatchesPerFrame = w.counters.dispatches;
+              // The model's counts: constraints, and the hash's search on the heap as it is now
+              // (searched cells and candidates per surface vertex, counted on the CPU from a read back
+              // with the GPU's cell size and the largest triangle half box, as detect searches).
+              Object.assign(out, { vertices: bodies.reduce((n, b) => n + b.vertexCount, 0), edges: bodies.reduce((n, b) => n + b.edgeCount, 0) });
+              const c = w.contact;
+              // Contacts of the frame's last substep, from the contact records.
+              const staging = w.device.createBuffer({ size: 32 * c.surfaceCount, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+              const encoder = w.device.createCommandEncoder();
+              encoder.copyBufferToBuffer(c.contacts, 0, staging, 0, 32 * c.surfaceCount);
+              w.device.queue.submit([encoder.finish()]);
+              await staging.mapAsync(GPUMapMode.READ);
+              const records = new Uint32Array(staging.getMappedRange());
+              let contacts = 0;
+              for (let k = 7; k < records.length; k += 8) if (records[k] !== 0xffffffff) contacts++;
+              staging.destroy();
+              out.contacts = contacts;
+              const pos = [];
+              for (const b of bodies) pos.push((await b.read()).positions);
+              const tris = [];
+              let half = 0;
+              bodies.forEach((b, k) => {
+                const t = b.triangles, p = pos[k];
+                for (let i = 0; i < t.length; i += 3) {
+                  const lo = [0, 1, 2].map((a) => Math.min(p[3 * t[i] + a], p[3 * t[i + 1] + a], p[3 * t[i + 2] + a]));
+                  const hi = [0, 1, 2].map((a) => Math.max(p[3 * t[i] + a], p[3 * t[i + 1] + a], p[3 * t[i + 2] + a]));
+                  half = Math.max(half, ...[0, 1, 2].map((a) => (hi[a] - lo[a]) / 2));
+                  const centre = [0, 1, 2].map((a) => (lo[a] + hi[a]) / 2);
+                  tris.push({ cell: centre.map((q) => Math.floor(q / c.cell)), body: k, centre, half: Math.max(...[0, 1, 2].map((a) => (hi[a] - lo[a]) / 2)) });
+                }
+              });
+              const byCell = new Map();
+              for (const t of tris) { const key = t.cell.join(); if (!byCell.has(key)) byCell.set(key, []); byCell.get(key).push(t); }
+              const span = half + 0.025; // m: + the reach (gap + search radius)
+              let cells = 0, candidates = 0, listed = 0, others = 0, surface = 0;
+              bodies.forEach((b, k) => {
+                const seen = new Set(b.triangles);
+                for (const v of seen) {
+                  const x = [0, 1, 2].map((a) => pos[k][3 * v + a]);
+                  const lo = x.map((q) => Math.floor((q - span) / c.cell)), hi = x.map((q) => Math.floor((q + span) / c.cell));
+                  surface++;
+                  for (let i = lo[0]; i <= hi[0]; i++) for (let j = lo[1]; j <= hi[1]; j++) for (let l = lo[2]; l <= hi[2]; l++) {
+                    cells++;
+                    for (const t of byCell.get(`${i},${j},${l}`) ?? []) {
+                      listed++;
+                      if (t.body !== k) others++;
+                      if (t.body !== k && Math.max(...[0, 1, 2].map((a) => Math.abs(x[a] - t.centre[a]))) <= t.half + 0.025) candidates++;
+                    }
+                  }
+                }
+              });
+              Object.assign(out, { triangles: c.triangleCount, table: c.table, surface, cellsPerVertex: cells / surface, candidatesPerVertex: candidates / surface, listedPerVertex: listed / surface, otherListedPerVertex: others / surface, largestCell: Math.max(...[...byCell.values()].map((a) => a.length)) });
+            }
             w.destroy();
           }
           return out;
         },
         { scene, SUBSTEPS, HEAP_SETTLE_FRAMES },
       );
-      heapRows.push({ part: 'gpu', label: scene.label, ...row });
-      log(`gpu: ${scene.label}: ${row.dispatchesPerFrame} dispatches per frame, webgpu ${row.webgpu.toFixed(1)} ms, wasm ${row.wasm.toFixed(1)} ms per frame`);
+      const bytesPerFrame = SUBSTEPS * (bytesPerSubstep(row) + contactBytesPerSubstep(row));
+      heapRows.push({ part: 'gpu', label: scene.label, ...row, bytesPerFrame });
+      log(`gpu: ${scene.label}: ${row.dispatchesPerFrame} dispatches per frame, ${(bytesPerFrame / 1e6).toFixed(1)} MB per frame, webgpu ${row.webgpu.toFixed(1)} ms, wasm ${row.wasm.toFixed(1)} ms per frame`);
     }
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     return { rows, contactRows, heapRows, adapter: (rows[0] ?? contactRows[0] ?? heapRows[0])?.adapter ?? '' };
@@ -175,9 +258,9 @@ export function gpuReport(part) {
       lines.push(`  ${r.label.padEnd(18)} ${String(r.dispatchesPerSubstep).padStart(6)} dispatches/substep  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; launches ${DEVICES.map((d) => `${(1e3 * SUBSTEPS * r.dispatchesPerSubstep * d.launch).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
   if (part.heapRows?.length) {
-    lines.push(`  the heap (N boxes and balls in a pen of 4 box walls, contact among all; after ${HEAP_SETTLE_FRAMES} frames): dispatches per frame counted, launches from the model:`);
+    lines.push(`  the heap (N boxes and balls in a pen of 4 box walls, contact among all; after ${HEAP_SETTLE_FRAMES} frames): dispatches per frame counted, MB per frame from the kernels (the hash's candidates counted), model = dispatches x launch + bytes / bandwidth:`);
     for (const r of part.heapRows)
-      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; launches ${DEVICES.map((d) => `${(1e3 * r.dispatchesPerFrame * d.launch).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
+      lines.push(`  ${r.label.padEnd(12)} ${r.tets.toLocaleString('en-US').padStart(7)} tets ${String(r.dispatchesPerFrame).padStart(6)} dispatches/frame ${(r.bytesPerFrame / 1e6).toFixed(1).padStart(6)} MB/frame (${r.listedPerVertex.toFixed(1)} listed in ${r.cellsPerVertex.toFixed(1)} cells, ${r.otherListedPerVertex.toFixed(1)} of other bodies, ${r.candidatesPerVertex.toFixed(1)} within reach of their box, per surface vertex; at most ${r.largestCell} triangles a cell; ${r.contacts} contacts)  webgpu ${r.webgpu.toFixed(1)} ms  wasm ${r.wasm.toFixed(1)} ms; model ${DEVICES.map((d) => `${heapModelMs(r, d).toFixed(1)} ms`).join(' / ')} (desktop / integrated)`);
   }
   // A <soft-body> on WebGPU draws from the solver's buffers (embed/gpu_stage.js): positions and
   // velocities (16 B each per vertex) are read back 4 times a second for its readout, not per frame.

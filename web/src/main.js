@@ -27,7 +27,7 @@ import { PinView } from './scenes/pin_view.js';
 import { VertexBrush } from './scenes/vertex_brush.js';
 import { ScenePointer, nearestBodyHit } from './scenes/scene_pointer.js';
 import { bunnyTets } from './scenes/scene_bodies.js';
-import { GPU_HEAP_SCENE, GpuHeapScene } from './scenes/gpu_heap_scene.js';
+import { GPU_HEAP_SCENE, GpuHeapScene, MAX_GPU_HEAP } from './scenes/gpu_heap_scene.js';
 import { sceneBounds, scenePreset } from './scenes/scene_presets.js';
 import { DT, LATTICE_SHAPES, MATERIAL_PRESETS, SAMPLE_SHAPES } from './settings.js';
 import { Simulation } from './simulation.js';
@@ -75,7 +75,7 @@ async function init() {
   const gpuHeap = new GpuHeapScene({
     root: document.getElementById('gpu-heap'),
     sb: softbody,
-    count: heapCount >= 1 ? Math.min(heapCount, 1000) : null,
+    count: heapCount >= 1 ? Math.min(heapCount, MAX_GPU_HEAP) : null,
     onError: (error) => alerts.error(error),
   });
   const pins = new PinView(stage.scene);

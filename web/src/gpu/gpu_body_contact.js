@@ -8,19 +8,36 @@
 // here all at once (Jacobi), each contact's correction scaled by 1 / (the most contacts any of its
 // four vertices takes part in), so a vertex pressed by several contacts is not pushed several times
 // over. Both sides of a contact get the same scale, so each contact's corrections still sum to zero
-// momentum; they are added with fixed-point atomics (2^-30 m), whose sums are exact. The triangles
-// are found through a spatial hash rebuilt every substep from the current positions (fixed buckets).
+// momentum; they are added with fixed-point atomics (2^-30 m), whose sums are exact.
+//
+// The triangles are found through a spatial hash rebuilt every substep from the current positions by
+// a counting sort: each triangle counted in the cell of its box's centre, the cells given ranges of
+// one entry array (a prefix sum per workgroup of cells, each workgroup's block placed by one atomic),
+// each triangle written into its cell's range with its box. One entry per triangle, so nothing is
+// dropped and the memory is ~40 B per triangle. A vertex searches the cells within (the largest triangle's half box,
+// measured each substep) + reach of it. Which slot of its range a triangle lands in depends on the
+// atomics' timing, but detect's choice does not: it takes the least (distance step, -clearance,
+// triangle index) over all candidates, a total order, so runs repeat to the bit.
 import { CLOSEST_ON_TRIANGLE } from './contact_wgsl.js';
 import { vertexBases } from './gpu_numbering.js';
 
 const WORKGROUP = 64;
+const CELL_GROUP = 256; // cells per workgroup of the allocate kernel (its prefix sum in workgroup memory)
 const GAP = 0.005; // m, the core's default BodyContactSettings::thickness
 const SEARCH = 0.02; // m, BodyContactSettings::search_radius
 // Jacobi rounds per substep: a contact pressed by n others moves 1/n of its depth per round.
 const ROUNDS = 8;
-const BUCKET = 128; // triangles per hash cell; more are dropped (a full cell loses candidates)
+// Cells a vertex searches per axis at most: a triangle stretched past ~(MAX_SPAN - 1) cells (an
+// exploding body) is not found by every vertex within reach of it.
+const MAX_SPAN = 6;
 const FIXED = 2 ** 30; // fixed-point units per m for the atomic sums
-export const MAX_BODIES = 1024; // bodies that may touch in one world (the uniform table's size)
+const ENTRY = 5; // u32s per hash entry: the triangle's index, its box's centre xyz and half size
+// Bodies that may touch in one world: the body table is a storage buffer (32 B a body), so the limit
+// is the buffers' size, not a uniform's; this bound only keeps a page from asking for the absurd.
+export const MAX_BODIES = 65536;
+// The hash dispatches per substep (count, allocate, scatter, detect) and per Jacobi round (solve, apply).
+export const HASH_DISPATCHES = 4;
+export const CONTACT_DISPATCHES = HASH_DISPATCHES + 2 * ROUNDS;
 
 const WGSL = /* wgsl */ `
 struct World {
@@ -35,20 +52,25 @@ struct World {
   surface_at: u32,      // where the surface vertices start in topo
   uses_at: u32,         // where the contact uses start in sums
   delta_at: u32,        // where the corrections start in sums
-  _pad: vec3u,
+  count_at: u32,        // where the cells' counts (then cursors, then range ends) start in sums
+  _pad: vec4u,
 }
-struct Body { origin: vec3f, friction: f32, group: u32, mask: u32, _a: u32, _b: u32 }
+struct Body { origin: vec3f, friction: f32, group: u32, mask: u32, tri_begin: u32, tri_end: u32 }   // its triangles: [tri_begin, tri_end)
 struct Contact { n: vec3f, C: f32, w: vec3f, tri: u32 }   // tri = 0xffffffff: none
 @group(0) @binding(0) var<uniform> W: World;
 @group(0) @binding(1) var<storage, read_write> x: array<vec4f>;          // every body's x - origin, w = 1/m
 @group(0) @binding(2) var<storage, read> prev: array<vec4f>;
-@group(0) @binding(3) var<uniform> bodies: array<Body, ${MAX_BODIES}>;
+@group(0) @binding(3) var<storage, read> bodies: array<Body>;
 // The numbering: per vertex its body; per triangle its 3 global vertex ids and body; the surface
 // vertices' global ids.
 @group(0) @binding(4) var<storage, read> topo: array<u32>;
-// Atomic sums: triangles per hash cell, then contacts per vertex, then 3 fixed-point corrections per vertex.
+// Atomic sums: [0] entries placed so far, [1] the largest triangle half box (f32 bits, m), then per
+// hash cell its count (then its cursor, then its range's end), then contacts per vertex, then 3
+// fixed-point corrections per vertex.
 @group(0) @binding(5) var<storage, read_write> sums: array<atomic<i32>>;
-@group(0) @binding(6) var<storage, read_write> cells: array<u32>;           // BUCKET per cell
+// Per hash cell where its range starts; then the entries cell by cell: their triangle indices, then
+// their boxes (centre xyz, half size; m) in the same order.
+@group(0) @binding(6) var<storage, read_write> cells: array<u32>;
 @group(0) @binding(7) var<storage, read_write> contacts: array<Contact>;    // per surface vertex
 
 fn vertex_body(i: u32) -> u32 { return topo[i]; }
@@ -64,27 +86,75 @@ fn hash(c: vec3i) -> u32 {
   return h % W.table;
 }
 
-// Each triangle into every cell its box touches (cells are at least its size: 2 per axis, or 4 stretched).
-@compute @workgroup_size(64)
-fn insert(@builtin(global_invocation_id) gid: vec3u) {
-  if (gid.x >= W.triangles) { return; }
-  let t = tri(gid.x);
+// A triangle's box: its centre's cell and its half size (m), for count and scatter alike.
+struct Box { h: u32, half: f32, centre: vec3f, body: u32 }
+fn tri_box(k: u32) -> Box {
+  let t = tri(k);
   let a = world_pos(t.x);
   let b = world_pos(t.y);
   let c = world_pos(t.z);
-  let lo = cell_of(min(min(a, b), c));
-  let hi = cell_of(max(max(a, b), c));
-  let span = hi - lo;
-  if (any(span > vec3i(3))) { return; }   // a triangle stretched past 4 cells: not hashed (W.cell is sized from the rest shapes)
-  for (var i = lo.x; i <= hi.x; i++) {
-    for (var j = lo.y; j <= hi.y; j++) {
-      for (var k = lo.z; k <= hi.z; k++) {
-        let h = hash(vec3i(i, j, k));
-        let slot = u32(atomicAdd(&sums[h], 1));
-        if (slot < ${BUCKET}u) { cells[h * ${BUCKET}u + slot] = gid.x; }
-      }
-    }
+  let lo = min(min(a, b), c);
+  let hi = max(max(a, b), c);
+  let size = hi - lo;
+  let centre = (lo + hi) * 0.5;
+  return Box(hash(cell_of(centre)), 0.5 * max(max(size.x, size.y), size.z), centre, t.w);
+}
+
+// Counting sort, 1: each triangle counted in its centre's cell; the largest half box kept.
+@compute @workgroup_size(64)
+fn count(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= W.triangles) { return; }
+  let box = tri_box(gid.x);
+  if (!(box.half < 1e6)) { return; }   // not finite: a diverged body is not hashed (scatter skips it too)
+  atomicAdd(&sums[W.count_at + box.h], 1);
+  atomicMax(&sums[1], bitcast<i32>(box.half));   // non-negative floats order as their bits
+}
+
+// 2: each cell its range: an exclusive prefix sum of the counts over this workgroup's cells, the
+// workgroup's block placed after those already placed (one atomic per workgroup). The count becomes
+// the cell's cursor.
+var<workgroup> scan: array<u32, ${CELL_GROUP}>;
+var<workgroup> block_base: u32;
+@compute @workgroup_size(${CELL_GROUP})
+fn allocate(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) l: u32) {
+  let h = gid.x;
+  var n = 0u;
+  if (h < W.table) { n = u32(atomicLoad(&sums[W.count_at + h])); }
+  scan[l] = n;
+  workgroupBarrier();
+  // Hillis-Steele inclusive scan over the workgroup's cells.
+  for (var step = 1u; step < ${CELL_GROUP}u; step *= 2u) {
+    var add = 0u;
+    if (l >= step) { add = scan[l - step]; }
+    workgroupBarrier();
+    scan[l] += add;
+    workgroupBarrier();
   }
+  if (l == ${CELL_GROUP - 1}u) { block_base = u32(atomicAdd(&sums[0], i32(scan[l]))); }
+  let base = workgroupUniformLoad(&block_base);
+  if (h < W.table) {
+    let start = base + scan[l] - n;
+    cells[h] = start;
+    atomicStore(&sums[W.count_at + h], i32(start));
+  }
+}
+
+// 3: each triangle into the next slot of its cell's range; the cursors end at the ranges' ends. An
+// entry is the triangle's index and its box (centre and half size, m): detect passes over its own
+// body's entries by their index (4 B) and rejects most others by their box (16 B), read in order,
+// without gathering their vertices.
+@compute @workgroup_size(64)
+fn scatter(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= W.triangles) { return; }
+  let box = tri_box(gid.x);
+  if (!(box.half < 1e6)) { return; }
+  let slot = u32(atomicAdd(&sums[W.count_at + box.h], 1));
+  cells[W.table + slot] = gid.x;
+  let at = W.table + W.triangles + 4u * slot;
+  cells[at] = bitcast<u32>(box.centre.x);
+  cells[at + 1u] = bitcast<u32>(box.centre.y);
+  cells[at + 2u] = bitcast<u32>(box.centre.z);
+  cells[at + 3u] = bitcast<u32>(box.half);
 }
 
 ${CLOSEST_ON_TRIANGLE}
@@ -102,17 +172,27 @@ fn detect(@builtin(global_invocation_id) gid: vec3u) {
   var best_clear = -1.0;
   var best_tri = 0xffffffffu;
   let r = W.reach;
-  // The 27 cells about the vertex's: cells are at least the reach, so every triangle within it is listed
-  // there (some more than once: the same key, so the same choice).
-  let home = cell_of(xv);
-  for (var e = 0u; e < 27u * ${BUCKET}u; e++) {
-    let slot = e % ${BUCKET}u;
-    let k = e / ${BUCKET}u;
-    let h = hash(home + vec3i(i32(k % 3u) - 1, i32((k / 3u) % 3u) - 1, i32(k / 9u) - 1));
-    if (slot >= min(u32(atomicLoad(&sums[h])), ${BUCKET}u)) { e += ${BUCKET}u - 1u - slot; continue; }
-    let ti = cells[h * ${BUCKET}u + slot];
+  // Every cell a triangle whose box centre is within (largest half box + reach) of the vertex can be
+  // listed in (a cell shared through the hash is searched as often as it comes up: the same keys, so
+  // the same choice).
+  let span = bitcast<f32>(atomicLoad(&sums[1])) + r;
+  let lo = cell_of(xv - vec3f(span));
+  let hi = min(cell_of(xv + vec3f(span)), lo + vec3i(${MAX_SPAN - 1}));
+  for (var ci = lo.x; ci <= hi.x; ci++) {
+  for (var cj = lo.y; cj <= hi.y; cj++) {
+  for (var ck = lo.z; ck <= hi.z; ck++) {
+  let h = hash(vec3i(ci, cj, ck));
+  let end = u32(atomicLoad(&sums[W.count_at + h]));
+  for (var e = cells[h]; e < end; e++) {
+    let ti = cells[W.table + e];
+    if (ti >= A.tri_begin && ti < A.tri_end) { continue; }     // no self-collision on the GPU
+    // Outside the triangle's box widened by the reach: not within reach (a margin of 10^-5 relative
+    // for the rounding of the box's centre and half size; the exact test follows).
+    let at = W.table + W.triangles + 4u * e;
+    let centre = vec3f(bitcast<f32>(cells[at]), bitcast<f32>(cells[at + 1u]), bitcast<f32>(cells[at + 2u]));
+    let off = abs(xv - centre);
+    if (max(max(off.x, off.y), off.z) > (bitcast<f32>(cells[at + 3u]) + r) * 1.00001) { continue; }
     let t = tri(ti);
-    if (t.w == vertex_body(v)) { continue; }     // no self-collision on the GPU
     let B = bodies[t.w];
     if ((A.group & B.mask) == 0u || (B.group & A.mask) == 0u) { continue; }
     let p0 = world_pos(t.x);
@@ -136,6 +216,9 @@ fn detect(@builtin(global_invocation_id) gid: vec3u) {
       best_clear = clear;
       best_tri = ti;
     }
+  }
+  }
+  }
   }
   if (best_tri == 0xffffffffu) { return; }
   let t = tri(best_tri);
@@ -225,13 +308,13 @@ function makeKernels(device) {
   const S = GPUShaderStage.COMPUTE;
   const entry = (binding, type) => ({ binding, visibility: S, buffer: { type } });
   const layout = device.createBindGroupLayout({
-    entries: [entry(0, 'uniform'), entry(1, 'storage'), entry(2, 'read-only-storage'), entry(3, 'uniform'), entry(4, 'read-only-storage'),
+    entries: [entry(0, 'uniform'), entry(1, 'storage'), entry(2, 'read-only-storage'), entry(3, 'read-only-storage'), entry(4, 'read-only-storage'),
       entry(5, 'storage'), entry(6, 'storage'), entry(7, 'storage')],
   });
   const module = device.createShaderModule({ code: WGSL, label: 'body contact' });
   const pipes = device.createPipelineLayout({ bindGroupLayouts: [layout] });
   const pipeline = (entryPoint) => device.createComputePipeline({ layout: pipes, compute: { module, entryPoint } });
-  return { layout, insert: pipeline('insert'), detect: pipeline('detect'), solve: pipeline('solve'), apply: pipeline('apply') };
+  return { layout, count: pipeline('count'), allocate: pipeline('allocate'), scatter: pipeline('scatter'), detect: pipeline('detect'), solve: pipeline('solve'), apply: pipeline('apply') };
 }
 
 // The world's side: every body's vertices and surface in one numbering, rebuilt when the bodies change.
@@ -258,7 +341,9 @@ export class WorldContact {
     const triangles = [];
     const surface = [];
     let longest = 0; // m, the longest rest edge of a surface triangle
+    this.triBase = [];
     bodies.forEach((b, k) => {
+      this.triBase.push(triangles.length / 4);
       vertexBody.fill(k, this.base[k], this.base[k] + b.vertexCount);
       const seen = new Uint8Array(b.vertexCount);
       const t = b.triangles;
@@ -274,14 +359,15 @@ export class WorldContact {
       }
     });
     this.triangleCount = triangles.length / 4;
+    this.triBase.push(this.triangleCount);
     this.surfaceCount = surface.length;
-    // Cells as large as the longest rest edge, and at least the reach: a triangle within the reach of a
-    // vertex is in the 27 cells about it, and one stretched up to 3x its rest edges spans at most 4 per
-    // axis (hashed). Smaller cells hold fewer triangles: in a packed heap of 0.2 m bodies, cells of 1.5x
-    // the edge held up to 139 (measured), more than a bucket's 64 then.
-    this.cell = Math.max(longest, GAP + SEARCH);
-    // Table entries: about 8 per triangle, so that hash collisions rarely share a bucket.
-    this.table = Math.max(64, 8 * this.triangleCount);
+    // Cells of half the longest rest edge (a triangle's largest half box at rest, in any orientation)
+    // plus the reach: a vertex then searches 3 cells per axis while no triangle is stretched. The size
+    // only sets the search's cost; what is found does not depend on it (detect widens its search by
+    // the largest half box measured each substep).
+    this.cell = 0.5 * longest + GAP + SEARCH;
+    // Hash cells: 2 per triangle (8 B each: its range's start and end), so collisions rarely share one.
+    this.table = Math.ceil(Math.max(CELL_GROUP, 2 * this.triangleCount) / CELL_GROUP) * CELL_GROUP;
     this.uniform = buffer(64, U.UNIFORM | U.COPY_DST, 'body contact world');
     const u = new ArrayBuffer(64);
     new Float32Array(u, 0, 3).set([this.cell, GAP + SEARCH, GAP]);
@@ -289,15 +375,18 @@ export class WorldContact {
     topo.set(vertexBody, 0);
     topo.set(triangles, vertices);
     topo.set(surface, vertices + triangles.length);
-    new Uint32Array(u, 12, 8).set([this.table, this.triangleCount, this.surfaceCount, vertices, vertices, vertices + triangles.length, this.table, this.table + vertices]);
+    // sums: [placed, largest half box, 2 unused], counts (table), contact uses (vertices), corrections (3 x vertices).
+    this.countAt = 4;
+    const usesAt = this.countAt + this.table;
+    new Uint32Array(u, 12, 9).set([this.table, this.triangleCount, this.surfaceCount, vertices, vertices, vertices + triangles.length, usesAt, usesAt + vertices, this.countAt]);
     device.queue.writeBuffer(this.uniform, 0, u);
     this.x = shared?.x ?? buffer(16 * vertices, U.STORAGE | U.COPY_DST | U.COPY_SRC, 'all x');
     this.prev = shared?.prev ?? buffer(16 * vertices, U.STORAGE | U.COPY_DST, 'all prev');
-    this.bodyInfo = buffer(32 * MAX_BODIES, U.UNIFORM | U.COPY_DST, 'bodies');
+    this.bodyInfo = buffer(32 * bodies.length, U.STORAGE | U.COPY_DST, 'bodies');
     this.topo = init(topo, 'vertex bodies, triangles, surface vertices');
-    this.sums = buffer(4 * (this.table + 4 * vertices), U.STORAGE | U.COPY_DST | U.COPY_SRC, 'hash counts, contact uses, corrections');
-    this.cells = buffer(4 * BUCKET * this.table, U.STORAGE, 'hash cells');
-    this.contacts = buffer(32 * this.surfaceCount, U.STORAGE, 'contacts');
+    this.sums = buffer(4 * (this.countAt + this.table + 4 * vertices), U.STORAGE | U.COPY_DST | U.COPY_SRC, 'hash counts, contact uses, corrections');
+    this.cells = buffer(4 * (this.table + ENTRY * this.triangleCount), U.STORAGE | U.COPY_SRC, 'hash ranges and entries');
+    this.contacts = buffer(32 * this.surfaceCount, U.STORAGE | U.COPY_SRC, 'contacts'); // COPY_SRC: the bench counts them
     const list = [this.uniform, this.x, this.prev, this.bodyInfo, this.topo, this.sums, this.cells, this.contacts];
     this.buffers = list.filter((b) => !shared || (b !== shared.x && b !== shared.prev)); // the world's are not ours to destroy
     this.group = device.createBindGroup({ layout: this.kernels.layout, entries: list.map((b, binding) => ({ binding, resource: { buffer: b } })) });
@@ -308,7 +397,7 @@ export class WorldContact {
     const data = new ArrayBuffer(32 * this.bodies.length);
     this.bodies.forEach((b, k) => {
       new Float32Array(data, 32 * k, 4).set([...b.origin, b.p.friction]);
-      new Uint32Array(data, 32 * k + 16, 2).set([b.group, b.mask]);
+      new Uint32Array(data, 32 * k + 16, 4).set([b.group, b.mask, this.triBase[k], this.triBase[k + 1]]);
     });
     this.world.device.queue.writeBuffer(this.bodyInfo, 0, data);
   }
@@ -321,14 +410,16 @@ export class WorldContact {
         encoder.copyBufferToBuffer(b.prev, 0, this.prev, 16 * this.base[k], 16 * b.vertexCount);
       });
     }
-    encoder.clearBuffer(this.sums, 0, 4 * (this.table + this.vertices)); // hash counts and contact uses
+    encoder.clearBuffer(this.sums, 0, 4 * (this.countAt + this.table + this.vertices)); // hash counts and contact uses
     const pass = encoder.beginComputePass({ label: 'body contact' });
     pass.setBindGroup(0, this.group);
-    const run = (name, n) => {
+    const run = (name, n, group = WORKGROUP) => {
       pass.setPipeline(this.kernels[name]);
-      pass.dispatchWorkgroups(Math.max(1, Math.ceil(n / WORKGROUP)));
+      pass.dispatchWorkgroups(Math.max(1, Math.ceil(n / group)));
     };
-    run('insert', this.triangleCount);
+    run('count', this.triangleCount);
+    run('allocate', this.table, CELL_GROUP);
+    run('scatter', this.triangleCount);
     run('detect', this.surfaceCount);
     for (let k = 0; k < ROUNDS; ++k) {
       run('solve', this.surfaceCount);
@@ -336,7 +427,7 @@ export class WorldContact {
     }
     pass.end();
     if (!this.shared) this.bodies.forEach((b, k) => encoder.copyBufferToBuffer(this.x, 16 * this.base[k], b.x, 0, 16 * b.vertexCount));
-    return 2 + 2 * ROUNDS;
+    return CONTACT_DISPATCHES;
   }
 
   destroy() {

@@ -202,7 +202,7 @@ export class GpuWorld {
   _prepareContact(bodies, shared = null) {
     const same = this.contact && this.contact.shared === shared && this.contact.bodies.length === bodies.length && this.contact.bodies.every((b, k) => b === bodies[k]);
     if (!same) {
-      if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES} bodies`);
+      if (bodies.length > MAX_BODIES) throw new BackendError(`contact among more than ${MAX_BODIES.toLocaleString('en')} bodies`);
       this.contact?.destroy();
       this.contact = new WorldContact(this, bodies, shared);
     }

@@ -3,7 +3,7 @@
 // (embed/) over the page's stage: the element already builds the heap on the GPU world, draws it from
 // the solver's buffers and grabs on either backend. Its size comes from the session's device budget
 // probe (backend_probe.js: ms per frame ~ a + b · tets): as many bodies as the probe says run at
-// 60 fps, 4 to 1,000. Without WebGPU it falls back to a pile sized for one wasm thread, and says so.
+// 60 fps, 4 to 2,000. Without WebGPU it falls back to a pile sized for one wasm thread, and says so.
 import { sceneBounds, scenePreset } from './scene_presets.js';
 import { addDropBody } from './scene_bodies.js';
 
@@ -12,7 +12,9 @@ export const GPU_HEAP_SCENE = 'gpu heap';
 // between all of them) at about 60 fps (docs/benchmarks.md, scene part).
 export const WASM_HEAP_COUNT = 20;
 export const MIN_GPU_HEAP = 4; // a heap, even where the probe says the device is slow (its label says what runs at 60 fps)
-export const MAX_GPU_HEAP = 1000; // heap-count's most (embed/attributes.js)
+// heap-count's most (embed/attributes.js): 2,000 bodies of ~273 tets, ~546,000 tets, past the 500,000
+// a desktop GPU is meant to run at 60 fps (docs/gpu.md, Speed).
+export const MAX_GPU_HEAP = 2000;
 
 // Tets of one heap body on average (the preset alternates boxes and balls), counted on a throwaway
 // wasm world the first time.

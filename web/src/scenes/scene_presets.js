@@ -34,7 +34,9 @@ function pileDrops() {
 export const HEAP_COUNT = 100;
 const HEAP_CENTER = [2.2, 0, 0]; // m: the pen's middle on the ground, clear of the page's body
 function heapPreset(count) {
-  const side = Math.max(2, Math.ceil(Math.cbrt(count)));
+  // A cube of drops, widened past ~250 bodies to at most ~4 layers: a taller pile would spill over
+  // the 0.5 m walls.
+  const side = Math.max(2, Math.ceil(Math.cbrt(count)), Math.ceil(Math.sqrt(count / 4)));
   const spacing = 0.3; // m between drop centres: 0.1 m gaps between 0.2 m bodies
   const half = (side * spacing) / 2 + 0.05; // m: the pen's inner half-width
   const drops = [];
