@@ -41,7 +41,7 @@ constexpr float kClothBoundFraction = 0.25f;
 // than the triangle it was pushed from); solved again inside the bound, the contacts have the last
 // word. With one round a rope twisted twice, its layers pressed on each other, had pairs whose
 // distance shrank substep by substep until rounding crossed them (32 across: from 4.9 s, up to 8
-// pairs); with 3, none (test_cloth_twist.cpp).
+// pairs); with 3, none for 20 s (test_cloth_twist.cpp; 3 turns still cross: docs/limitations.md).
 constexpr int kClothContactRounds = 3;
 
 // Vertex v of A against triangle t of cloth body B (two-sided). gap in m. Returns the depth through
