@@ -11,8 +11,8 @@
 
 using namespace cloth_scenes;
 
-// In the soak, not the suite: the twisted rope is chaotic, and the wasm build (other rounding) meets
-// the squeezed-pair failure (docs/limitations.md) with 2 pairs at frame 437 where native has none.
+// In the soak, not the suite: 13 s natively. With one contact round the wasm build (other rounding)
+// met the squeezed-pair failure (2 pairs at frame 437); with three (cloth_contact.h), 0 in both.
 TEST_CASE("Soak: cloth twist, a sheet turned twice by one edge about its axis never passes through itself" * doctest::skip()) {
   // 0.5 m square, 20 bases across (25 mm spacing, self thickness 10 mm), both end rows pinned, the
   // +z row turned 2 full turns in 8 s while coming in 0.125 m, then held (cloth_scenes.h). The
