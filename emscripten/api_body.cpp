@@ -367,9 +367,6 @@ int32_t sb_body_set_solver(sb_world world, sb_body body, int32_t solver) {
   if (!b) return sb_last_error_code();
   if (solver < 0 || solver >= sb::kSolverCount)
     return fail(SB_ERR_UNKNOWN_SOLVER, "solver %d is not an sb_solver (0..%d)", solver, sb::kSolverCount - 1);
-  if (b->is_cloth() && solver == SB_SOLVER_PBD)
-    return fail(SB_ERR_NOT_CLOTH, "body %d is cloth, which PBD cannot run (PBD has no compliance, so no bending "
-                "stiffness); XPBD, VBD and the force-based integrators can; it keeps its solver", body);
   if (b->params().strain_smoothing > 0.0f && !smoothing_solver_ok(sb::Solver(solver)))
     return fail(SB_ERR_MATERIAL_SOLVER, "body %d has strain smoothing %g, which runs under the force-based solvers "
                 "only (XPBD, VBD and PBD solve per tet or per vertex); set SB_PARAM_STRAIN_SMOOTHING to 0 first; "

@@ -57,8 +57,8 @@ typedef enum sb_error {
                                        below SB_MIN_TRIANGLE_EDGE */
   SB_ERR_NON_MANIFOLD = -26,       /* a cloth edge is shared by more than two triangles, or two triangles
                                       run along their shared edge the same way (inconsistent winding) */
-  SB_ERR_NOT_CLOTH = -27           /* a cloth-only call on a body that is not cloth, or a solver cloth
-                                      does not run under (PBD; and the static solver) */
+  SB_ERR_NOT_CLOTH = -27           /* a cloth-only call on a body that is not cloth, or the static
+                                      solver on cloth */
 } sb_error;
 
 /* XPBD with SB_MATERIAL_NEO_HOOKEAN: the largest stiffness number per substep (sb_body_stats) it is

@@ -713,6 +713,11 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
   if (any_cloth_) {
     solved += solve_edge_pairs(bodies, count);
     apply_bounds(bodies, count);
+    // The contacts again within the bound, so they have the last word (cloth_contact.h).
+    for (int r = 1; r < kClothContactRounds; ++r) {
+      resolve_cloth(bodies, count);
+      apply_bounds(bodies, count);
+    }
   }
   return solved;
 }

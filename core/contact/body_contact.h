@@ -112,6 +112,8 @@ class BodyContact {
   void gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
   uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count);  // each pair keeps its own gap
   void apply_bounds(SoftBody* const* bodies, uint32_t count);
+  // The cloth contacts (vertex-sheet and edge-edge) once more, unreported, after a bound.
+  void resolve_cloth(SoftBody* const* bodies, uint32_t count);
   // No tunnelling (body_contact_sweep.cpp): per candidate vertex, the other body's face its path
   // went through first in this substep, if any.
   void sweep(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);

@@ -278,6 +278,27 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
   bound_ms_ += ms_since(began);
 }
 
+void BodyContact::resolve_cloth(SoftBody* const* bodies, uint32_t count) {
+  for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
+    const uint32_t a = cand_body_[k], v = cand_vertex_[k];
+    if (a >= count) continue;
+    SoftBody& A = *bodies[a];
+    if (A.diverged()) continue;
+    for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
+      SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
+      if (!B.is_cloth()) continue;
+      solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], cand_gap_[e]);
+    }
+  }
+  for (const EdgePairEnds& e : edge_pair_ends_) {
+    if (e.a >= count || e.b >= count) continue;
+    SoftBody& A = *bodies[e.a];
+    SoftBody& B = *bodies[e.b];
+    if (A.diverged() && B.diverged()) continue;
+    solve_edge_edge(A, e.a0, e.a1, B, e.b0, e.b1, e.gap);
+  }
+}
+
 uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count) {
   uint32_t solved = 0;
   for (const EdgePairEnds& e : edge_pair_ends_) {

@@ -174,6 +174,14 @@ void solve_bend_span(const BendPass& p, uint32_t begin, uint32_t end) {
       C = C - V4{rb.x, rb.y, rb.z, 0.0f};
     }
     const float alpha = p.alpha_per_area * p.area[h];
+    if (p.pbd_passes > 0) {
+      const float f = denom_w / (denom_w + alpha);  // XPBD's first-pass share, 0..1
+      const float share = p.pbd_passes == 1 ? f : -std::expm1(std::log1p(-f) / float(p.pbd_passes));
+      V4 d = (splat4(0.0f) - C) * splat4(p.scale * share / denom_w);
+      d[3] = 0.0f;
+      for (int i = 0; i < 4; ++i) store4(xw, id[i], x[i] + d * splat4(k[i] * x[i][3]));
+      continue;
+    }
     V4 lam{};
     if (p.lambda) lam = V4{p.lambda[3 * h], p.lambda[3 * h + 1], p.lambda[3 * h + 2], 0.0f};
     V4 d = (splat4(0.0f) - C - lam * splat4(alpha)) * splat4(1.0f / (denom_w + alpha));

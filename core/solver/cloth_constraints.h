@@ -72,6 +72,14 @@ struct BendPass {
   const float* rest = nullptr;  // null when the rest shape is flat
   float alpha_per_area = 0.0f;  // 1 / (D h^2), 1/(kg m^2): alpha~ of a hinge = this x (A0 + A1)
   float* lambda = nullptr;      // may be null (one pass whose multipliers nobody reads)
+  // PBD (no multipliers, no compliance in the projection): each pass moves a hinge by the share
+  // 1 - (1 - f)^(1 / passes) of its full correction, f = W / (W + alpha~) the share XPBD's first
+  // pass takes (W = sum_i w_i K_i^2), times `scale` (the body's PBD stiffness). A lone hinge then
+  // ends its `passes` passes where XPBD's leaves it (its constraint is linear), whatever the count
+  // (Mueller et al. 2007, section 3.3: the per-pass factor that makes the stiffness independent
+  // of the iteration count). 0: XPBD.
+  int pbd_passes = 0;
+  float scale = 1.0f;
 };
 void solve_bend_span(const BendPass& p, uint32_t begin, uint32_t end);
 

@@ -231,7 +231,6 @@ bool SoftBody::set_params(const BodyParams& params) {
 bool SoftBody::set_solver(Solver solver) {
   wake();
   nh_warm_h2_ = 0.0f;  // the multipliers no longer belong to this body's state
-  if (is_cloth() && solver == Solver::Pbd) return false;  // PBD has no bending (and no compliance to give it one)
   if (needs_force_form(solver) && !has_force_form(params_, tet_count())) return false;
   if (solver == Solver::Vbd && adjacency_.tet_start.empty()) {
     adjacency_ = vertex_adjacency(tet_ids_.data(), tet_count(), edge_ids_.data(), edge_count(), vertex_count());

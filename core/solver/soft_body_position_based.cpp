@@ -462,8 +462,9 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
   job.split_min = split_min;
   job.edge_plan = &edge_plan_;
   job.tet_plan = &tet_plan_;
-  // Cloth bending (cloth_constraints.h): alpha~ = (A0 + A1) / (D h^2) per hinge. PBD has no bending.
-  if (is_cloth() && !pbd && params_.bending_stiffness > 0.0f && cloth_.hinge_count() > 0) {
+  // Cloth bending (cloth_constraints.h): alpha~ = (A0 + A1) / (D h^2) per hinge; under PBD the
+  // per-pass share of the full correction that alpha~ gives over the substep's passes.
+  if (is_cloth() && params_.bending_stiffness > 0.0f && cloth_.hinge_count() > 0) {
     BendPass& bends = job.bends;
     bends.xw = packed_.data();
     bends.ids = cloth_.hinge_ids.data();
@@ -472,7 +473,9 @@ void SoftBody::xpbd_solve(bool pbd, float edge_alpha, float volume_alpha, float 
     bends.rest = cloth_.hinge_rest.empty() ? nullptr : cloth_.hinge_rest.data();
     bends.alpha_per_area = last_inv_h2_ / params_.bending_stiffness;
     if (keep && begin) std::fill(cloth_.hinge_lambda.begin(), cloth_.hinge_lambda.end(), 0.0f);
-    bends.lambda = keep ? cloth_.hinge_lambda.data() : nullptr;
+    bends.lambda = keep && !pbd ? cloth_.hinge_lambda.data() : nullptr;
+    bends.pbd_passes = pbd ? budget : 0;
+    bends.scale = scale;
     job.bend_plan = &cloth_.bend_plan;
   }
   job.vertex_bounds = copy_bounds_.data();

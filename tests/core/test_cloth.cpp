@@ -392,8 +392,8 @@ TEST_CASE("Cloth C API: creation, validation with nothing changed, params, norma
   CHECK(sb_body_get_param(w, body, SB_PARAM_AREAL_DENSITY) == doctest::Approx(0.2f));
   CHECK(sb_body_set_param(w, body, SB_PARAM_BENDING_STIFFNESS, 1e-3f) == SB_OK);
   CHECK(sb_body_set_param(w, body, SB_PARAM_THICKNESS, 0.5f) == SB_ERR_OUT_OF_RANGE);
-  CHECK(sb_body_set_solver(w, body, SB_SOLVER_PBD) == SB_ERR_NOT_CLOTH);
-  CHECK(sb_body_get_solver(w, body) == SB_SOLVER_XPBD);
+  CHECK(sb_body_set_solver(w, body, SB_SOLVER_PBD) == SB_OK);  // test_cloth_pbd.cpp
+  CHECK(sb_body_get_solver(w, body) == SB_SOLVER_PBD);
   CHECK(sb_body_set_solver(w, body, SB_SOLVER_VBD) == SB_OK);  // test_cloth_solvers.cpp
   CHECK(sb_body_set_solver(w, body, SB_SOLVER_IMPLICIT_EULER) == SB_OK);
   CHECK(sb_body_set_solver(w, body, SB_SOLVER_XPBD) == SB_OK);
