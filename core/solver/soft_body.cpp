@@ -237,6 +237,7 @@ bool SoftBody::set_solver(Solver solver) {
     vbd_target_.assign(pos_.size(), 0.0f);
     vbd_supported_.assign(vertex_count(), 0);
     vbd_support_.assign(vertex_count(), 0.0f);
+    vbd_friction_.assign(vertex_count(), 0.0f);
     vbd_old_.assign(pos_.size(), 0.0f);
     vbd_older_.assign(pos_.size(), 0.0f);
     vbd_start_.assign(pos_.size(), 0.0f);

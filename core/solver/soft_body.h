@@ -103,6 +103,10 @@ constexpr int32_t kSolverCount = 10;
 constexpr float kVbdChebyshevRho = 0.9f;
 // VBD sweeps below this count run as symmetric forward-backward pairs (soft_body.cpp vbd_solve).
 constexpr int32_t kVbdForwardSweeps = 8;
+// VBD's ground friction (vbd.h): sliding slower than this over a substep is its smoothed, sticking
+// part, m/s. Small enough that a resting body creeps negligibly (at most this under a push near
+// mu lambda), large enough that eps = speed h stays far above float rounding of the positions.
+constexpr float kVbdStickSpeed = 1e-3f;
 inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::Pbd && s != Solver::Vbd; }
 // Solvers that integrate the energy with k = 1/compliance, so the simple model needs compliances > 0.
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
@@ -536,6 +540,7 @@ class SoftBody {
   std::vector<float> vbd_target_;  // VBD: the inertial target y of the substep, m
   std::vector<uint8_t> vbd_supported_;  // VBD: vertices on the ground or a collider (left out of the residual)
   std::vector<float> vbd_support_;      // VBD: the ground's or plate's force on each vertex in the last sweep, N (vbd.h)
+  std::vector<float> vbd_friction_;     // VBD: mu times the ground's push of the last substep, on the vertices it holds now, N
   std::vector<float> vbd_old_, vbd_older_;  // VBD: the two previous iterates (Chebyshev acceleration), m
   std::vector<float> vbd_start_, vbd_previous_;  // VBD: the substep's start and prev_ in world coordinates / relative to the origin, m
   float vbd_imbalance_ = 0.0f;     // VBD: relative force imbalance of the last sweep (the residual)

@@ -50,6 +50,12 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   // The ground and the press plate inside the sweeps (vbd.h), in the sweeps' coordinates.
   m.floor_y = ground ? ground_y() - origin[1] : -INFINITY;  // cloth rests half its thickness up
   m.ceiling_y = plate_.active ? plate_.height - origin[1] : INFINITY;
+  // Friction from the ground's push in the last substep, on the vertices predicted into it now:
+  // fixed over the substep, so the potential it adds is too (vbd.h).
+  for (uint32_t i = 0; i < vertex_count(); ++i)
+    vbd_friction_[i] = pos_[3 * i + 1] <= m.floor_y ? params_.friction * std::max(vbd_support_[i], 0.0f) : 0.0f;  // N
+  m.friction_load = vbd_friction_.data();
+  m.friction_eps = kVbdStickSpeed / std::sqrt(last_inv_h2_);  // m
   std::fill(vbd_support_.begin(), vbd_support_.end(), 0.0f);
   m.support = vbd_support_.data();
   m.tets = tet_ids_.data();
@@ -106,7 +112,7 @@ void SoftBody::vbd_solve(bool ground, float gravity) {
   // it was rounded), one rounding, none for a vertex they left where it was.
   for (size_t j = 0; j < pos_.size(); ++j) pos_[j] = vbd_start_[j] + (pos_[j] - (vbd_start_[j] - origin[j % 3]));
   float deepest = 0.0f;
-  const uint32_t touching = vbd_contact_friction(m, prev_.data(), params_.friction, pos_.data(), &deepest);
+  const uint32_t touching = vbd_plane_contacts(m, &deepest);
   add_contacts(touching, deepest);
 }
 

@@ -156,6 +156,18 @@ void vertex_force(const VbdModel& m, const VertexAdjacency& adj, const float* x,
       H.add_identity(k * c);
       H.add_outer(n, k * (1.0 - c));
     }
+  if (m.friction_load && m.friction_load[i] > 0.0f) {
+    // The majoriser of D at x (vbd.h): force -w u, block w in x and z, w = mu lambda f0'(s)/s.
+    const double load = m.friction_load[i], eps = m.friction_eps;  // N, m
+    const double ux = double(xi.x) - m.previous[3 * i], uz = double(xi.z) - m.previous[3 * i + 2];
+    const double s = std::sqrt(ux * ux + uz * uz);
+    const double w = load * (s < eps ? 2.0 / eps - s / (eps * eps) : 1.0 / s);  // N/m
+    forces += w * s;
+    f[0] -= w * ux;
+    f[2] -= w * uz;
+    H.xx += w;
+    H.zz += w;
+  }
   *acting = forces;
 }
 
@@ -261,6 +273,9 @@ float vbd_remove_net_impulse(const VbdModel& m, float* x) {
   // there, whose size a Gauss-Seidel sweep does not know exactly (each vertex's share is taken when
   // it is visited). With any such contact only what they cannot change is taken out: the horizontal
   // net force and the torque about the vertical axis.
+  // Friction inside the sweep is an external force along the ground too: then nothing is taken out.
+  for (uint32_t i = 0; i < n && m.friction_load; ++i)
+    if (m.friction_load[i] > 0.0f) return 0.0f;
   bool planes = false;
   for (uint32_t i = 0; i < n && m.support; ++i) planes = planes || m.support[i] != 0.0f;
   double mass = 0.0, c[3] = {0, 0, 0}, d[3] = {0, 0, 0};  // kg, kg m, kg m
@@ -314,7 +329,7 @@ float vbd_remove_net_impulse(const VbdModel& m, float* x) {
   return largest;
 }
 
-uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest) {
+uint32_t vbd_plane_contacts(const VbdModel& m, float* deepest) {
   if (!m.support) return 0;
   uint32_t touching = 0;
   const double h2 = 1.0 / double(m.inv_h2);
@@ -322,10 +337,9 @@ uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float fricti
     const float support = m.support[i];
     if (support == 0.0f || m.inv_mass[i] == 0.0f) continue;
     ++touching;
-    if (!(support > 0.0f)) continue;  // the plate: frictionless
+    if (!(support > 0.0f)) continue;  // the plate
     const float push = float(double(support) * h2 * m.inv_mass[i]);  // m
     *deepest = std::max(*deepest, push);
-    ground_friction(x + 3 * i, prev + 3 * i, friction * push);
   }
   return touching;
 }

@@ -71,9 +71,19 @@ struct VbdModel {
   // elastic solve sees the contact: solved after the sweeps, the projection undid part of each
   // sweep's correction every substep and the layers on the plates stayed crushed (a block pressed to
   // 65 % at nu = 0.49 lost 3-4 % of its volume at 10 substeps, 1.2 % at 40). support: per vertex,
-  // the normal force the plane applied in the last sweep, N, + up (0 when free); it sets the
-  // friction (vbd_contact_friction), and what vbd_remove_net_impulse may take out.
+  // the normal force the plane applied in the last sweep, N, + up (0 when free); it sets the next
+  // substep's friction (friction_load), and what vbd_remove_net_impulse may take out.
   float floor_y = -INFINITY;
+  // The ground's friction inside the sweep, as a dissipation potential of the vertex's sliding over
+  // the substep u = (x - previous) in x and z: D = mu lambda f0(|u|), with f0(s) = s beyond
+  // friction_eps and -s^3/(3 eps^2) + s^2/eps + eps/3 below it (Li et al. 2020's smoothed Coulomb
+  // friction), its force capped at mu lambda. mu lambda is lagged (the plane's push in the last
+  // substep), so D is fixed over the substep and convex, and the whole check (G + D at the result
+  // against G + D at x_n, where u = 0) bounds the step as without friction. Friction applied after
+  // the sweeps as a projection restored what the sweeps released: a gelatin bunny stretched 9 m along
+  // the ground gained ~1 kJ a substep with its velocities already zero.
+  const float* friction_load = nullptr;     // mu lambda per vertex, N (0 = none), or null
+  float friction_eps = 0.0f;                // m: sliding below this is the smoothed (sticking) part
   float ceiling_y = INFINITY;
   float* support = nullptr;                 // 1 per vertex, N; may be null when both planes are absent
   // Whether block steps that are a model (springs, dashpots, hinges) are line-searched (below).
@@ -83,7 +93,9 @@ struct VbdModel {
   struct VbdStepStats* stats = nullptr;
 };
 
-// Block steps that never raise G. The Neo-Hookean and volume terms are quadratic in one vertex, so
+// Block steps that never raise G. Friction's D is majorised at the step's start by the quadratic
+// with weight mu lambda f0'(s0)/s0 (f0(sqrt(t)) is concave in t, so its tangent bounds it), which
+// the block minimises: the step cannot raise the vertex's share either. The Neo-Hookean and volume terms are quadratic in one vertex, so
 // with tets alone the full step (on a plane too) is the exact minimiser of the vertex's share of G.
 // Springs, dashpots and hinges make the block a model: then, with line_search, the step is searched
 // on the vertex's share (vbd_vertex_energy), taken if it does not raise it, else halved up to
@@ -127,7 +139,8 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adjacency, float* x, b
 // about the centre of mass (to first order: angular momentum). Only when every vertex is free: a
 // pinned or held vertex is an external force. While the ground or the plate holds a vertex inside the
 // sweep (support != 0), their vertical push is external too: then only the horizontal mean and the
-// rotation about y are removed. Colliders and other bodies act after the sweeps. Returns the
+// rotation about y are removed; while the ground's friction acts in the sweep (friction_load), an
+// external horizontal force too, nothing is. Colliders and other bodies act after the sweeps. Returns the
 // correction's largest displacement, m.
 float vbd_remove_net_impulse(const VbdModel& m, float* x);
 
@@ -137,12 +150,10 @@ float vbd_remove_net_impulse(const VbdModel& m, float* x);
 // box slid 22 % short of Coulomb's stopping distance). A plane that would have to pull gives 0.
 void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adjacency, const float* x);
 
-// Coulomb friction of the in-sweep contacts: a vertex the planes held (support != 0) has its sliding
-// over the substep (x - prev, in x and z) undone up to friction x its normal push, support h^2 / m
-// (m; the displacement the plane's force is worth in a substep), as the ground's projection does
-// after XPBD's passes (xpbd_constraints.h solve_ground). The plate is frictionless: friction applies
-// to upward support only. Returns the vertices in contact and raises *deepest (m) to the largest push.
-uint32_t vbd_contact_friction(const VbdModel& m, const float* prev, float friction, float* x, float* deepest);
+// The in-sweep contacts: returns the vertices the planes held (support != 0) and raises *deepest (m)
+// to the ground's largest push, support h^2 / m (the displacement its force is worth in a substep).
+// Their friction is inside the sweep (friction_load).
+uint32_t vbd_plane_contacts(const VbdModel& m, float* deepest);
 
 // Takes `excess` J of kinetic energy out of the motion relative to the centre of mass (velocities
 // v, m/s; held vertices, inv_mass 0, untouched), by scaling it: linear momentum is kept. What is

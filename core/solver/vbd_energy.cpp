@@ -79,10 +79,20 @@ double inertia_energy(const VbdModel& m, const float* x, uint32_t i) {
   return 0.5 * double(m.mass[i]) * m.inv_h2 * u;
 }
 
+// The ground's friction potential mu lambda f0(|u|) of vertex i (vbd.h), J.
+double friction_energy(const VbdModel& m, const float* x, uint32_t i) {
+  if (!m.friction_load || !(m.friction_load[i] > 0.0f)) return 0.0;
+  const double eps = m.friction_eps;
+  const double ux = double(x[3 * i]) - m.previous[3 * i], uz = double(x[3 * i + 2]) - m.previous[3 * i + 2];
+  const double s = std::sqrt(ux * ux + uz * uz);
+  const double f0 = s < eps ? s * s / eps - s * s * s / (3.0 * eps * eps) + eps / 3.0 : s;  // m
+  return double(m.friction_load[i]) * f0;
+}
+
 }  // namespace
 
 double vbd_vertex_energy(const VbdModel& m, const VertexAdjacency& adj, const float* x, uint32_t i) {
-  double u = inertia_energy(m, x, i);
+  double u = inertia_energy(m, x, i) + friction_energy(m, x, i);
   if (m.neo_hookean || m.volume_stiffness > 0.0f)
     for (uint32_t r = adj.tet_start[i]; r < adj.tet_start[i + 1]; ++r) u += tet_energy(m, x, adj.tet_refs[r] >> 2);
   if ((!m.neo_hookean && m.edge_stiffness > 0.0f) || m.edge_damping > 0.0f)
@@ -94,7 +104,7 @@ double vbd_vertex_energy(const VbdModel& m, const VertexAdjacency& adj, const fl
 
 double vbd_incremental_potential(const VbdModel& m, const float* x) {
   double u = 0.0;
-  for (uint32_t i = 0; i < m.vertex_count; ++i) u += inertia_energy(m, x, i);
+  for (uint32_t i = 0; i < m.vertex_count; ++i) u += inertia_energy(m, x, i) + friction_energy(m, x, i);
   if (m.neo_hookean || m.volume_stiffness > 0.0f)
     for (uint32_t t = 0; t < m.tet_count; ++t) u += tet_energy(m, x, t);
   if ((!m.neo_hookean && m.edge_stiffness > 0.0f) || m.edge_damping > 0.0f)
