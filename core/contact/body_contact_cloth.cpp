@@ -283,7 +283,7 @@ void BodyContact::resolve_cloth(SoftBody* const* bodies, uint32_t count) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
     if (a >= count) continue;
     SoftBody& A = *bodies[a];
-    if (A.diverged()) continue;
+    if (A.frozen()) continue;
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
       SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
       if (!B.is_cloth()) continue;
@@ -294,7 +294,7 @@ void BodyContact::resolve_cloth(SoftBody* const* bodies, uint32_t count) {
     if (e.a >= count || e.b >= count) continue;
     SoftBody& A = *bodies[e.a];
     SoftBody& B = *bodies[e.b];
-    if (A.diverged() && B.diverged()) continue;
+    if (A.frozen() && B.frozen()) continue;
     solve_edge_edge(A, e.a0, e.a1, B, e.b0, e.b1, e.gap);
   }
 }
