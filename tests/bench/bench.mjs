@@ -709,7 +709,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? [...part9.rows.map((r) => ({ part: 'convergence', ...r })), ...part9.boxes.map((r) => ({ part: 'convergence boxes', ...r }))] : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }, { part: 'scenes', scene: 'pile at rest', ...part6.rest }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? [...part9.rows.map((r) => ({ part: 'convergence', ...r })), ...part9.boxes.map((r) => ({ part: 'convergence boxes', ...r }))] : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);

@@ -83,6 +83,27 @@ function overlappedBunnies(sb, bunny) {
   return { maxCandidates: Math.max(...candidates), firstFrames: candidates.slice(0, 5), msFirst10: ms.slice(0, 10).reduce((a, b) => a + b, 0) / 10 };
 }
 
+// The pile left to rest (the page's pile sleeps: scene_presets.js SLEEP): when all its bodies are
+// asleep (at most 20 s of simulated time), and the median ms per frame of 30 frames after.
+export function pileAtRest(sb, bunny) {
+  const sim = pageScene(sb, 'pile', bunny, 1);
+  let frames = 0;
+  const allAsleep = () => sim.bodies.every((b) => b.stats().asleep);
+  while (frames < 1200 && !allAsleep()) {
+    sim.step();
+    frames++;
+  }
+  const ms = [];
+  for (let f = 0; f < 30; f++) {
+    sim.step();
+    ms.push(sim.stepMs);
+  }
+  const bodies = sim.bodies.length;
+  const asleepAfterS = allAsleep() ? frames / 60 : null;
+  sim.world.destroy();
+  return { asleepAfterS, msPerFrame: median(ms), bodies };
+}
+
 function emptyPhases() {
   return { candidates: 0, contacts: 0, gatherMs: 0, solveMs: 0, broadMs: 0, colliders: { candidates: 0, faces: 0, tested: 0, gatherMs: 0, solveMs: 0 }, frameMs: 0, frames: 0 };
 }
@@ -155,14 +176,16 @@ export async function runScenesPart(sb, { rounds = 5, log = () => {} } = {}) {
   }
   const timed = timeInterleaved(runs, rounds, log);
   const overlap = overlappedBunnies(sb, bunny);
+  log('scenes: the pile left to rest');
+  const rest = pileAtRest(sb, bunny);
   // The threaded build's worlds are left to the process's end: destroying one joins its workers on
   // this thread, which under node's worker shim did not return.
   for (const run of runs) if (run.build === 'wasm') run.sim.world.destroy();
   const results = timed.map(({ sim, current, key, ...row }) => ({ part: 'scenes', ...row }));
-  return { results, overlap };
+  return { results, overlap, rest };
 }
 
-export function scenesReport({ results, overlap }) {
+export function scenesReport({ results, overlap, rest }) {
   const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
   const us = (ms, n) => (n > 0 ? f((1000 * ms) / n, 2) : '-');
   const lines = [];
@@ -178,6 +201,7 @@ export function scenesReport({ results, overlap }) {
     const lone = results.find((r) => r.scene === 'lone box' && `${r.build} ${r.threads}T` === build);
     if (pile && lone) lines.push(`  ${build}: pile ${f(pile.msPerFrame)} ms (${pile.tets} tets, ${pile.bodies} bodies) = ${f(pile.msPerFrame / lone.msPerFrame)}x the lone ${lone.tets}-tet box's ${f(lone.msPerFrame)} ms (target <= 1.6x, pile <= 8 ms on one thread)`);
   }
+  if (rest) lines.push(`  the pile left to rest (wasm 1T, sleep on as in the page): ${rest.asleepAfterS === null ? 'not all asleep after 20 s' : `all ${rest.bodies} bodies asleep ${f(rest.asleepAfterS, 1)} s after the drop`}, then ${f(rest.msPerFrame, 3)} ms per frame`);
   lines.push(`  two bunnies dropped overlapping by half: at most ${overlap.maxCandidates} body-contact candidates per frame (first frames ${overlap.firstFrames.join(', ')}), ${f(overlap.msFirst10)} ms per frame over the first 10`);
   return lines;
 }
