@@ -9,7 +9,12 @@ namespace sb {
 
 struct UnionFind {
   std::vector<int64_t> parent;
-  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), int64_t(0)); }
+  explicit UnionFind(size_t n = 0) { reset(n); }
+  // n singletons again, keeping the capacity (no allocation once it has held n).
+  void reset(size_t n) {
+    parent.resize(n);
+    std::iota(parent.begin(), parent.end(), int64_t(0));
+  }
   int64_t find(int64_t x) {
     while (parent[size_t(x)] != x) x = parent[size_t(x)] = parent[size_t(parent[size_t(x)])];
     return x;

@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "meshing/union_find.h"
+
 namespace sb {
 
 class SoftBody;
@@ -31,8 +33,7 @@ class SleepIslands {
   void update(SoftBody* const* bodies, uint32_t count, const uint64_t* pair_keys, size_t pair_count, float seconds);
 
  private:
-  uint32_t root(uint32_t i);
-  std::vector<uint32_t> parent_;   // per body: union-find of the islands
+  UnionFind islands_;              // over the bodies
   std::vector<uint8_t> restless_;  // per island root: a body in it has not been quiet long enough
 };
 
