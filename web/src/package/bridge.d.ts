@@ -135,6 +135,8 @@ export interface BodyStats {
   stiffnessNumber: number; // XPBD with Neo-Hookean: tet stiffness x h^2 / mass of the last substep (0 otherwise)
   /** Tets whose signed volume is <= 0 now (inside out or flat). */
   invertedTets: number;
+  /** Asleep (World.setSleep): not stepped, velocities 0, until something wakes it. */
+  asleep: boolean;
 }
 
 /** sb_tetra_stats, read by Tetra.stats(). */
@@ -327,6 +329,9 @@ export declare class World {
   readonly threads: number;
   readonly substeps: number;
   setGround(enabled: boolean): void;
+  /** Sleep (sb_world_set_sleep): bodies under `speed` m/s root-mean-square for `seconds` (default 0.5), with all they
+   * may touch, stop being stepped until something wakes them; speed 0, the default, turns it off. */
+  setSleep(speed: number, seconds?: number): void;
   /** Simulated seconds. */
   readonly time: number;
   /** Contact between bodies (and self-contact) in the last step: candidates gathered, contacts solved over the substeps, wall ms of each phase. */
