@@ -280,6 +280,59 @@ test('scenery="heap" on WebGPU: the heap\'s bodies fall into the pen and the fig
     // A kinematic grab puts the held vertex on its target (float32 of x - origin: far below 1 mm).
     assert.equal(after.held, 0);
     assert.ok(off < 1e-3, `grabbed vertex ${off} m from its target`);
+
+    // The heap's four bodies are one mesh (one draw call: gpu_world_surface.js), made on the GPU from
+    // the world's vertex buffers, or from copies of each body's when those are stale: either way
+    // where a read back says the bodies are, with unit normals on every surface vertex.
+    const drawn = await page.evaluate(async () => {
+      const el = document.getElementById('heap');
+      const view = el._view.views[0];
+      const heap = view.heap;
+      if (!heap) return null;
+      const device = el.world.device;
+      const read = (buffer) => {
+        const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+        const encoder = device.createCommandEncoder();
+        encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+        device.queue.submit([encoder.finish()]);
+        return staging.mapAsync(GPUMapMode.READ).then(() => new Float32Array(staging.getMappedRange().slice(0)));
+      };
+      const bodies = el._figure.lanes[0].extras;
+      const compare = async () => {
+        // In one task, so no frame is submitted between the drawn positions and the read backs.
+        heap.update();
+        const source = heap.surface.lastSource; // a frame may draw (and update) before the reads resolve
+        const drawnRead = Promise.all([read(heap.surface.positions), read(heap.surface.normals.normals)]);
+        const bodyReads = Promise.all(bodies.map((b) => b.read()));
+        const [p, n] = await drawnRead;
+        await bodyReads;
+        let off = 0, normal = 0;
+        bodies.forEach((b, j) => {
+          const base = heap.surface.base[j];
+          for (let i = 0; i < b.vertexCount; ++i) for (let k = 0; k < 3; ++k) off = Math.max(off, Math.abs(p[4 * (base + i) + k] - b.positions[3 * i + k]));
+          for (const i of b.triangles) normal = Math.max(normal, Math.abs(Math.hypot(n[4 * (base + i)], n[4 * (base + i) + 1], n[4 * (base + i) + 2]) - 1));
+        });
+        return { source, off, normal };
+      };
+      const world = await compare();
+      heap.surface.world.mergedFresh = false; // as after a body's state is written from the CPU
+      const copies = await compare();
+      const indices = bodies.reduce((sum, b) => sum + b.triangles.length, 0);
+      return { world, copies, parts: heap.parts.length, inGroup: heap.mesh.parent === view.group, partsDrawn: heap.parts.filter((m) => m.mesh.parent).length, indexCount: heap.mesh.geometry.index.count, indices };
+    });
+    console.log(`heap drawn as one mesh: ${JSON.stringify(drawn)}`);
+    assert.ok(drawn, 'the heap is one mesh on WebGPU');
+    assert.equal(drawn.parts, 4, 'a pick mesh per heap body');
+    assert.ok(drawn.inGroup && drawn.partsDrawn === 0, 'one drawn mesh; the pick meshes are not drawn');
+    assert.equal(drawn.indexCount, drawn.indices, "every heap body's surface in its index");
+    assert.equal(drawn.world.source, 'world');
+    assert.equal(drawn.copies.source, 'copies');
+    // x - origin + origin in float32 against the read back's float64 sum rounded to float32: a float
+    // step of coordinates under 1 m (6e-8 m); 1e-6 m leaves room and catches any wrong vertex.
+    for (const r of [drawn.world, drawn.copies]) {
+      assert.ok(r.off < 1e-6, `drawn positions ${r.off} m from the read back (${r.source})`);
+      assert.ok(r.normal < 1e-4, `normals unit to ${r.normal} (${r.source})`);
+    }
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -136,10 +136,13 @@ export class FigureView {
       }
       // The scenery (scenery="..."): its bodies in a quieter shade of the view's colour, and its
       // obstacles, drawn from the same specs the colliders were made from.
-      const extras = lane.extras.map((body) => this._bodyMesh(group, body, { color: new THREE.Color(color).lerp(new THREE.Color(0xd9dee4), 0.45).getHex() }));
+      const shade = { color: new THREE.Color(color).lerp(new THREE.Color(0xd9dee4), 0.45).getHex() };
+      // On WebGPU all of them are one mesh (one draw call), with a mesh per body to pick from.
+      const heap = this.stage.bodiesMesh?.(group, lane.extras, shade) ?? null;
+      const extras = heap ? heap.parts : lane.extras.map((body) => this._bodyMesh(group, body, shade));
       const colliders = new ColliderView(group);
       colliders.bind(lane.colliders);
-      return { lane, mesh, group, extras, colliders };
+      return { lane, mesh, group, extras, heap, colliders };
     });
     this.layout();
   }
@@ -238,7 +241,8 @@ export class FigureView {
       const r = this.rects[i];
       if (!r || r.width < 1 || r.height < 1) continue;
       mesh.update();
-      for (const m of this.views[i].extras) m.update();
+      if (this.views[i].heap) this.views[i].heap.update(); // its parts too
+      else for (const m of this.views[i].extras) m.update();
       this.views[i].colliders.update();
       this.rig.fit(r.width / r.height);
       if (vertex >= 0) {
@@ -258,7 +262,8 @@ export class FigureView {
 
   _disposeView(view) {
     view.mesh.dispose();
-    for (const m of view.extras) m.dispose();
+    if (view.heap) view.heap.dispose(); // its parts too
+    else for (const m of view.extras) m.dispose();
     view.colliders.bind([]);
     view.colliders.material.dispose();
     this.group.remove(view.group);

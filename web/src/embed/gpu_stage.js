@@ -52,6 +52,13 @@ export class GpuStage {
     return body.renderBuffers ? new GpuBodyMesh(group, this, options) : null;
   }
 
+  // Several GPU bodies of one world (a scenery's heap) drawn as one mesh, or null where they are not.
+  bodiesMesh(group, bodies, options) {
+    const world = bodies[0]?.world;
+    if (bodies.length < 2 || !world?.drawSurface || bodies.some((b) => b.world !== world)) return null;
+    return new GpuWorldMesh(group, this, world, bodies, options);
+  }
+
   // The renderer draws `attribute` (an InterleavedBuffer or BufferAttribute not yet drawn) from
   // `buffer`, a GPUBuffer of this device with VERTEX usage, instead of uploading its array.
   adopt(attribute, buffer) {
@@ -167,5 +174,76 @@ export class GpuBodyMesh {
     this._dispose();
     this.material.dispose();
     this.body = null;
+  }
+}
+
+// Many GPU bodies of one world drawn as one mesh (GpuWorld.drawSurface): one draw call and one
+// submit for all of them, however many. Picking needs a mesh per body: `parts` are one per body,
+// never drawn, holding each body's last read back for the raycaster (as GpuBodyMesh's mirror).
+export class GpuWorldMesh {
+  constructor(scene, stage, world, bodies, { color = BODY_COLOR } = {}) {
+    this.scene = scene;
+    this.stage = stage;
+    this.surface = world.drawSurface(bodies);
+    const n = this.surface.vertexCount;
+    const geometry = new THREE.BufferGeometry();
+    const x = new THREE.InterleavedBuffer(new Float32Array(4 * n), 4);
+    const normal = new THREE.InterleavedBuffer(new Float32Array(4 * n), 4);
+    geometry.setIndex(new THREE.BufferAttribute(this.surface.triangles, 1));
+    geometry.setAttribute('position', new THREE.InterleavedBufferAttribute(x, 3, 0));
+    geometry.setAttribute('normal', new THREE.InterleavedBufferAttribute(normal, 3, 0));
+    stage.adopt(x, this.surface.positions);
+    stage.adopt(normal, this.surface.normals.normals);
+    this.adopted = [x, normal];
+    this.material = bodyMaterial(color);
+    this.mesh = new THREE.Mesh(geometry, this.material);
+    this.mesh.castShadow = true;
+    this.mesh.receiveShadow = true;
+    this.mesh.frustumCulled = false; // nothing on the CPU knows where the GPU has the bodies
+    scene.add(this.mesh);
+    this.parts = bodies.map((body) => new PickMirror(body));
+  }
+
+  // Before each draw: positions and normals on the GPU; each part's mirror when a read back arrived.
+  update() {
+    this.surface.update();
+    for (const part of this.parts) part.update();
+  }
+
+  dispose() {
+    this.scene.remove(this.mesh);
+    for (const a of this.adopted) this.stage.release(a);
+    this.mesh.geometry.dispose();
+    this.material.dispose();
+    this.surface.destroy();
+    for (const part of this.parts) part.dispose();
+  }
+}
+
+// A body's surface at its last read back, for raycasting only (never added to a scene: the
+// raycaster tests layers, not visibility, and an object outside a scene keeps an identity matrix).
+class PickMirror {
+  constructor(body) {
+    this.body = body;
+    const geometry = new THREE.BufferGeometry();
+    geometry.setIndex(new THREE.BufferAttribute(Uint32Array.from(body.triangles), 1));
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * body.vertexCount), 3));
+    this.mesh = new THREE.Mesh(geometry);
+    this._mirrored = -1;
+    this.update();
+  }
+
+  update() {
+    const reads = this.body.readCount ?? 0;
+    if (reads === this._mirrored) return;
+    this._mirrored = reads;
+    const geometry = this.mesh.geometry;
+    geometry.attributes.position.array.set(this.body.positions);
+    geometry.computeBoundingSphere();
+    geometry.computeBoundingBox();
+  }
+
+  dispose() {
+    this.mesh.geometry.dispose();
   }
 }

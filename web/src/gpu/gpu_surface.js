@@ -41,7 +41,8 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 const pipelines = new WeakMap(); // device -> the normals pipeline
 
 export class SurfaceNormals {
-  // body: a GpuBody (its x buffer, vertex count and surface triangles).
+  // body: a GpuBody (its x buffer, vertex count and surface triangles), or anything with those and
+  // world.device (gpu_world_surface.js passes the world-space positions of many bodies).
   constructor(body) {
     const device = body.world.device;
     this.device = device;
@@ -64,7 +65,7 @@ export class SurfaceNormals {
     this.start = init(start, 'normal corner starts');
     this.corners = init(corners, 'normal corners');
     // vec4 per vertex (stride 16), so a renderer reads xyz as a vertex attribute.
-    this.normals = device.createBuffer({ size: Math.max(16, 16 * n), usage: U.STORAGE | U.VERTEX, label: 'normals' });
+    this.normals = device.createBuffer({ size: Math.max(16, 16 * n), usage: U.STORAGE | U.VERTEX | U.COPY_SRC, label: 'normals' }); // copied by tests only
     let pipeline = pipelines.get(device);
     if (!pipeline) {
       pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: NORMALS_WGSL, label: 'surface normals' }), entryPoint: 'main' } });
@@ -82,11 +83,16 @@ export class SurfaceNormals {
   update() {
     const encoder = this.device.createCommandEncoder({ label: 'surface normals' });
     const pass = encoder.beginComputePass();
+    this.encode(pass);
+    pass.end();
+    this.device.queue.submit([encoder.finish()]);
+  }
+
+  // The same dispatch into a compute pass the caller submits (with work of its own).
+  encode(pass) {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.group);
     pass.dispatchWorkgroups(this.workgroups);
-    pass.end();
-    this.device.queue.submit([encoder.finish()]);
   }
 
   destroy() {

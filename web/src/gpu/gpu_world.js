@@ -18,6 +18,7 @@ import { BackendError } from '../backend.js';
 import { addGpuCollider, BodyContacts } from './gpu_colliders.js';
 import { MAX_BODIES, WorldContact } from './gpu_body_contact.js';
 import { SurfaceNormals } from './gpu_surface.js';
+import { WorldSurface } from './gpu_world_surface.js';
 import { MergedBatches } from './gpu_merged.js';
 
 const WORKGROUP = 64;        // invocations per workgroup, as the kernels declare
@@ -84,6 +85,7 @@ export class GpuWorld {
     this.ground = true;
     this.time = 0;
     this.counters = { dispatches: 0, submits: 0 }; // of the last step
+    this.mergedFresh = false; // whether this.merged's buffers hold every body's present state
   }
 
   setGravity(x, y, z) {
@@ -189,6 +191,9 @@ export class GpuWorld {
       }
     }
     this.device.queue.submit([encoder.finish()]);
+    // The world's vertex buffers hold every body as the GPU will have it (gpu_world_surface.js
+    // draws from them) until a body's state is written from the CPU.
+    this.mergedFresh = merged;
     for (const c of colliders) c.endFrame();
     for (const body of bodies) body.grab?.endFrame();
     this.counters = { dispatches, submits: 1 };
@@ -224,6 +229,12 @@ export class GpuWorld {
       .then((arrays) => bodies.forEach((b, k) => b._takeRead(arrays[2 * k], arrays[2 * k + 1])))
       .catch(() => {}) // a destroyed body's read fails: nothing to show
       .finally(() => { this._reading = null; });
+  }
+
+  // For a renderer on this world's device: these bodies' surfaces as one mesh in world coordinates
+  // (positions, normals, triangles; update() makes them from the GPU's state): one draw for all.
+  drawSurface(bodies) {
+    return new WorldSurface(this, bodies);
   }
 
   // Resolves when the GPU has finished everything submitted so far.
@@ -355,6 +366,7 @@ export class GpuBody {
     }
     this.world.device.queue.writeBuffer(this.x, 0, x);
     this.world.device.queue.writeBuffer(this.vel, 0, v);
+    this.world.mergedFresh = false; // the world's vertex buffers no longer hold this body's state
     this._writeInverseMasses();
   }
 
