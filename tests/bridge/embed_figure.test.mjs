@@ -209,7 +209,7 @@ test('the embed dialog\'s figure options: left out at their defaults; alt names 
 test('scenery: every view gets the demo scene\'s obstacles and bodies, the same physics, reset with the body', async () => {
   const { SCENES, scenePreset } = await import('../../web/src/scenes/scene_presets.js');
   const { SCENERIES } = await import('../../web/src/embed/attributes.js');
-  // Every demo scene but those with cloth (cloth, flag, drape): cloth runs under XPBD only, and a figure's views may run any solver.
+  // Every demo scene but those with cloth (cloth, flag, drape): under the force-based integrators cloth meets neither other bodies nor itself (contact between bodies is position-based), and a figure's views may run any solver.
   const withCloth = (s) => scenePreset(s).drops.some((d) => d.kind === 'cloth');
   // And the element's own heap (heap-count bodies, for backend="webgpu").
   assert.deepEqual(SCENERIES, ['none', ...SCENES.filter((s) => s !== 'single' && !withCloth(s)), 'heap'], 'the attribute offers every demo scene');
