@@ -5,7 +5,8 @@
 // size_bench.mjs; the eighth, the WebGPU backend against wasm in Chromium, in gpu_bench.mjs; the
 // ninth, issue 28's convergence table and its 10k/50k box rows, written into docs/benchmarks.md, in convergence_bench.mjs; the
 // tenth, strain smoothing's cost per tet, written into docs/benchmarks.md, in smoothing_bench.mjs; the
-// eleventh, issue 29's cloth sheets with self-collision, written into docs/benchmarks.md, in cloth_bench.mjs).
+// eleventh, issue 29's cloth sheets with self-collision, and the same sheet against Jolt's cloth, written
+// into docs/benchmarks.md, in cloth_bench.mjs and cloth_jolt_bench.mjs).
 //
 // 1. Our XPBD solver (native build and wasm build under node) against Jolt Physics' soft body (npm
 //    jolt-physics: its single-threaded `wasm` build and its SIMD `wasm-multithread` build with 0
@@ -69,6 +70,7 @@ import { gpuReport, runGpuPart } from './gpu_bench.mjs';
 import { convergenceReport, runConvergencePart, writeConvergenceTable } from './convergence_bench.mjs';
 import { runSmoothingPart, smoothingReport, writeSmoothingTable } from './smoothing_bench.mjs';
 import { clothReport, runClothPart, SHEETS as CLOTH_SHEETS, writeClothTable } from './cloth_bench.mjs';
+import { clothJoltReport, runClothJoltPart, SHEETS as CLOTH_JOLT_SHEETS, writeClothJoltTable } from './cloth_jolt_bench.mjs';
 
 const DT = 1 / 60;
 const SUBSTEPS = 10;
@@ -690,6 +692,11 @@ async function main() {
     writeClothTable(part11); // docs/benchmarks.md's cloth table is this measurement
     log('cloth: wrote the table into docs/benchmarks.md');
   }
+  const part11b = opts.parts.includes('cloth') ? await runClothJoltPart(sb, { log, sheets: opts.frameScale < 1 ? CLOTH_JOLT_SHEETS.slice(0, 1) : CLOTH_JOLT_SHEETS }) : null;
+  if (part11b && opts.frameScale === 1) {
+    writeClothJoltTable(part11b); // and its table against Jolt's cloth
+    log('cloth vs Jolt: wrote the table into docs/benchmarks.md');
+  }
 
   const meta = {
     date: new Date().toISOString(),
@@ -709,7 +716,7 @@ async function main() {
   };
 
   if (opts.json) {
-    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }, { part: 'scenes', scene: 'pile at rest', ...part6.rest }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? [...part9.rows.map((r) => ({ part: 'convergence', ...r })), ...part9.boxes.map((r) => ({ part: 'convergence boxes', ...r }))] : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? [])];
+    const results = [...(part1?.results ?? []), ...(part2?.results ?? []), ...(part3?.results ?? []), ...(part4 ? pageResults(part4) : []), ...(part5?.results ?? []), ...(part6 ? [...part6.results, { part: 'scenes', scene: 'two bunnies overlapping', ...part6.overlap }, { part: 'scenes', scene: 'pile at rest', ...part6.rest }] : []), ...(part7 ? part7.rows.map((r) => ({ part: 'sizes', ...r })) : []), ...(part8?.rows ?? []), ...(part9 ? [...part9.rows.map((r) => ({ part: 'convergence', ...r })), ...part9.boxes.map((r) => ({ part: 'convergence boxes', ...r }))] : []), ...(part10 ? part10.rows.map((r) => ({ part: 'smoothing', ...r })) : []), ...(part11?.rows ?? []), ...(part11b ? part11b.rows.map((r) => ({ part: 'cloth vs jolt', ...r })) : [])];
     const doc = { ...meta, results };
     if (part1) Object.assign(doc, { ratios: part1.ratios, floor: part1.floor });
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -726,6 +733,7 @@ async function main() {
     if (part9) lines.push(...(lines.length ? [''] : []), ...convergenceReport(part9));
     if (part10) lines.push(...(lines.length ? [''] : []), ...smoothingReport(part10));
     if (part11) lines.push(...(lines.length ? [''] : []), ...clothReport(part11));
+    if (part11b) lines.push(...(lines.length ? [''] : []), ...clothJoltReport(part11b));
     lines.push(`total ${fmt(meta.seconds, 1)} s`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
