@@ -468,6 +468,15 @@ Vec3 SoftBody::grab_target(float t) const {
           grab_from_[2] + (grab_to_[2] - grab_from_[2]) * t};
 }
 
+Vec3 SoftBody::grab_hand(float t, float h) {
+  const Vec3 target = grab_target(t);
+  if (solver_ != Solver::Vbd) return grab_hand_ = target;  // kept, should the solver change mid-grab
+  const Vec3 gap = target - grab_hand_;
+  const float len = length(gap), reach = kVbdGrabSpeed * h;  // m
+  grab_hand_ = len <= reach ? target : grab_hand_ + gap * (reach / len);
+  return grab_hand_;
+}
+
 void SoftBody::grab_begin(uint32_t vertex, const float target[3]) {
   wake();
   if (grab_vertex_ >= 0) grab_end(&vel_[3 * grab_vertex_]);
@@ -489,6 +498,8 @@ void SoftBody::grab_begin(uint32_t vertex, const float target[3]) {
   }
   std::copy(target, target + 3, grab_to_);
   std::copy(target, target + 3, grab_from_);
+  grab_hand_ = center;  // the hand starts at the picked vertex, not at the pointer
+  grab_saved_.assign(6 * grab_set_.size(), 0.0f);
   compute_masses();  // a kinematic grab makes the held vertices immovable for the constraints
 }
 

@@ -107,6 +107,10 @@ constexpr int32_t kVbdForwardSweeps = 8;
 // part, m/s. Small enough that a resting body creeps negligibly (at most this under a push near
 // mu lambda), large enough that eps = speed h stays far above float rounding of the positions.
 constexpr float kVbdStickSpeed = 1e-3f;
+// VBD's grab: the hand (the held vertices' target) moves toward the pointer at most this fast, m/s.
+// A kinematic hand puts the energy of its jump into the tets it stretches before any sweep runs; a
+// pointer target jumping 21 m in a frame put 10^7-10^8 J into a 64 kg rubber bar (test_vbd_stable.cpp).
+constexpr float kVbdGrabSpeed = 10.0f;
 inline bool is_force_based(Solver s) { return s != Solver::Xpbd && s != Solver::Pbd && s != Solver::Vbd; }
 // Solvers that integrate the energy with k = 1/compliance, so the simple model needs compliances > 0.
 inline bool needs_force_form(Solver s) { return is_force_based(s) || s == Solver::Vbd; }
@@ -470,6 +474,9 @@ class SoftBody {
   void hold_friction();
   void pass_origin(float origin[3]) const;
   Vec3 grab_target(float t) const;
+  // The grab's target for the substep ending at t (of the frame) of h seconds: under VBD the hand,
+  // moved toward grab_target(t) by at most kVbdGrabSpeed h; else grab_target(t).
+  Vec3 grab_hand(float t, float h);
   void advance_plate(float h);
   void hold_frozen_shape();
   bool blown_up() const;
@@ -605,8 +612,11 @@ class SoftBody {
   CgReport last_cg_;
   int32_t grab_vertex_ = -1;
   float grab_from_[3] = {0, 0, 0}, grab_to_[3] = {0, 0, 0};  // target at frame start and end, m
+  Vec3 grab_hand_ = {0, 0, 0};      // VBD: where the hand is, following the target at kVbdGrabSpeed, m
+  Vec3 grab_substep_target_ = {0, 0, 0};  // this substep's grab target (grab_hand), m
   std::vector<uint32_t> grab_set_;  // held vertices (sized at grab_begin, never in the step loop)
   std::vector<Vec3> grab_offset_;   // their offsets from the picked vertex at grab time, m
+  std::vector<float> grab_saved_;   // VBD: their positions and velocities while the hand's energy is read (6 each)
   VisualSkin visual_;               // empty unless set_visual was called
   struct Plate {
     bool active = false;

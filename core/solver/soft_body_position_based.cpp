@@ -14,19 +14,45 @@
 namespace sb {
 
 void SoftBody::pre_solve(float h, const float gravity[3], float damping_factor, float grab_t, bool ground) {
-  predict(0, vertex_count(), h, gravity, damping_factor);
   float* x = pos_.data();
   float* p = prev_.data();
-  if (params_.grab_compliance != 0.0f) return;
-  // Kinematic grab: the held vertices move along the pointer's path, never into the ground.
-  const Vec3 target = grab_target(grab_t);
+  const bool kinematic = !grab_set_.empty() && params_.grab_compliance == 0.0f;
+  if (!grab_set_.empty()) grab_substep_target_ = grab_hand(grab_t, h);  // once per substep: the hand moves
+  // Where the kinematic grab puts the held vertices, never into the ground.
+  auto held_at = [&](size_t k) {
+    Vec3 to = grab_substep_target_ + grab_offset_[k];
+    if (ground && to.y < 0.0f) to.y = 0.0f;
+    return to;
+  };
+  if (kinematic && solver_ == Solver::Vbd) {
+    // VBD's energy limit counts what the hand gives: the body's energy with the held vertices
+    // moved to where the hand puts them (at its speed) and the rest not yet, the reference its
+    // step may not exceed (vbd_limit_energy). Without it a held body gained energy while the hand
+    // stood still (a rubber rod held by one end after a 2 m jump: 4 kJ to 1e7 J in 4 s).
+    for (size_t k = 0; k < grab_set_.size(); ++k) {
+      const uint32_t g = grab_set_[k];
+      if (pinned_[g]) continue;
+      const Vec3 to = held_at(k);
+      store3(grab_saved_.data(), uint32_t(2 * k), load3(x, g));
+      store3(grab_saved_.data(), uint32_t(2 * k + 1), load3(vel_.data(), g));
+      store3(vel_.data(), g, (to - load3(x, g)) * (1.0f / h));
+      store3(x, g, to);
+    }
+    vbd_energy_start_ = mechanical_energy(gravity);
+    for (size_t k = 0; k < grab_set_.size(); ++k) {
+      const uint32_t g = grab_set_[k];
+      if (pinned_[g]) continue;
+      store3(x, g, load3(grab_saved_.data(), uint32_t(2 * k)));
+      store3(vel_.data(), g, load3(grab_saved_.data(), uint32_t(2 * k + 1)));
+    }
+  }
+  predict(0, vertex_count(), h, gravity, damping_factor);
+  if (!kinematic) return;
   for (size_t k = 0; k < grab_set_.size(); ++k) {
     const uint32_t g = grab_set_[k];
     if (pinned_[g]) continue;  // pinned after the grab began: the pin wins
-    Vec3 to = target + grab_offset_[k];
-    if (ground && to.y < 0.0f) to.y = 0.0f;
     store3(p, g, load3(x, g));
-    store3(x, g, to);
+    store3(x, g, held_at(k));
   }
 }
 
@@ -61,7 +87,7 @@ void SoftBody::solve_grab(float h, float grab_t) {
   // Zero-length spring from each held vertex to its target, C = |x - target|: x moves by
   // w / (w + alpha~) of the gap.
   const float alpha_tilde = params_.grab_compliance / (h * h);
-  const Vec3 target = grab_target(grab_t);
+  const Vec3 target = grab_set_.empty() ? grab_target(grab_t) : grab_substep_target_;
   for (size_t k = 0; k < grab_set_.size(); ++k) {
     const uint32_t g = grab_set_[k];
     const float w = inv_mass_[g];
@@ -616,18 +642,22 @@ double SoftBody::mechanical_energy(const float gravity[3]) const {
   return e;
 }
 
-// A VBD substep with nothing driving the body (no grab, collider or other body in contact; the
-// ground and pins do no work, and the press plate only rises, so the body works on it) ends with
-// at most the energy it began with: implicit
+// A VBD substep with nothing driving the body (no collider or other body in contact; the ground
+// and pins do no work, and the press plate only rises, so the body works on it) ends with at most
+// the energy it began with, and one held by a kinematic grab with at most the energy it had with the
+// held vertices moved by the hand (pre_solve): implicit
 // Euler's step only dissipates, and what unconverged sweeps add is taken out of the motion relative
 // to the centre of mass (vbd_remove_kinetic_energy). So no sweep count can make a body gain energy
 // of its own, and a body's energy is bounded by what was put in.
 void SoftBody::vbd_limit_energy(const float gravity[3]) {
-  if (!grab_set_.empty() || pressed_by_other_) return;
+  // A kinematic grab's energy is in the reference (pre_solve); a compliant one acts after the sweeps.
+  if ((!grab_set_.empty() && params_.grab_compliance != 0.0f) || pressed_by_other_) return;
   for (uint32_t i = 0; i < vertex_count(); ++i)
     if (contact_restitution_[i] >= 0.0f) return;
   const double excess = mechanical_energy(gravity) - vbd_energy_start_;
-  vbd_remove_kinetic_energy(mass_.data(), inv_mass_.data(), vertex_count(), excess, vel_.data());
+  bool pinned = false;
+  for (uint32_t i = 0; i < vertex_count() && !pinned; ++i) pinned = pinned_[i] != 0;
+  vbd_remove_kinetic_energy(mass_.data(), inv_mass_.data(), vertex_count(), excess, vel_.data(), pinned);
 }
 
 // Gas pressure is not a constraint: XPBD applies it as an external force, v += h f / m, before the

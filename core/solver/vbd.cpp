@@ -214,8 +214,11 @@ float vbd_sweep(const VbdModel& m, const VertexAdjacency& adj, float* x, bool ba
   // take tiny steps while the body as a whole is far from solved (measured: 4e-4 of an edge for a
   // beam left 9x too soft).
   double unbalanced = 0.0, acting = 0.0;
-  const bool searched =
-      m.line_search && ((!m.neo_hookean && m.edge_stiffness > 0.0f) || m.edge_damping > 0.0f || (m.hinges && m.bending.active()));
+  // With tets alone the step is exact only in exact arithmetic: on a tet stretched tens of times
+  // its size, J - gamma and the force come from float F with cancellations, and the step can rise
+  // (the soak's silicone bunny dragged 17 m long: a vertex moved 3 m by one step raised G by 1.4e11
+  // J, and the redo ended 2.7e10 J above its start). So the redo searches every step.
+  const bool searched = m.line_search;
   for (uint32_t k = 0; k < m.vertex_count; ++k) {
     const uint32_t i = backward ? m.vertex_count - 1 - k : k;
     if (m.inv_mass[i] == 0.0f) continue;
@@ -375,12 +378,10 @@ void vbd_plane_support(const VbdModel& m, const VertexAdjacency& adj, const floa
       if (m.support[i] > 0.0f) m.support[i] = float(m.support[i] * scale);
 }
 
-double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint32_t n, double excess, float* v) {
+double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint32_t n, double excess, float* v, bool held) {
   if (!(excess > 0.0)) return 0.0;
   double total = 0.0, p[3] = {0, 0, 0};  // kg, kg m/s
-  bool held = false;
   for (uint32_t i = 0; i < n; ++i) {
-    held = held || inv_mass[i] == 0.0f;
     if (inv_mass[i] == 0.0f) continue;
     total += mass[i];
     for (int k = 0; k < 3; ++k) p[k] += double(mass[i]) * v[3 * i + k];
@@ -396,11 +397,13 @@ double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint3
     }
   }
   const double taken = std::min(excess, relative), s = relative > 0.0 ? std::sqrt((relative - taken) / relative) : 1.0;
-  // What the internal motion cannot give up comes out of the centre of mass's when no vertex is held:
+  // What the internal motion cannot give up comes out of the centre of mass's when no vertex is pinned:
   // an undriven free body meets only gravity (free fall makes no excess) and the planes, so that
   // excess is made at an impact, and leaving it made rubber shells land with 30-60 % more energy
   // than they fell with. A held body's common motion is its swing about the pins: taken from it,
-  // the 1-sweep cantilever hung at 11 mm of its 89 after 1.5 s.
+  // the 1-sweep cantilever hung at 11 mm of its 89 after 1.5 s. A grabbed body's is not kept: the
+  // hand's energy is in the reference, and left there the excess of each substep carried into the
+  // next (a rubber rod held still at one end climbed to 10^7 J in 4 s).
   const double common = held ? 0.0 : 0.5 * total * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);  // J
   const double rest = std::min(excess - taken, common), sc = common > 0.0 ? std::sqrt((common - rest) / common) : 1.0;
   for (uint32_t i = 0; i < n; ++i) {

@@ -86,8 +86,8 @@ struct VbdModel {
   float friction_eps = 0.0f;                // m: sliding below this is the smoothed (sticking) part
   float ceiling_y = INFINITY;
   float* support = nullptr;                 // 1 per vertex, N; may be null when both planes are absent
-  // Whether block steps that are a model (springs, dashpots, hinges) are line-searched (below).
-  // SoftBody::vbd_solve's first try from y goes without: its result is checked as a whole.
+  // Whether block steps are line-searched (below). SoftBody::vbd_solve's first try from y goes
+  // without: its result is checked as a whole.
   bool line_search = true;
   // Counts of the line search (below), summed over sweeps; null = not counted.
   struct VbdStepStats* stats = nullptr;
@@ -95,11 +95,13 @@ struct VbdModel {
 
 // Block steps that never raise G. Friction's D is majorised at the step's start by the quadratic
 // with weight mu lambda f0'(s0)/s0 (f0(sqrt(t)) is concave in t, so its tangent bounds it), which
-// the block minimises: the step cannot raise the vertex's share either. The Neo-Hookean and volume terms are quadratic in one vertex, so
-// with tets alone the full step (on a plane too) is the exact minimiser of the vertex's share of G.
-// Springs, dashpots and hinges make the block a model: then, with line_search, the step is searched
-// on the vertex's share (vbd_vertex_energy), taken if it does not raise it, else halved up to
-// kVbdHalvings times, else not taken. A vertex that starts a step on the wrong side of a plane is
+// the block minimises: the step cannot raise the vertex's share either. The Neo-Hookean and volume
+// terms are quadratic in one vertex, so with tets alone the full step (on a plane too) is the exact
+// minimiser of the vertex's share of G, in exact arithmetic: its force comes from float F, and on a
+// tet stretched tens of times its size the cancellations in J - gamma can make it rise. Springs,
+// dashpots and hinges make the block a model. With line_search (the redo) every step is searched on
+// the vertex's share (vbd_vertex_energy, in double), taken if it does not raise it, else halved up
+// to kVbdHalvings times, else not taken. A vertex that starts a step on the wrong side of a plane is
 // first put on it: that projection is outside the guarantee, as are the contacts, grabs and
 // colliders applied after the sweeps.
 constexpr int kVbdHalvings = 8;
@@ -157,10 +159,12 @@ uint32_t vbd_plane_contacts(const VbdModel& m, float* deepest);
 
 // Takes `excess` J of kinetic energy out of the motion relative to the centre of mass (velocities
 // v, m/s; held vertices, inv_mass 0, untouched), by scaling it: linear momentum is kept. What is
-// left of the excess then comes out of the centre of mass's motion (free bodies only), all of it at most. The bound a step of VBD keeps (SoftBody::vbd_limit_energy): unconverged sweeps under-
+// left of the excess then comes out of the centre of mass's motion (bodies no pin holds), all of it at most. The bound a step of VBD keeps (SoftBody::vbd_limit_energy): unconverged sweeps under-
 // correct the velocity, so a stiff body compressed on landing stores more elastic energy than it
 // brought (a rubber teapot-like mesh at 1 sweep: 10 kJ from 1.1 kJ), and an inexact step gives no
 // bound of its own. Returns the energy taken, J.
-double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint32_t vertex_count, double excess, float* v);
+// held: a vertex is pinned (the common motion is then kept).
+double vbd_remove_kinetic_energy(const float* mass, const float* inv_mass, uint32_t vertex_count, double excess, float* v,
+                                 bool held);
 
 }  // namespace sb

@@ -95,8 +95,8 @@ TEST_CASE("VBD's block steps never raise the vertex's share of G, and so never r
   CHECK(stats.steps == 36u * n);  // 6 cases x 6 sweeps
   MESSAGE("lattice: steps " << stats.steps << ", halved " << stats.halved << ", rejected " << stats.rejected);
 
-  // Neo-Hookean tets alone (rubber, 2 MPa, nu = 0.49): the vertex's share is quadratic, the step
-  // exact and not searched; G still falls over every sweep of the crushed lattice.
+  // Neo-Hookean tets alone (rubber, 2 MPa, nu = 0.49): the vertex's share is quadratic and the step
+  // its exact minimiser; G falls over every sweep of the crushed lattice.
   {
     const NeoHookean nh = neo_hookean_from(2e6f, 0.49f);
     std::vector<float> B(9 * size_t(tet_count)), volume(tet_count);
@@ -136,7 +136,10 @@ TEST_CASE("VBD's block steps never raise the vertex's share of G, and so never r
       CHECK(after <= g + 1e-9 * std::fabs(g));  // as above
       g = after;
     }
-    CHECK(exact.halved + exact.rejected == 0);  // not searched
+    // Exact in exact arithmetic, but searched: in float a step on a tet crushed this far can rise
+    // (here 1 halving; on the soak's silicone bunny stretched 17 m long, steps raised G by 1e11 J).
+    MESSAGE("crushed rubber lattice: steps " << exact.steps << ", halved " << exact.halved << ", rejected " << exact.rejected);
+    CHECK(double(exact.halved + exact.rejected) <= 0.01 * double(exact.steps));
   }
 
   // Where the full step overshoots: one free vertex on a spring (k = 100 N/m, l0 = 1 m) stretched to
@@ -211,4 +214,60 @@ TEST_CASE("VBD at 1 sweep: the 10 MPa cantilever no longer creeps past its stati
   CHECK(largest < 0.178f);
   CHECK(b.vbd_step_stats().largest_rise <= 0.0);
   CHECK(b.vbd_step_stats().largest_substep_rise <= 0.0);  // J: no substep ended above G(x_n)
+}
+
+TEST_CASE("VBD's searched steps never raise G on Neo-Hookean tets stretched hundreds of times their size") {
+  // The soak's silicone bunny (npm run soak:vbd), dragged 17 m long: its tets' full block steps,
+  // exact for a quadratic share in exact arithmetic, came from float F, and the cancellation in
+  // J - gamma made single steps of metres that raised G by up to 1.4e11 J; the redo, not searched
+  // then, ended 2.7e10 J above its start. Here a lattice of our own: 2 x 2 x 2 cells of 0.15 m,
+  // silicone (100 kPa, nu = 0.45), stretched 1000 times along x and 500 times along z, sheared and
+  // jittered by up to 20 m, its targets at rest: every searched sweep lowers G. Unsearched (as the
+  // redo was), a sweep of these 20 trials raised G to 9 times its value before.
+  const TetMesh mesh = make_box(2, 2, 2, 0.3f, 0.3f, 0.3f, 0, 0.5f, 0);
+  const uint32_t n = uint32_t(mesh.positions.size() / 3), tet_count = uint32_t(mesh.tets.size() / 4);
+  const VertexAdjacency adj = vertex_adjacency(mesh.tets.data(), tet_count, nullptr, 0, n);
+  const NeoHookean nh = neo_hookean_from(1e5f, 0.45f);
+  std::vector<float> B(9 * size_t(tet_count)), volume(tet_count);
+  for (uint32_t t = 0; t < tet_count; ++t) {
+    REQUIRE(rest_shape_inverse(mesh.positions.data(), &mesh.tets[4 * t], &B[9 * size_t(t)]));
+    volume[t] = float(tet_volume6(mesh.positions.data(), &mesh.tets[4 * t]) / 6.0);  // m^3
+  }
+  std::vector<float> mass(n, 0.4f), inv_mass(n, 2.5f), target = mesh.positions;  // kg, 1/kg, m
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-20.0f, 20.0f);  // m
+  for (int trial = 0; trial < 20; ++trial) {
+    CAPTURE(trial);
+    std::vector<float> x = mesh.positions;
+    for (uint32_t i = 0; i < n; ++i) {
+      x[3 * i] = 1000.0f * x[3 * i] + 3.0f * x[3 * i + 1] + u(rng);
+      x[3 * i + 1] += u(rng);
+      x[3 * i + 2] = 500.0f * x[3 * i + 2] + u(rng);
+    }
+    VbdStepStats stats;
+    VbdModel m;
+    m.vertex_count = n;
+    m.mass = mass.data();
+    m.inv_mass = inv_mass.data();
+    m.target = target.data();
+    m.inv_h2 = 3600.0f;  // 1/s^2: 10 substeps at 60 frames/s
+    m.tets = mesh.tets.data();
+    m.tet_count = tet_count;
+    m.neo_hookean = &nh;
+    m.tet_inverse_rest = B.data();
+    m.tet_rest_volume = volume.data();
+    m.stats = &stats;
+    double g = vbd_incremental_potential(m, x.data());
+    for (int sweep = 0; sweep < 8; ++sweep) {
+      vbd_sweep(m, adj, x.data(), sweep % 2 == 1);
+      const double after = vbd_incremental_potential(m, x.data());
+      CAPTURE(sweep);
+      CHECK(after <= g + 1e-9 * std::fabs(g));  // the rounding of a sum of terms in double
+      g = after;
+    }
+    CHECK(stats.largest_rise <= 0.0);
+    if (trial == 0)
+      MESSAGE("stretched silicone lattice: G " << g << " J after 8 sweeps; halved " << stats.halved << ", rejected "
+                                               << stats.rejected << " of " << stats.steps);
+  }
 }
