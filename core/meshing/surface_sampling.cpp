@@ -421,9 +421,17 @@ void Tetrahedralizer::place_surface_points() {
   const auto flat_off_lattice = std::stable_partition(flat, edges.end(), [&](const Edge& e) { return !on_lattice(e.face); });
   // Samples on faces thinner than kMedialReach, with their face, for the medial points below.
   std::vector<std::pair<int64_t, uint32_t>> thin_samples;
+  // Where each accepted sample may slide in the improvement (tet_improvement.h): along its edge,
+  // within its face, or not at all (the default).
+  slides_.of_point.clear();
+  slides_.corners = &surface_.positions;
   auto offer_on_face = [&](const double* x, int level, uint32_t face, const double* normal, double across = kMinAcross,
-                           double same = 1.0) {
+                           double same = 1.0, SurfaceSlide slide = {}) {
     if (rays_->buried_at(x, face) || !thinner.offer(x, level, normal, points_, across, same)) return false;
+    if (slide.kind != SurfaceSlide::kNoSlide) {
+      slides_.of_point.resize(points_.size() / 3);
+      slides_.of_point.back() = slide;
+    }
     if (spacing.face_thickness[face] > 0 && spacing.face_thickness[face] < kMedialReach)
       thin_samples.push_back({int64_t(points_.size() / 3) - 1, face});
     return true;
@@ -441,9 +449,11 @@ void Tetrahedralizer::place_surface_points() {
         const auto n = int64_t(std::ceil(distance(a, b) / step));
         for (int64_t j = 1; j < n; ++j) at.push_back(double(j) / double(n));
       }
+      SurfaceSlide along;  // a lattice plane's rim keeps its lattice's places
+      if (!on_lattice(it->face)) along = {SurfaceSlide::kAlongEdge, it->v[0], it->v[1], 0};
       for (double s : at) {
         const double x[3] = {a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]), a[2] + s * (b[2] - a[2])};
-        offer_on_face(x, it->level, it->face, it->normal);
+        offer_on_face(x, it->level, it->face, it->normal, kMinAcross, 1.0, along);
       }
     }
   };
@@ -564,7 +574,7 @@ void Tetrahedralizer::place_surface_points() {
       for (int64_t j = 1; j < n; ++j) {
         const double s = double(j) / double(n);
         const double x[3] = {from[0] + s * (to[0] - from[0]), from[1] + s * (to[1] - from[1]), from[2] + s * (to[2] - from[2])};
-        offer_on_face(x, level, uint32_t(f / 3), nullptr);
+        offer_on_face(x, level, uint32_t(f / 3), nullptr, kMinAcross, 1.0, {SurfaceSlide::kInFace, t[f], t[f + 1], t[f + 2]});
       }
     }
   }
@@ -578,6 +588,7 @@ void Tetrahedralizer::place_surface_points() {
   }
   lattice_sides_ = std::move(sides);
   stats_.surface_points = int64_t(points_.size() / 3);
+  if (!slides_.of_point.empty()) slides_.of_point.resize(size_t(stats_.surface_points));
 
   // Medial points: parts thinner than kMedialReach hold no grid point, so without these their tets
   // would join surface points only (flat, poor, and across a curved tube too few to hold its
@@ -618,6 +629,9 @@ void Tetrahedralizer::place_surface_points() {
     const double* b = &p[3 * size_t(t[3 * f + 1])];
     const double* c = &p[3 * size_t(t[3 * f + 2])];
     const double o[3] = {(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3};
+    // A face crossing into another piece measured its thickness on its unburied part: from a buried
+    // centroid the point would lie inside the other piece (its samples' rays give the medial points).
+    if (rays_->mixed(uint32_t(f)) && rays_->buried_at(o, uint32_t(f))) continue;
     add_medial(o, uint32_t(f), spacing.face_thickness[f]);
   }
   for (const auto& [id, face] : thin_samples) {

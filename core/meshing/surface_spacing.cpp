@@ -57,6 +57,34 @@ std::vector<uint8_t> dropped_faces(const std::vector<double>& p, const std::vect
   return drop;
 }
 
+namespace {
+
+// A face crossing into another piece (ThicknessRays::mixed: a fin's wall sunk into a block) is
+// part boundary, part buried. When its centroid is on the buried part, the ray from there starts
+// inside the other piece and measures that piece, not the face's own part (the fin's wall triangle
+// whose centroid is in the block measured nothing, was sampled half a cell apart above the block,
+// 7-14 mm from the other wall's samples, and left slivers of quality 0.04-0.09 there, thickened
+// under 12,000-20,000 tets). Then the thickness is the thinnest measured from the inner points of a
+// barycentric lattice over the face that lie on its unburied part. A face whose centroid is not
+// buried measures its own part from there, as any face does.
+constexpr int kMixedFaceDivisions = 6;  // the lattice's steps per edge: 10 inner points
+
+double mixed_face_thickness(const double* a, const double* b, const double* c, uint32_t face, const ThicknessRays& rays,
+                            double reach) {
+  double thinnest = HUGE_VAL;
+  auto measure = [&](double wa, double wb, double wc) {
+    const double x[3] = {wa * a[0] + wb * b[0] + wc * c[0], wa * a[1] + wb * b[1] + wc * c[1], wa * a[2] + wb * b[2] + wc * c[2]};
+    if (rays.buried_at(x, face)) return;
+    thinnest = std::min(thinnest, rays.thickness(x, face, reach));
+  };
+  constexpr int n = kMixedFaceDivisions;
+  for (int i = 1; i < n; ++i)
+    for (int j = 1; i + j < n; ++j) measure(double(i) / n, double(j) / n, double(n - i - j) / n);
+  return thinnest;
+}
+
+}  // namespace
+
 SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<uint32_t>& t,
                                const ThicknessRays& rays, const SpacingOverrides& overrides) {
   SurfaceSpacing out;
@@ -92,7 +120,14 @@ SurfaceSpacing surface_spacing(const std::vector<double>& p, const std::vector<u
     if (rays.buried(uint32_t(f))) continue;  // not sampled (its area still counts in the budget's estimate)
     // A cached thickness of 0 is a ray that measured none.
     bool rod = false;
-    double hit = overrides.face_thickness ? (*overrides.face_thickness)[f] : rays.thickness(o, uint32_t(f), reach, &rod);
+    double hit = HUGE_VAL;
+    if (overrides.face_thickness) {
+      hit = (*overrides.face_thickness)[f];
+    } else if (rays.mixed(uint32_t(f)) && rays.buried_at(o, uint32_t(f))) {
+      hit = mixed_face_thickness(a, b, c, uint32_t(f), rays, reach);
+    } else {
+      hit = rays.thickness(o, uint32_t(f), reach, &rod);
+    }
     out.rod_faces += rod;
     if (hit == HUGE_VAL || (overrides.face_thickness && !(hit > 0))) continue;
     hit = std::max(hit, overrides.min_thickness);

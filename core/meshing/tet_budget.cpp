@@ -107,6 +107,7 @@ bool Tetrahedralizer::restart_under_bound() {
   points_.clear();
   medial_points_.clear();
   lattice_sides_.clear();
+  slides_.of_point.clear();
   medial_grid_.reset();
   delaunay_.reset();
   candidates_.clear();

@@ -14,6 +14,11 @@
 //      worst tet's quality, to where the worst quality of the tets around it is highest, keeping
 //      every one of them positive. Surface vertices stay where they are (they sample the surface),
 //      and so does any vertex on the mesh's boundary (its star is open: it could move outward).
+//      Then (slide) the surface samples of a tet still below quality 0.1 move along the surface
+//      (SurfaceSlide: along their edge of the model, or within their face), with the free inner
+//      vertices around them, kept where that mends the tet and the last resort then leaves a better
+//      mesh: a needle of four surface samples at a pulled corner, or a sliver between two close
+//      parallel edges, is mended without cutting into the body.
 //   4. last resort: exposed tets still below quality 0.1 are peeled within what is left of the budget.
 // Every change keeps the tets a valid tiling: positive, faces matched one for one.
 #pragma once
@@ -29,6 +34,7 @@ struct ImprovementStats {
   int64_t flips = 0;           // 2-3 and 3-2 flips
   int64_t inserted = 0;        // vertices added by refinement
   int64_t vertices_moved = 0;  // smoothing moves accepted (a vertex can move in several passes)
+  int64_t slid = 0;            // surface samples slid along the surface (SurfaceSlide)
   int64_t evaluations = 0;     // work spent, in tets evaluated (bounded: 40 per tet given + 100,000)
 };
 
@@ -40,6 +46,21 @@ constexpr double kMaxGrowth = 0.3;  // refinement adds at most this fraction of 
 // flat because the part is thin, and is never peeled as a film lying on the surface.
 constexpr uint8_t kFixedPoint = 1, kSideA = 2, kSideB = 3;
 
+// Where a surface sample may slide and stay on the input surface (step 3's last part): along the
+// segment between input vertices a and b (a sample on an edge of the model, or on an edge between
+// two coplanar faces), or within triangle (a, b, c) (a sample inside a face). Input vertices, lattice
+// samples, crossing curves and lids have kind kNoSlide and stay put.
+struct SurfaceSlide {
+  static constexpr uint8_t kNoSlide = 0, kAlongEdge = 1, kInFace = 2;
+  uint8_t kind = kNoSlide;
+  uint32_t a = 0, b = 0, c = 0;  // input vertex ids
+};
+// Per surface sample (the first slides.size() positions), and the input surface's positions.
+struct SurfaceSlides {
+  std::vector<SurfaceSlide> of_point;
+  const std::vector<double>* corners = nullptr;
+};
+
 // positions: xyz doubles, modified by smoothing and grown by refinement (fixed grows with it);
 // tets: 4 ids each, positively oriented, rewritten; fixed[v] != 0 for vertices that must not move
 // (surface samples; kSideA / kSideB as above). Tets below `target` quality (tet_quality) are worked on.
@@ -49,7 +70,8 @@ constexpr uint8_t kFixedPoint = 1, kSideA = 2, kSideB = 3;
 ImprovementStats improve_tets(std::vector<double>& positions, std::vector<uint32_t>& tets,
                               std::vector<uint8_t>& fixed, double target,
                               const std::function<bool(const double*, double)>& near_surface,
-                              const std::function<double(const double*)>& winding = nullptr);
+                              const std::function<double(const double*)>& winding = nullptr,
+                              const SurfaceSlides* slides = nullptr);
 
 // Whether p lies inside the sphere through a, b, c, d (a positively oriented tet), in plain floating
 // point (the refinement's cavities are proposals checked afterwards; exact predicates are slow on

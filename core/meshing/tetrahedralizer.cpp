@@ -153,7 +153,8 @@ void Tetrahedralizer::finish() {
   const auto improve_start = Clock::now();
   const ImprovementStats improved = improve_tets(points_, inside, fixed, std::max(kImproveQuality, options_.min_quality),
                                                  [&](const double* x, double r) { return query_->any_within(x, r); },
-                                                 [&](const double* x) { return query_->winding_number(x, 1.5); });
+                                                 [&](const double* x) { return query_->winding_number(x, 1.5); },
+                                                 slides_.of_point.empty() ? nullptr : &slides_);
   stats_.peeled = improved.peeled;
   stats_.vertices_moved = improved.vertices_moved;
   stats_.improve_evaluations = improved.evaluations;
@@ -257,6 +258,7 @@ void Tetrahedralizer::release_points() {
   std::vector<double>().swap(points_);
   std::vector<double>().swap(medial_points_);
   std::vector<std::pair<int64_t, uint8_t>>().swap(lattice_sides_);
+  std::vector<SurfaceSlide>().swap(slides_.of_point);
   out_positions_.shrink_to_fit();  // grown by appending: up to twice the result
   out_tets_.shrink_to_fit();
 }

@@ -19,6 +19,7 @@
 
 #include "meshing/surface_cleanup.h"
 #include "meshing/surface_spacing.h"
+#include "meshing/tet_improvement.h"
 
 namespace sb {
 
@@ -233,6 +234,7 @@ class Tetrahedralizer {
   std::vector<double> medial_points_;  // appended to points_ after the grid
   // Surface samples of faces sampled on a lattice per side, and their side (kSideA or kSideB).
   std::vector<std::pair<int64_t, uint8_t>> lattice_sides_;
+  SurfaceSlides slides_;  // where each surface sample may slide in the improvement
   std::unique_ptr<PointGrid> medial_grid_;  // over medial_points_, while the grid is scanned
   std::unique_ptr<Delaunay> delaunay_;
   std::vector<int32_t> candidates_;  // Delaunay tets, 4 ids each

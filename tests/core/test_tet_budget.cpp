@@ -177,35 +177,41 @@ TEST_CASE("thin means thin: a 12-triangle box with a vertex pulled 7.6 mm from a
   // of its bounding box), no medial point, and the exact volume (within 0.5 %, the cube's bound).
   struct Pull {
     float x, y, z;
-    bool quality;  // min quality >= 0.1 holds (see below)
+    int resolution;
   };
   const Pull pulls[] = {
-      {0.0076f, 1, 1, true},                 // along the edge to (0, 1, 1)
-      {1, 1, 0.0076f, true},                 // along the edge to (1, 1, 0)
-      {0.9937f, 0.9983f, 0.0039f, true},     // off the edge near (1, 1, 0): needles folded inward
-      {0.0032f, 0.9965f, 1.0059f, true},     // near (0, 1, 1), out of the top face
-      {1.0053f, -0.0035f, 1.0041f, true},    // near (1, 0, 1), outside the cube
-      {-0.0056f, 0.9994f, 1.0051f, true},    // near (0, 1, 1), outside the cube
-      {1.003221f, -0.006881f, 1.000210f, true},  // near (1, 0, 1), outside in x and y
-      {1.003166f, -0.005435f, 1.004266f, true},  // near (1, 0, 1), outside in x, y and z
-      {0.994910f, 0.988418f, -0.001828f, false},  // near (1, 1, 0), below the bottom face
+      {0.0076f, 1, 1, 10},                 // along the edge to (0, 1, 1)
+      {1, 1, 0.0076f, 10},                 // along the edge to (1, 1, 0)
+      {0.9937f, 0.9983f, 0.0039f, 10},     // off the edge near (1, 1, 0): needles folded inward
+      {0.0032f, 0.9965f, 1.0059f, 10},     // near (0, 1, 1), out of the top face
+      {1.0053f, -0.0035f, 1.0041f, 10},    // near (1, 0, 1), outside the cube
+      {-0.0056f, 0.9994f, 1.0051f, 10},    // near (0, 1, 1), outside the cube
+      {1.003221f, -0.006881f, 1.000210f, 10},  // near (1, 0, 1), outside in x and y
+      {1.003166f, -0.005435f, 1.004266f, 10},  // near (1, 0, 1), outside in x, y and z
+      {0.994910f, 0.988418f, -0.001828f, 10},  // near (1, 1, 0), just below the bottom face: 0.051 before
+      {-0.002958f, 1.009502f, 1.000967f, 10},  // near (0, 1, 1), outside: a needle of four samples, 0.077 before
+      {1.001664f, -0.001171f, 0.998842f, 20},  // near (1, 0, 1): a sliver between two close edges, 0.044 before
   };
   const int64_t sphere = plain_tets(uv_sphere(0.5f, 48, 24), 10, false);
   for (const Pull& pull : pulls) {
     CAPTURE(pull.x);
     CAPTURE(pull.y);
     CAPTURE(pull.z);
-    const Meshed m = mesh(pulled_box(pull.x, pull.y, pull.z), 10);
+    CAPTURE(pull.resolution);
+    const Meshed m = mesh(pulled_box(pull.x, pull.y, pull.z), pull.resolution);
     REQUIRE(m.status == TetraStatus::Done);
     CHECK(m.stats.medial_points == 0);
-    CHECK(m.stats.tets <= int64_t(1.5 * double(sphere)));
+    if (pull.resolution == 10) CHECK(m.stats.tets <= int64_t(1.5 * double(sphere)));
     CHECK(m.stats.parts == 1);
     CHECK(m.stats.volume == doctest::Approx(m.stats.cleanup.volume).epsilon(0.005));
     // Pulled outward past the cube's faces, the corner's one tet was a sliver or needle of four
-    // surface samples (0.045-0.060) and stayed as the pulled vertex's last tet; now it is peeled
-    // with the corner (volume as above). A corner pulled just below a face keeps a needle whose
-    // exposed faces lie deep in the body (0.051; docs/limitations.md).
-    if (pull.quality) check_body(m);
+    // surface samples (0.045-0.060) and stayed as the pulled vertex's last tet; it is peeled with the
+    // corner (volume as above). The corners' short edge with two samples 5-10 cm along the edges
+    // from them (a needle no inner point reaches), or two edges of a sliver face a few mm apart, left
+    // one or two tets at 0.044-0.093 (12 of 288 random pulls at 10 and 20 cells, the study in
+    // test_tet_quality_study.cpp); those samples now slide along their edges and faces
+    // (tet_improvement.h): min quality 0.101 or more on all 288, so the issue's bound holds here.
+    check_body(m);
   }
 }
 
