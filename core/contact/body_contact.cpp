@@ -154,6 +154,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   edge_pair_ends_.clear();
   edge_ms_ = bound_ms_ = 0.0;
   any_cloth_ = false;  // set once this frame's cloth pairs are gathered
+  lower_pending_ = true;
   if (!broad_done_ || broad_count_ != count) broad_phase(bodies, count, dt, settings);
   broad_done_ = false;  // the next frame's bodies move first
   const float reach = reach_;
@@ -525,7 +526,14 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
         SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
         if (!B.is_cloth()) continue;
         const float depth = solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], cand_gap_[e]);
-        if (depth < 0.0f) continue;
+        if (depth < 0.0f) {
+          cand_seen_[e] = clock_;  // apart: unchanged until one of its vertices moves
+          continue;
+        }
+        cand_seen_[e] = kMeasureAgain;
+        touch(a, v);
+        const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[cand_tri_[e]];
+        for (int i = 0; i < 3; ++i) touch(tri_body_[cand_tri_[e]], tri[i]);
         ++solved;
         if (!report) continue;
         A.add_contacts(1, depth);
@@ -699,6 +707,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     }
     moved_since_frame(a, v);
     for (int i = 0; i < 3; ++i) moved_since_frame(b, tri[i]);
+    if (any_cloth_) {  // (a sheet's vertex against a closed surface: the cloth rounds see it moved)
+      touch(a, v);
+      for (int i = 0; i < 3; ++i) touch(b, tri[i]);
+    }
     ++solved;
     if (!report) continue;
     // Penetration into the other body itself (not into the gap the thickness keeps).
