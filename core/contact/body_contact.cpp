@@ -350,17 +350,9 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 if (!A.self_collision()) continue;
                 const uint32_t* tri = A.surface_triangles() + 3 * tri_id_[index];
                 if (tri[0] == v || tri[1] == v || tri[2] == v) continue;
-                // Near in the rest shape: a neighbour on the surface or across a thin part, never a contact.
                 float w[3];
                 bool in_face;
-                const Vec3 r = load3(rest, v);
-                const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
-                if (length_sq(r - q0) < self_exclusion * self_exclusion) {
-                  // A sheet keeps such a pair (a border's half triangles, an irregular mesh) with a
-                  // gap it has at rest: they may not pass through each other either.
-                  if (!A.is_cloth()) continue;
-                  near_at_rest = true;
-                }
+                // (The tests below are filters: the rest shape's, the costlier, after the current ones.)
                 // Only from the triangle's outer side at the frame start (a sheet has two).
                 const Vec3 x = load3(xa, v), p0 = load3(xa, tri[0]), p1 = load3(xa, tri[1]), p2 = load3(xa, tri[2]);
                 const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
@@ -380,6 +372,15 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 const float slack = A.is_cloth() ? 0.5f * A.self_thickness() : settings.search_radius;
                 const float reach_now = A.self_thickness() + slack + motion;
                 if (length_sq(x - q) > reach_now * reach_now) continue;
+                // Near in the rest shape: a neighbour on the surface or across a thin part, never a contact.
+                const Vec3 r = load3(rest, v);
+                const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
+                if (length_sq(r - q0) < self_exclusion * self_exclusion) {
+                  // A sheet keeps such a pair (a border's half triangles, an irregular mesh) with a
+                  // gap it has at rest: they may not pass through each other either.
+                  if (!A.is_cloth()) continue;
+                  near_at_rest = true;
+                }
               } else if (!filter_allows(A, *bodies[b])) {
                 continue;
               }

@@ -128,12 +128,21 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     // within the gap, and half the gap again for what it did not predict. The closest points are
     // blends of the ends, so the fastest relative velocity of an end pair bounds how fast they close.
     const Vec3 x0 = load3(A.positions(), i0), x1 = load3(A.positions(), i1), y0 = load3(B.positions(), j0), y1 = load3(B.positions(), j1);
-    const float d = std::sqrt(closest_between_segments(x0, x1, y0, y1, &s, &t));
     const float step_a = A.frozen() ? 0.0f : dt, step_b = B.frozen() ? 0.0f : dt;
     const Vec3 va0 = load3(A.velocities(), i0) * step_a, va1 = load3(A.velocities(), i1) * step_a;
     const Vec3 vb0 = load3(B.velocities(), j0) * step_b, vb1 = load3(B.velocities(), j1) * step_b;
     const float motion = std::max({length(va0 - vb0), length(va0 - vb1), length(va1 - vb0), length(va1 - vb1)});
-    if (!(d - motion <= 1.5f * contact_gap(A, B, settings))) continue;
+    const float keep = 1.5f * contact_gap(A, B, settings);  // m
+    // The boxes' distance is at most the edges': first that, cheaper (a margin for its rounding).
+    const auto axis_gap2 = [](float a0, float a1, float b0, float b1) {
+      const float g = std::max(std::min(b0, b1) - std::max(a0, a1), std::min(a0, a1) - std::max(b0, b1));
+      return g > 0.0f ? g * g : 0.0f;
+    };
+    const float box2 = axis_gap2(x0.x, x1.x, y0.x, y1.x) + axis_gap2(x0.y, x1.y, y0.y, y1.y) + axis_gap2(x0.z, x1.z, y0.z, y1.z);  // m^2
+    const float box_reach = (keep + motion) * 1.001f + 1e-6f;  // m
+    if (box2 > box_reach * box_reach) continue;
+    const float d = std::sqrt(closest_between_segments(x0, x1, y0, y1, &s, &t));
+    if (!(d - motion <= keep)) continue;
     // The separating direction now, for the solve's quick test (cloth_contact.h).
     const Vec3 away = (x0 + (x1 - x0) * s) - (y0 + (y1 - y0) * t);
     const float away_len = length(away);
@@ -160,6 +169,32 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     }
   for (const EdgePairEnds& e : edge_pair_ends_)
     if (e.a != e.b) own_pairs_only_[e.a] = own_pairs_only_[e.b] = 0;
+  // Each vertex's cloth pairs (CSR over body_vertex_begin_'s numbering): candidate c as c, edge pair
+  // i as kEdgeEntry | i; the bound visits only the pairs of the vertices it may shorten.
+  const uint32_t vertices = body_vertex_begin_[count];
+  vp_start_.assign(vertices + 1, 0);
+  cand_row_.resize(cand_tri_.size());
+  auto each_pair = [&](auto&& visit) {
+    for (size_t k = 0; k + 1 < cand_start_.size(); ++k)
+      for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
+        const uint32_t a = cand_body_[k], b = tri_body_[cand_tri_[c]];
+        if (!bodies[b]->is_cloth()) continue;
+        cand_row_[c] = uint32_t(k);
+        const uint32_t* tri = bodies[b]->surface_triangles() + 3 * tri_id_[cand_tri_[c]];
+        visit(body_vertex_begin_[a] + cand_vertex_[k], c);
+        for (int i = 0; i < 3; ++i) visit(body_vertex_begin_[b] + tri[i], c);
+      }
+    for (uint32_t i = 0; i < uint32_t(edge_pair_ends_.size()); ++i) {
+      const EdgePairEnds& e = edge_pair_ends_[i];
+      const uint32_t ga = body_vertex_begin_[e.a], gb = body_vertex_begin_[e.b];
+      visit(ga + e.a0, kEdgeEntry | i), visit(ga + e.a1, kEdgeEntry | i), visit(gb + e.b0, kEdgeEntry | i), visit(gb + e.b1, kEdgeEntry | i);
+    }
+  };
+  each_pair([&](uint32_t g, uint32_t) { ++vp_start_[g + 1]; });
+  for (uint32_t g = 0; g < vertices; ++g) vp_start_[g + 1] += vp_start_[g];
+  vp_entry_.resize(vp_start_[vertices]);
+  fill_.assign(vp_start_.begin(), vp_start_.end() - 1);
+  each_pair([&](uint32_t g, uint32_t entry) { vp_entry_[fill_[g]++] = entry; });
   bound_.assign(body_vertex_begin_[count], INFINITY);
   lower_.assign(body_vertex_begin_[count], INFINITY);
   flagged_.assign(body_vertex_begin_[count], 0);
@@ -191,6 +226,8 @@ void BodyContact::lower_bounds(SoftBody* const* bodies, uint32_t count) {
   lower_.assign(bound_.size(), INFINITY);
   cand_low_.resize(cand_tri_.size());
   edge_low_.resize(edge_pair_ends_.size());
+  cand_exact_.assign(cand_tri_.size(), 0);
+  edge_exact_.assign(edge_pair_ends_.size(), 0);
   since_frame(bodies, count, false);
   auto lower = [&](uint32_t body, uint32_t v, float low) {
     float& l = lower_[body_vertex_begin_[body] + v];
@@ -295,35 +332,11 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
     bound_ms_ += ms_since(began);
     return;
   }
-  auto moved = [&](uint32_t b, uint32_t v) { return motion_[body_vertex_begin_[b] + v]; };
-  auto low_sq = [](float low) { return low > 0.0f ? low * low : 0.0f; };
-  auto tighten = [&](uint32_t b, uint32_t v, float d) {
-    const uint32_t g = body_vertex_begin_[b] + v;
-    if (flagged_[g]) bound_[g] = std::min(bound_[g], kClothBoundFraction * d);
-  };
-  // The pairs that may bound: vertex-triangle pairs with a cloth triangle, then the edge pairs.
-  for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
-    const uint32_t a = cand_body_[k], v = cand_vertex_[k];
-    if (a >= count || bodies[a]->frozen()) continue;
-    for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
-      const uint32_t b = tri_body_[cand_tri_[c]], t = tri_id_[cand_tri_[c]];
-      if (!bodies[b]->is_cloth()) continue;
-      const uint32_t* tri = bodies[b]->surface_triangles() + 3 * t;
-      if (!may_bound(std::max({moved(a, v), moved(b, tri[0]), moved(b, tri[1]), moved(b, tri[2])}), low_sq(cand_low_[c]))) continue;
-      const float d = start_distance_vertex_triangle(*bodies[a], v, *bodies[b], t);
-      if (!(d == d)) continue;  // NaN: a body diverging now
-      tighten(a, v, d);
-      for (int i = 0; i < 3; ++i) tighten(b, tri[i], d);
-    }
-  }
-  for (size_t i = 0; i < edge_pair_ends_.size(); ++i) {
-    const EdgePairEnds& e = edge_pair_ends_[i];
-    if (!may_bound(std::max({moved(e.a, e.a0), moved(e.a, e.a1), moved(e.b, e.b0), moved(e.b, e.b1)}), low_sq(edge_low_[i]))) continue;
-    const float d = start_distance_edge_edge(*bodies[e.a], e.a0, e.a1, *bodies[e.b], e.b0, e.b1);
-    if (!(d == d)) continue;
-    tighten(e.a, e.a0, d), tighten(e.a, e.a1, d), tighten(e.b, e.b0, d), tighten(e.b, e.b1, d);
-  }
-  // Each flagged vertex shortened to its bound where it moved farther (bound_motion compares).
+  auto low_sq = [](float low) { return low > 0.0f ? low * low : 0.0f; };  // m^2
+  // Each flagged vertex against its pairs that may bound it (its motion beyond a quarter of their
+  // lower bound), each measured once per substep (the start distance does not change in its later
+  // rounds), then shortened to the bound where it moved farther (bound_motion compares). A vertex's
+  // bound depends only on the start positions and its own motion: the order does not matter.
   for (uint32_t i = 0; i < count; ++i) {
     SoftBody& B = *bodies[i];
     const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
@@ -333,8 +346,31 @@ void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
       const uint32_t g = begin + v;
       if (!flagged_[g]) continue;
       flagged_[g] = 0;
-      const float bound = bound_[g];  // m
-      bound_[g] = INFINITY;
+      float bound = INFINITY;  // m
+      for (uint32_t m = vp_start_[g]; m < vp_start_[g + 1]; ++m) {
+        const uint32_t entry = vp_entry_[m];
+        if (entry & kEdgeEntry) {
+          const uint32_t p = entry & ~kEdgeEntry;
+          if (!may_bound(motion_[g], low_sq(edge_low_[p]))) continue;
+          if (!edge_exact_[p]) {
+            const EdgePairEnds& e = edge_pair_ends_[p];
+            edge_low_[p] = start_distance_edge_edge(*bodies[e.a], e.a0, e.a1, *bodies[e.b], e.b0, e.b1);
+            edge_exact_[p] = 1;
+            if (!(edge_low_[p] == edge_low_[p])) edge_low_[p] = -INFINITY;  // NaN: a body diverging now
+          }
+          if (edge_low_[p] != -INFINITY) bound = std::min(bound, kClothBoundFraction * edge_low_[p]);
+        } else {
+          const uint32_t c = entry, k = cand_row_[c];
+          if (cand_body_[k] >= count || bodies[cand_body_[k]]->frozen()) continue;
+          if (!may_bound(motion_[g], low_sq(cand_low_[c]))) continue;
+          if (!cand_exact_[c]) {
+            cand_low_[c] = start_distance_vertex_triangle(*bodies[cand_body_[k]], cand_vertex_[k], *bodies[tri_body_[cand_tri_[c]]], tri_id_[cand_tri_[c]]);
+            cand_exact_[c] = 1;
+            if (!(cand_low_[c] == cand_low_[c])) cand_low_[c] = -INFINITY;
+          }
+          if (cand_low_[c] != -INFINITY) bound = std::min(bound, kClothBoundFraction * cand_low_[c]);
+        }
+      }
       if (bound < INFINITY && bound_motion(B, v, bound, shared)) touch(i, v);
     }
   }
