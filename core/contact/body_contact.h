@@ -178,7 +178,10 @@ class BodyContact {
   std::vector<float> cand_low_, edge_low_;  // per cloth candidate, per edge pair: a lower bound on its start distance, m (-inf: none)
   std::vector<uint32_t> vp_start_, vp_entry_, cand_row_;  // per vertex its cloth pairs (gather_edge_pairs); per candidate its row k
   static constexpr uint32_t kEdgeEntry = 0x80000000u;
-  std::vector<uint8_t> cand_exact_, edge_exact_;  // ... and whether it is the start distance itself (measured this substep)
+  std::vector<uint8_t> cand_exact_, edge_exact_;
+  // Per vertex (body_vertex_begin_): its position at the last lower_bounds' substep start (xyz, m;
+  // empty in a frame's first substep) and how far it moved from there to this one's, m.
+  std::vector<float> step_pos_, step_moved_;  // ... and whether it is the start distance itself (measured this substep)
   std::vector<float> moved_;             // per vertex of a pair: how far from its frame-start position, m (since_frame)
   bool lower_pending_ = false;
   // Which pairs the later rounds must measure again: each write to a vertex in the cloth solve takes

@@ -199,6 +199,7 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
   lower_.assign(body_vertex_begin_[count], INFINITY);
   flagged_.assign(body_vertex_begin_[count], 0);
   lower_pending_ = true;
+  step_pos_.clear();  // the frame's first substep carries no bound from a previous one
   stamp_.assign(body_vertex_begin_[count], 0);
   clock_ = 0;
   cand_seen_.assign(cand_tri_.size(), kMeasureAgain);
@@ -224,24 +225,48 @@ bool may_bound(float moved, float lower_sq) {
 // vertex), and per vertex the least over its pairs (lower_, squared).
 void BodyContact::lower_bounds(SoftBody* const* bodies, uint32_t count) {
   lower_.assign(bound_.size(), INFINITY);
-  cand_low_.resize(cand_tri_.size());
-  edge_low_.resize(edge_pair_ends_.size());
+  cand_low_.resize(cand_tri_.size(), -INFINITY);
+  edge_low_.resize(edge_pair_ends_.size(), -INFINITY);
   cand_exact_.assign(cand_tri_.size(), 0);
   edge_exact_.assign(edge_pair_ends_.size(), 0);
   since_frame(bodies, count, false);
+  // The previous substep's bounds (measured start distances among them) less how far the vertices
+  // moved from its start to this one's, where larger (not in a frame's first substep).
+  step_moved_.assign(bound_.size(), 0.0f);
+  if (step_pos_.size() == 3 * bound_.size()) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
+      const float* p = bodies[i]->previous_positions();
+      for (uint32_t v = 0; v < n; ++v) step_moved_[begin + v] = length(load3(p, v) - load3(step_pos_.data(), begin + v));
+    }
+  } else {
+    std::fill(cand_low_.begin(), cand_low_.end(), -INFINITY);
+    std::fill(edge_low_.begin(), edge_low_.end(), -INFINITY);
+  }
+  step_pos_.resize(3 * bound_.size());
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
+    std::copy(bodies[i]->previous_positions(), bodies[i]->previous_positions() + 3 * size_t(n), step_pos_.begin() + 3 * size_t(begin));
+  }
   auto lower = [&](uint32_t body, uint32_t v, float low) {
     float& l = lower_[body_vertex_begin_[body] + v];
     l = std::min(l, low > 0.0f ? low * low : 0.0f);
   };
   auto fm = [&](uint32_t body, uint32_t v) { return moved_[body_vertex_begin_[body] + v]; };
+  auto sm = [&](uint32_t body, uint32_t v) { return step_moved_[body_vertex_begin_[body] + v]; };
   for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
-    if (a >= count || bodies[a]->frozen()) continue;
+    if (a >= count || bodies[a]->frozen()) {
+      for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) cand_low_[c] = -INFINITY;  // (no bound to carry)
+      continue;
+    }
     for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
       const uint32_t b = tri_body_[cand_tri_[c]], t = tri_id_[cand_tri_[c]];
       if (!bodies[b]->is_cloth()) continue;
       const uint32_t* tri = bodies[b]->surface_triangles() + 3 * t;
       float low = cand_d0_[c] - fm(a, v) - std::max({fm(b, tri[0]), fm(b, tri[1]), fm(b, tri[2])});  // m
+      // (std::max keeps the first for a NaN, from a body diverging now.)
+      low = std::max(low, cand_low_[c] - sm(a, v) - std::max({sm(b, tri[0]), sm(b, tri[1]), sm(b, tri[2])}));
       if (!(low == low)) low = -INFINITY;  // NaN (a body diverging): no bound, always measured
       cand_low_[c] = low;
       lower(a, v, low);
@@ -251,6 +276,7 @@ void BodyContact::lower_bounds(SoftBody* const* bodies, uint32_t count) {
   for (size_t i = 0; i < edge_pair_ends_.size(); ++i) {
     const EdgePairEnds& e = edge_pair_ends_[i];
     float low = e.d0 - std::max(fm(e.a, e.a0), fm(e.a, e.a1)) - std::max(fm(e.b, e.b0), fm(e.b, e.b1));  // m
+    low = std::max(low, edge_low_[i] - std::max(sm(e.a, e.a0), sm(e.a, e.a1)) - std::max(sm(e.b, e.b0), sm(e.b, e.b1)));
     if (!(low == low)) low = -INFINITY;
     edge_low_[i] = low;
     lower(e.a, e.a0, low), lower(e.a, e.a1, low), lower(e.b, e.b0, low), lower(e.b, e.b1, low);
