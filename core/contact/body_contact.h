@@ -167,7 +167,7 @@ class BodyContact {
   };
   std::vector<EdgePairEnds> edge_pair_ends_;  // edge_pairs_ decoded, in the same order
   std::vector<uint64_t> sort_scratch_;
-  std::vector<float> bound_;
+  std::vector<float> bound_;             // per vertex (body_vertex_begin_), INFINITY: its size says this frame's cloth pairs are gathered
   std::vector<uint8_t> own_pairs_only_;  // per body: its cloth pairs this frame are all with itself
   std::vector<float> shared_motion_;     // per body: xyz, its free vertices' mean motion this substep if own_pairs_only_, else 0, m
   // Per vertex (body_vertex_begin_): the least squared lower bound on its cloth pairs' distances at
@@ -178,15 +178,16 @@ class BodyContact {
   std::vector<float> cand_low_, edge_low_;  // per cloth candidate, per edge pair: a lower bound on its start distance, m (-inf: none)
   std::vector<uint32_t> vp_start_, vp_entry_, cand_row_;  // per vertex its cloth pairs (gather_edge_pairs); per candidate its row k
   static constexpr uint32_t kEdgeEntry = 0x80000000u;
-  std::vector<uint8_t> cand_exact_, edge_exact_;
+  std::vector<uint8_t> cand_exact_, edge_exact_;  // ... and whether it is the start distance itself (measured this substep)
   // Per vertex (body_vertex_begin_): its position at the last lower_bounds' substep start (xyz, m;
   // empty in a frame's first substep) and how far it moved from there to this one's, m.
-  std::vector<float> step_pos_, step_moved_;  // ... and whether it is the start distance itself (measured this substep)
+  std::vector<float> step_pos_, step_moved_;
   std::vector<float> moved_;             // per vertex of a pair: how far from its frame-start position, m (since_frame)
   bool lower_pending_ = false;
   // Which pairs the later rounds must measure again: each write to a vertex in the cloth solve takes
   // the next clock value (stamp_, per vertex as body_vertex_begin_); a cloth candidate or edge pair
   // found apart records the clock then (cand_seen_, edge_seen_; kMeasureAgain if it moved something).
+  // Restarted each frame (a frame writes far fewer than 2^32 times).
   static constexpr uint32_t kMeasureAgain = 0xffffffffu;
   std::vector<uint32_t> stamp_, cand_seen_, edge_seen_;
   uint32_t clock_ = 0;
