@@ -154,6 +154,7 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
   edge_pair_ends_.clear();
   edge_ms_ = bound_ms_ = 0.0;
   any_cloth_ = false;  // set once this frame's cloth pairs are gathered
+  lower_pending_ = true;
   if (!broad_done_ || broad_count_ != count) broad_phase(bodies, count, dt, settings);
   broad_done_ = false;  // the next frame's bodies move first
   const float reach = reach_;
@@ -349,17 +350,9 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 if (!A.self_collision()) continue;
                 const uint32_t* tri = A.surface_triangles() + 3 * tri_id_[index];
                 if (tri[0] == v || tri[1] == v || tri[2] == v) continue;
-                // Near in the rest shape: a neighbour on the surface or across a thin part, never a contact.
                 float w[3];
                 bool in_face;
-                const Vec3 r = load3(rest, v);
-                const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
-                if (length_sq(r - q0) < self_exclusion * self_exclusion) {
-                  // A sheet keeps such a pair (a border's half triangles, an irregular mesh) with a
-                  // gap it has at rest: they may not pass through each other either.
-                  if (!A.is_cloth()) continue;
-                  near_at_rest = true;
-                }
+                // (The tests below are filters: the rest shape's, the costlier, after the current ones.)
                 // Only from the triangle's outer side at the frame start (a sheet has two).
                 const Vec3 x = load3(xa, v), p0 = load3(xa, tri[0]), p1 = load3(xa, tri[1]), p2 = load3(xa, tri[2]);
                 const Vec3 q = closest_on_triangle(x, p0, p1, p2, w, &in_face);
@@ -379,6 +372,15 @@ void BodyContact::begin_frame(SoftBody* const* bodies, uint32_t count, float dt,
                 const float slack = A.is_cloth() ? 0.5f * A.self_thickness() : settings.search_radius;
                 const float reach_now = A.self_thickness() + slack + motion;
                 if (length_sq(x - q) > reach_now * reach_now) continue;
+                // Near in the rest shape: a neighbour on the surface or across a thin part, never a contact.
+                const Vec3 r = load3(rest, v);
+                const Vec3 q0 = closest_on_triangle(r, load3(rest, tri[0]), load3(rest, tri[1]), load3(rest, tri[2]), w, &in_face);
+                if (length_sq(r - q0) < self_exclusion * self_exclusion) {
+                  // A sheet keeps such a pair (a border's half triangles, an irregular mesh) with a
+                  // gap it has at rest: they may not pass through each other either.
+                  if (!A.is_cloth()) continue;
+                  near_at_rest = true;
+                }
               } else if (!filter_allows(A, *bodies[b])) {
                 continue;
               }
@@ -525,7 +527,14 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
         SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
         if (!B.is_cloth()) continue;
         const float depth = solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], cand_gap_[e]);
-        if (depth < 0.0f) continue;
+        if (depth < 0.0f) {
+          cand_seen_[e] = clock_;  // apart: unchanged until one of its vertices moves
+          continue;
+        }
+        cand_seen_[e] = kMeasureAgain;
+        touch(a, v);
+        const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[cand_tri_[e]];
+        for (int i = 0; i < 3; ++i) touch(tri_body_[cand_tri_[e]], tri[i]);
         ++solved;
         if (!report) continue;
         A.add_contacts(1, depth);
@@ -699,6 +708,10 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
     }
     moved_since_frame(a, v);
     for (int i = 0; i < 3; ++i) moved_since_frame(b, tri[i]);
+    if (any_cloth_) {  // (a sheet's vertex against a closed surface: the cloth rounds see it moved)
+      touch(a, v);
+      for (int i = 0; i < 3; ++i) touch(b, tri[i]);
+    }
     ++solved;
     if (!report) continue;
     // Penetration into the other body itself (not into the gap the thickness keeps).

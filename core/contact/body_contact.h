@@ -54,6 +54,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "math/vec3.h"
+
 namespace sb {
 
 class SoftBody;
@@ -88,7 +90,7 @@ class BodyContact {
   uint32_t solve(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings, bool report = true);
   // A substep begins: its first solve first sweeps the vertices' paths since its start
   // (body_contact_sweep.cpp), once the bodies' passes have moved them.
-  void begin_substep() { sweep_pending_ = true; }
+  void begin_substep() { sweep_pending_ = lower_pending_ = true; }
   // Candidate pairs of the current frame (for the benchmark's per-contact costs).
   uint32_t candidate_count() const { return uint32_t(cand_tri_.size()); }
   // Neighbour entries of this frame's broad phase: each pair of bodies whose bounds meet counts twice
@@ -112,8 +114,15 @@ class BodyContact {
   void gather_edge_pairs(SoftBody* const* bodies, uint32_t count, float dt, const BodyContactSettings& settings);
   uint32_t solve_edge_pairs(SoftBody* const* bodies, uint32_t count);  // each pair keeps its own gap
   void apply_bounds(SoftBody* const* bodies, uint32_t count);
-  // The cloth contacts (vertex-sheet and edge-edge) once more, unreported, after a bound.
+  // Once per substep, for apply_bounds: per cloth pair a lower bound on its distance at the
+  // substep's start, and per vertex the least over its pairs (lower_, squared), m^2.
+  void lower_bounds(SoftBody* const* bodies, uint32_t count);
+  void since_frame(SoftBody* const* bodies, uint32_t count, bool now);
+  // The cloth contacts (vertex-sheet and edge-edge) once more, unreported, after a bound; a pair found
+  // apart in the round before whose vertices nothing has moved since is apart still: not measured.
   void resolve_cloth(SoftBody* const* bodies, uint32_t count);
+  // A write to vertex v of body b in the cloth rounds (stamp_).
+  void touch(uint32_t b, uint32_t v) { stamp_[body_vertex_begin_[b] + v] = ++clock_; }
   // No tunnelling (body_contact_sweep.cpp): per candidate vertex, the other body's face its path
   // went through first in this substep, if any.
   void sweep(SoftBody* const* bodies, uint32_t count, const BodyContactSettings& settings);
@@ -153,14 +162,35 @@ class BodyContact {
     uint32_t a, b;            // the bodies
     uint32_t a0, a1, b0, b1;  // the edges' ends, vertex ids in their bodies
     float gap;                // m: contact_gap, or less for a sheet's pair near at rest
+    float d0;                 // m: their distance at the frame start (-inf if not a number)
+    Vec3 axis;                // unit: from b's closest point to a's at the frame start (zero if they met)
   };
   std::vector<EdgePairEnds> edge_pair_ends_;  // edge_pairs_ decoded, in the same order
   std::vector<uint64_t> sort_scratch_;
-  std::vector<float> bound_;
-  std::vector<uint32_t> bounded_;        // global vertex ids with a bound this substep
-  std::vector<float> motion_;            // per vertex (body_vertex_begin_): its motion in this substep less its body's shared motion, m
+  std::vector<float> bound_;             // per vertex (body_vertex_begin_), INFINITY: its size says this frame's cloth pairs are gathered
   std::vector<uint8_t> own_pairs_only_;  // per body: its cloth pairs this frame are all with itself
   std::vector<float> shared_motion_;     // per body: xyz, its free vertices' mean motion this substep if own_pairs_only_, else 0, m
+  // Per vertex (body_vertex_begin_): the least squared lower bound on its cloth pairs' distances at
+  // the substep's start (m^2, INFINITY if none) and whether this round's motion may bring it to its bound.
+  std::vector<float> lower_;
+  std::vector<uint8_t> flagged_;
+  std::vector<float> motion_;            // per vertex: its motion this substep less its body's shared motion, m (this round)
+  std::vector<float> cand_low_, edge_low_;  // per cloth candidate, per edge pair: a lower bound on its start distance, m (-inf: none)
+  std::vector<uint32_t> vp_start_, vp_entry_, cand_row_;  // per vertex its cloth pairs (gather_edge_pairs); per candidate its row k
+  static constexpr uint32_t kEdgeEntry = 0x80000000u;
+  std::vector<uint8_t> cand_exact_, edge_exact_;  // ... and whether it is the start distance itself (measured this substep)
+  // Per vertex (body_vertex_begin_): its position at the last lower_bounds' substep start (xyz, m;
+  // empty in a frame's first substep) and how far it moved from there to this one's, m.
+  std::vector<float> step_pos_, step_moved_;
+  std::vector<float> moved_;             // per vertex of a pair: how far from its frame-start position, m (since_frame)
+  bool lower_pending_ = false;
+  // Which pairs the later rounds must measure again: each write to a vertex in the cloth solve takes
+  // the next clock value (stamp_, per vertex as body_vertex_begin_); a cloth candidate or edge pair
+  // found apart records the clock then (cand_seen_, edge_seen_; kMeasureAgain if it moved something).
+  // Restarted each frame (a frame writes far fewer than 2^32 times).
+  static constexpr uint32_t kMeasureAgain = 0xffffffffu;
+  std::vector<uint32_t> stamp_, cand_seen_, edge_seen_;
+  uint32_t clock_ = 0;
   bool any_cloth_ = false;               // a cloth body takes part this frame
   struct Ordered {
     float d;         // m, the frame start's distance (-1: NaN)

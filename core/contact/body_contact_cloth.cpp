@@ -124,6 +124,29 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     const uint32_t* eb = B.edges() + 2 * (gb - body_edge_begin_[b]);
     const uint32_t i0 = ea[0], i1 = ea[1], j0 = eb[0], j1 = eb[1];
     float s, t;
+    // Only pairs this frame's motion (predicted from the velocities, as the candidates) can bring
+    // within the gap, and half the gap again for what it did not predict. The closest points are
+    // blends of the ends, so the fastest relative velocity of an end pair bounds how fast they close.
+    const Vec3 x0 = load3(A.positions(), i0), x1 = load3(A.positions(), i1), y0 = load3(B.positions(), j0), y1 = load3(B.positions(), j1);
+    const float step_a = A.frozen() ? 0.0f : dt, step_b = B.frozen() ? 0.0f : dt;
+    const Vec3 va0 = load3(A.velocities(), i0) * step_a, va1 = load3(A.velocities(), i1) * step_a;
+    const Vec3 vb0 = load3(B.velocities(), j0) * step_b, vb1 = load3(B.velocities(), j1) * step_b;
+    const float motion = std::max({length(va0 - vb0), length(va0 - vb1), length(va1 - vb0), length(va1 - vb1)});
+    const float keep = 1.5f * contact_gap(A, B, settings);  // m
+    // The boxes' distance is at most the edges': first that, cheaper (a margin for its rounding).
+    const auto axis_gap2 = [](float a0, float a1, float b0, float b1) {
+      const float g = std::max(std::min(b0, b1) - std::max(a0, a1), std::min(a0, a1) - std::max(b0, b1));
+      return g > 0.0f ? g * g : 0.0f;
+    };
+    const float box2 = axis_gap2(x0.x, x1.x, y0.x, y1.x) + axis_gap2(x0.y, x1.y, y0.y, y1.y) + axis_gap2(x0.z, x1.z, y0.z, y1.z);  // m^2
+    const float box_reach = (keep + motion) * 1.001f + 1e-6f;  // m
+    if (box2 > box_reach * box_reach) continue;
+    const float d = std::sqrt(closest_between_segments(x0, x1, y0, y1, &s, &t));
+    if (!(d - motion <= keep)) continue;
+    // The separating direction now, for the solve's quick test (cloth_contact.h).
+    const Vec3 away = (x0 + (x1 - x0) * s) - (y0 + (y1 - y0) * t);
+    const float away_len = length(away);
+    const Vec3 axis = away_len > 0.0f ? away * (1.0f / away_len) : Vec3{0.0f, 0.0f, 0.0f};
     float gap = contact_gap(A, B, settings);  // m
     // Near in the rest shape (short edges at a border's half triangles): the gap they have at rest,
     // as for the vertex-triangle pairs (body_contact.cpp).
@@ -133,18 +156,8 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
       const float d2 = closest_between_segments(load3(rest, i0), load3(rest, i1), load3(rest, j0), load3(rest, j1), &s, &t);
       if (d2 < exclusion * exclusion) gap = std::min(gap, std::sqrt(d2) / kClothSelfExclusion);
     }
-    // Only pairs this frame's motion (predicted from the velocities, as the candidates) can bring
-    // within the gap, and half the gap again for what it did not predict. The closest points are
-    // blends of the ends, so the fastest relative velocity of an end pair bounds how fast they close.
-    const float d = std::sqrt(closest_between_segments(load3(A.positions(), i0), load3(A.positions(), i1), load3(B.positions(), j0),
-                                                       load3(B.positions(), j1), &s, &t));
-    const float step_a = A.frozen() ? 0.0f : dt, step_b = B.frozen() ? 0.0f : dt;
-    const Vec3 va0 = load3(A.velocities(), i0) * step_a, va1 = load3(A.velocities(), i1) * step_a;
-    const Vec3 vb0 = load3(B.velocities(), j0) * step_b, vb1 = load3(B.velocities(), j1) * step_b;
-    const float motion = std::max({length(va0 - vb0), length(va0 - vb1), length(va1 - vb0), length(va1 - vb1)});
-    if (!(d - motion <= 1.5f * contact_gap(A, B, settings))) continue;
     edge_pairs_[kept++] = key;
-    edge_pair_ends_.push_back({a, b, i0, i1, j0, j1, gap});
+    edge_pair_ends_.push_back({a, b, i0, i1, j0, j1, gap, d == d ? d : -INFINITY, axis});
   }
   edge_pairs_.resize(kept);
   // Bodies whose cloth pairs are all with themselves: their bounds are on relative motion.
@@ -156,27 +169,45 @@ void BodyContact::gather_edge_pairs(SoftBody* const* bodies, uint32_t count, flo
     }
   for (const EdgePairEnds& e : edge_pair_ends_)
     if (e.a != e.b) own_pairs_only_[e.a] = own_pairs_only_[e.b] = 0;
+  // Each vertex's cloth pairs (CSR over body_vertex_begin_'s numbering): candidate c as c, edge pair
+  // i as kEdgeEntry | i; the bound visits only the pairs of the vertices it may shorten.
+  const uint32_t vertices = body_vertex_begin_[count];
+  vp_start_.assign(vertices + 1, 0);
+  cand_row_.resize(cand_tri_.size());
+  auto each_pair = [&](auto&& visit) {
+    for (size_t k = 0; k + 1 < cand_start_.size(); ++k)
+      for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
+        const uint32_t a = cand_body_[k], b = tri_body_[cand_tri_[c]];
+        if (!bodies[b]->is_cloth()) continue;
+        cand_row_[c] = uint32_t(k);
+        const uint32_t* tri = bodies[b]->surface_triangles() + 3 * tri_id_[cand_tri_[c]];
+        visit(body_vertex_begin_[a] + cand_vertex_[k], c);
+        for (int i = 0; i < 3; ++i) visit(body_vertex_begin_[b] + tri[i], c);
+      }
+    for (uint32_t i = 0; i < uint32_t(edge_pair_ends_.size()); ++i) {
+      const EdgePairEnds& e = edge_pair_ends_[i];
+      const uint32_t ga = body_vertex_begin_[e.a], gb = body_vertex_begin_[e.b];
+      visit(ga + e.a0, kEdgeEntry | i), visit(ga + e.a1, kEdgeEntry | i), visit(gb + e.b0, kEdgeEntry | i), visit(gb + e.b1, kEdgeEntry | i);
+    }
+  };
+  each_pair([&](uint32_t g, uint32_t) { ++vp_start_[g + 1]; });
+  for (uint32_t g = 0; g < vertices; ++g) vp_start_[g + 1] += vp_start_[g];
+  vp_entry_.resize(vp_start_[vertices]);
+  fill_.assign(vp_start_.begin(), vp_start_.end() - 1);
+  each_pair([&](uint32_t g, uint32_t entry) { vp_entry_[fill_[g]++] = entry; });
   bound_.assign(body_vertex_begin_[count], INFINITY);
-  bounded_.clear();
+  lower_.assign(body_vertex_begin_[count], INFINITY);
+  flagged_.assign(body_vertex_begin_[count], 0);
+  lower_pending_ = true;
+  step_pos_.clear();  // the frame's first substep carries no bound from a previous one
+  stamp_.assign(body_vertex_begin_[count], 0);
+  clock_ = 0;
+  cand_seen_.assign(cand_tri_.size(), kMeasureAgain);
+  edge_seen_.assign(edge_pair_ends_.size(), kMeasureAgain);
   edge_ms_ = ms_since(began);
 }
 
 namespace {
-
-// A lower bound on the squared distance between the point sets spanned by a[0 .. na) and b[0 .. nb)
-// (m^2): the squared distance between their bounding boxes.
-float box_distance_sq(const Vec3* a, int na, const Vec3* b, int nb) {
-  const float Vec3::*axes[3] = {&Vec3::x, &Vec3::y, &Vec3::z};
-  float gap2 = 0.0f;
-  for (const auto axis : axes) {
-    float alo = a[0].*axis, ahi = alo, blo = b[0].*axis, bhi = blo;
-    for (int i = 1; i < na; ++i) alo = std::min(alo, a[i].*axis), ahi = std::max(ahi, a[i].*axis);
-    for (int i = 1; i < nb; ++i) blo = std::min(blo, b[i].*axis), bhi = std::max(bhi, b[i].*axis);
-    const float gap = std::max({blo - ahi, alo - bhi, 0.0f});
-    gap2 += gap * gap;
-  }
-  return gap2;
-}
 
 // May a pair whose vertices moved at most `moved` (m) in this substep, at least sqrt(lower_sq) (m)
 // apart at its start, bound one of them? Its bound is kClothBoundFraction x the start distance, and a
@@ -188,93 +219,187 @@ bool may_bound(float moved, float lower_sq) {
 
 }  // namespace
 
-// The bound of a vertex is kClothBoundFraction x the smallest start distance over its pairs, and it
-// matters only where the vertex moved farther than that in the substep. So a pair is measured only
-// when one of its vertices moved farther than kClothBoundFraction x a cheap lower bound on its start
-// distance (their bounding boxes'): a vertex that is shortened moved farther than its nearest pair's
-// bound, so that pair is measured, and its bound comes out exactly as when every pair is measured;
-// a vertex some of whose pairs were skipped gets a bound no smaller than its motion, which leaves it
-// where it is, as before. A draped sheet moves a fraction of a millimetre per substep against pairs
-// centimetres apart: most pairs are skipped.
-void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
-  if (bound_.size() != body_vertex_begin_[count]) return;  // no cloth candidates gathered this frame
-  const auto began = std::chrono::steady_clock::now();
-  // Each vertex's motion in this substep less its body's shared motion, m; 0 where it cannot be
-  // shortened. The shared motion: the mean of the free vertices' (a body with pairs only with
-  // itself: every pair's two sides move with it, so it brings none nearer).
-  motion_.resize(bound_.size());
-  shared_motion_.assign(3 * size_t(count), 0.0f);
+// Once per substep: a lower bound on each cloth pair's distance at the substep's start, from its
+// distance at the frame's start less how far its vertices have moved since (the nearest points are
+// blends of the corners or ends, so each side's point moved at most as far as its farthest-moved
+// vertex), and per vertex the least over its pairs (lower_, squared).
+void BodyContact::lower_bounds(SoftBody* const* bodies, uint32_t count) {
+  lower_.assign(bound_.size(), INFINITY);
+  cand_low_.resize(cand_tri_.size(), -INFINITY);
+  edge_low_.resize(edge_pair_ends_.size(), -INFINITY);
+  cand_exact_.assign(cand_tri_.size(), 0);
+  edge_exact_.assign(edge_pair_ends_.size(), 0);
+  since_frame(bodies, count, false);
+  // The previous substep's bounds (measured start distances among them) less how far the vertices
+  // moved from its start to this one's, where larger (not in a frame's first substep).
+  step_moved_.assign(bound_.size(), 0.0f);
+  if (step_pos_.size() == 3 * bound_.size()) {
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
+      const float* p = bodies[i]->previous_positions();
+      for (uint32_t v = 0; v < n; ++v) step_moved_[begin + v] = length(load3(p, v) - load3(step_pos_.data(), begin + v));
+    }
+  } else {
+    std::fill(cand_low_.begin(), cand_low_.end(), -INFINITY);
+    std::fill(edge_low_.begin(), edge_low_.end(), -INFINITY);
+  }
+  step_pos_.resize(3 * bound_.size());
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
-    if (n == 0) continue;
-    const SoftBody& B = *bodies[i];
-    const float* x = B.positions();
-    const float* p = B.previous_positions();
-    const float* w = B.inverse_masses();
-    Vec3 shared{0.0f, 0.0f, 0.0f};
-    if (own_pairs_only_[i] && !B.frozen()) {
-      double sum[3] = {0, 0, 0};
-      uint32_t free = 0;
-      for (uint32_t v = 0; v < n; ++v) {
-        if (w[v] == 0.0f) continue;
-        for (int c = 0; c < 3; ++c) sum[c] += double(x[3 * v + c]) - double(p[3 * v + c]);
-        ++free;
-      }
-      // Pinned vertices share no motion: with any, the bound is on the motion itself.
-      if (free == n) shared = Vec3{float(sum[0] / n), float(sum[1] / n), float(sum[2] / n)};
-    }
-    store3(shared_motion_.data(), i, shared);
-    for (uint32_t v = 0; v < n; ++v)
-      motion_[begin + v] = B.frozen() || w[v] == 0.0f ? 0.0f : length(load3(x, v) - load3(p, v) - shared);
+    std::copy(bodies[i]->previous_positions(), bodies[i]->previous_positions() + 3 * size_t(n), step_pos_.begin() + 3 * size_t(begin));
   }
-  auto tighten = [&](uint32_t body, uint32_t v, float d) {
-    float& b = bound_[body_vertex_begin_[body] + v];
-    if (b == INFINITY) bounded_.push_back(body_vertex_begin_[body] + v);
-    b = std::min(b, kClothBoundFraction * d);
+  auto lower = [&](uint32_t body, uint32_t v, float low) {
+    float& l = lower_[body_vertex_begin_[body] + v];
+    l = std::min(l, low > 0.0f ? low * low : 0.0f);
   };
-  auto moved = [&](uint32_t body, uint32_t v) { return motion_[body_vertex_begin_[body] + v]; };
-  // Vertex-triangle pairs with a cloth triangle: the vertex and the triangle's corners.
+  auto fm = [&](uint32_t body, uint32_t v) { return moved_[body_vertex_begin_[body] + v]; };
+  auto sm = [&](uint32_t body, uint32_t v) { return step_moved_[body_vertex_begin_[body] + v]; };
   for (size_t k = 0; k + 1 < cand_start_.size(); ++k) {
     const uint32_t a = cand_body_[k], v = cand_vertex_[k];
-    if (bodies[a]->frozen()) continue;
-    const float* pa = bodies[a]->previous_positions();
-    const Vec3 xv = load3(pa, v);
+    if (a >= count || bodies[a]->frozen()) {
+      for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) cand_low_[c] = -INFINITY;  // (no bound to carry)
+      continue;
+    }
     for (uint32_t c = cand_start_[k]; c < cand_start_[k + 1]; ++c) {
       const uint32_t b = tri_body_[cand_tri_[c]], t = tri_id_[cand_tri_[c]];
       if (!bodies[b]->is_cloth()) continue;
       const uint32_t* tri = bodies[b]->surface_triangles() + 3 * t;
-      const float most = std::max({moved(a, v), moved(b, tri[0]), moved(b, tri[1]), moved(b, tri[2])});
-      const float* pb = bodies[b]->previous_positions();
-      const Vec3 corners[3] = {load3(pb, tri[0]), load3(pb, tri[1]), load3(pb, tri[2])};
-      if (!may_bound(most, box_distance_sq(&xv, 1, corners, 3))) continue;
-      const float d = start_distance_vertex_triangle(*bodies[a], v, *bodies[b], t);
-      if (!(d == d)) continue;  // NaN: a body diverging now
-      tighten(a, v, d);
-      for (int i = 0; i < 3; ++i) tighten(b, tri[i], d);
+      float low = cand_d0_[c] - fm(a, v) - std::max({fm(b, tri[0]), fm(b, tri[1]), fm(b, tri[2])});  // m
+      // (std::max keeps the first for a NaN, from a body diverging now.)
+      low = std::max(low, cand_low_[c] - sm(a, v) - std::max({sm(b, tri[0]), sm(b, tri[1]), sm(b, tri[2])}));
+      if (!(low == low)) low = -INFINITY;  // NaN (a body diverging): no bound, always measured
+      cand_low_[c] = low;
+      lower(a, v, low);
+      for (int i = 0; i < 3; ++i) lower(b, tri[i], low);
     }
   }
-  for (const EdgePairEnds& e : edge_pair_ends_) {
-    const uint32_t a = e.a, b = e.b;
-    const uint32_t ea[2] = {e.a0, e.a1}, eb[2] = {e.b0, e.b1};
-    const float most = std::max({moved(a, ea[0]), moved(a, ea[1]), moved(b, eb[0]), moved(b, eb[1])});
-    const float* pa = bodies[a]->previous_positions();
-    const float* pb = bodies[b]->previous_positions();
-    const Vec3 sa[2] = {load3(pa, ea[0]), load3(pa, ea[1])}, sb[2] = {load3(pb, eb[0]), load3(pb, eb[1])};
-    if (!may_bound(most, box_distance_sq(sa, 2, sb, 2))) continue;
-    const float d = start_distance_edge_edge(*bodies[a], ea[0], ea[1], *bodies[b], eb[0], eb[1]);
-    if (!(d == d)) continue;
-    tighten(a, ea[0], d), tighten(a, ea[1], d), tighten(b, eb[0], d), tighten(b, eb[1], d);
+  for (size_t i = 0; i < edge_pair_ends_.size(); ++i) {
+    const EdgePairEnds& e = edge_pair_ends_[i];
+    float low = e.d0 - std::max(fm(e.a, e.a0), fm(e.a, e.a1)) - std::max(fm(e.b, e.b0), fm(e.b, e.b1));  // m
+    low = std::max(low, edge_low_[i] - std::max(sm(e.a, e.a0), sm(e.a, e.a1)) - std::max(sm(e.b, e.b0), sm(e.b, e.b1)));
+    if (!(low == low)) low = -INFINITY;
+    edge_low_[i] = low;
+    lower(e.a, e.a0, low), lower(e.a, e.a1, low), lower(e.b, e.b0, low), lower(e.b, e.b1, low);
   }
-  uint32_t body = 0;
-  std::sort(bounded_.begin(), bounded_.end());  // grouped by body; the order does not change the result
-  for (const uint32_t g : bounded_) {
-    while (body + 1 < count && body_vertex_begin_[body + 1] <= g) ++body;
-    SoftBody& B = *bodies[body];
-    const uint32_t v = g - body_vertex_begin_[body];
-    if (!B.frozen() && B.inverse_masses()[v] > 0.0f) bound_motion(B, v, bound_[g], load3(shared_motion_.data(), body));
-    bound_[g] = INFINITY;
+}
+
+// Per vertex of a cloth pair, how far it is from where the frame started, m (moved_): at the
+// substep's start (previous positions) or now.
+void BodyContact::since_frame(SoftBody* const* bodies, uint32_t count, bool now) {
+  moved_.assign(bound_.size(), 0.0f);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
+    if (n == 0 || body_pos_begin_[i + 1] == body_pos_begin_[i]) continue;  // (not near another: in no pair)
+    const float* x = now ? bodies[i]->positions() : bodies[i]->previous_positions();
+    const float* x0 = frame_pos_.data() + 3 * size_t(body_pos_begin_[i]);
+    for (uint32_t v = 0; v < n; ++v) moved_[begin + v] = length(load3(x, v) - load3(x0, v));
   }
-  bounded_.clear();
+}
+
+// The bound of a vertex is kClothBoundFraction x the smallest start distance over its pairs, and it
+// matters only where the vertex moved farther than that in the substep. So a pair is measured only
+// when one of its vertices moved farther than kClothBoundFraction x a lower bound on its start
+// distance (lower_bounds), and only in a round where some vertex moved farther than that for its
+// least lower bound (flagged): a vertex that is shortened moved farther than its nearest pair's
+// bound, so it is flagged and that pair is measured, and its bound comes out exactly as when every
+// pair is measured (the positions are the same to the bit); a vertex some of whose pairs were
+// skipped gets a bound no smaller than its motion, which leaves it where it is. A draped sheet moves
+// a fraction of a millimetre per substep against pairs a spacing apart: most rounds measure nothing.
+void BodyContact::apply_bounds(SoftBody* const* bodies, uint32_t count) {
+  if (bound_.size() != body_vertex_begin_[count]) return;  // no cloth candidates gathered this frame
+  const auto began = std::chrono::steady_clock::now();
+  if (lower_pending_) {
+    lower_bounds(bodies, count);
+    lower_pending_ = false;
+  }
+  // The shared motion: the mean of the free vertices' (a body with pairs only with itself: every
+  // pair's two sides move with it, so it brings none nearer).
+  shared_motion_.assign(3 * size_t(count), 0.0f);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t n = body_vertex_begin_[i + 1] - body_vertex_begin_[i];
+    if (n == 0 || !own_pairs_only_[i] || bodies[i]->frozen()) continue;
+    const SoftBody& B = *bodies[i];
+    const float* x = B.positions();
+    const float* p = B.previous_positions();
+    const float* w = B.inverse_masses();
+    double sum[3] = {0, 0, 0};
+    uint32_t free = 0;
+    for (uint32_t v = 0; v < n; ++v) {
+      if (w[v] == 0.0f) continue;
+      for (int c = 0; c < 3; ++c) sum[c] += double(x[3 * v + c]) - double(p[3 * v + c]);
+      ++free;
+    }
+    // Pinned vertices share no motion: with any, the bound is on the motion itself.
+    if (free == n) store3(shared_motion_.data(), i, Vec3{float(sum[0] / n), float(sum[1] / n), float(sum[2] / n)});
+  }
+  // Each pair vertex's motion in this substep less its body's shared motion, m (0 where it cannot be
+  // shortened): flagged if it may reach the bound of its nearest pair.
+  bool any = false;
+  motion_.assign(bound_.size(), 0.0f);
+  for (uint32_t i = 0; i < count; ++i) {
+    const SoftBody& B = *bodies[i];
+    const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
+    if (n == 0 || B.frozen()) continue;
+    const float* x = B.positions();
+    const float* p = B.previous_positions();
+    const float* w = B.inverse_masses();
+    const Vec3 shared = load3(shared_motion_.data(), i);
+    for (uint32_t v = 0; v < n; ++v) {
+      const uint32_t g = begin + v;
+      if (lower_[g] == INFINITY || w[v] == 0.0f) continue;  // in no cloth pair, or pinned
+      const float moved = length(load3(x, v) - load3(p, v) - shared);
+      motion_[g] = moved;
+      if (!may_bound(moved, lower_[g])) continue;
+      flagged_[g] = 1;
+      any = true;
+    }
+  }
+  if (!any) {
+    bound_ms_ += ms_since(began);
+    return;
+  }
+  auto low_sq = [](float low) { return low > 0.0f ? low * low : 0.0f; };  // m^2
+  // Each flagged vertex against its pairs that may bound it (its motion beyond a quarter of their
+  // lower bound), each measured once per substep (the start distance does not change in its later
+  // rounds), then shortened to the bound where it moved farther (bound_motion compares). A vertex's
+  // bound depends only on the start positions and its own motion: the order does not matter.
+  for (uint32_t i = 0; i < count; ++i) {
+    SoftBody& B = *bodies[i];
+    const uint32_t begin = body_vertex_begin_[i], n = body_vertex_begin_[i + 1] - begin;
+    if (n == 0) continue;
+    const Vec3 shared = load3(shared_motion_.data(), i);
+    for (uint32_t v = 0; v < n; ++v) {
+      const uint32_t g = begin + v;
+      if (!flagged_[g]) continue;
+      flagged_[g] = 0;
+      float bound = INFINITY;  // m
+      for (uint32_t m = vp_start_[g]; m < vp_start_[g + 1]; ++m) {
+        const uint32_t entry = vp_entry_[m];
+        if (entry & kEdgeEntry) {
+          const uint32_t p = entry & ~kEdgeEntry;
+          if (!may_bound(motion_[g], low_sq(edge_low_[p]))) continue;
+          if (!edge_exact_[p]) {
+            const EdgePairEnds& e = edge_pair_ends_[p];
+            edge_low_[p] = start_distance_edge_edge(*bodies[e.a], e.a0, e.a1, *bodies[e.b], e.b0, e.b1);
+            edge_exact_[p] = 1;
+            if (!(edge_low_[p] == edge_low_[p])) edge_low_[p] = -INFINITY;  // NaN: a body diverging now
+          }
+          if (edge_low_[p] != -INFINITY) bound = std::min(bound, kClothBoundFraction * edge_low_[p]);
+        } else {
+          const uint32_t c = entry, k = cand_row_[c];
+          if (cand_body_[k] >= count || bodies[cand_body_[k]]->frozen()) continue;
+          if (!may_bound(motion_[g], low_sq(cand_low_[c]))) continue;
+          if (!cand_exact_[c]) {
+            cand_low_[c] = start_distance_vertex_triangle(*bodies[cand_body_[k]], cand_vertex_[k], *bodies[tri_body_[cand_tri_[c]]], tri_id_[cand_tri_[c]]);
+            cand_exact_[c] = 1;
+            if (!(cand_low_[c] == cand_low_[c])) cand_low_[c] = -INFINITY;
+          }
+          if (cand_low_[c] != -INFINITY) bound = std::min(bound, kClothBoundFraction * cand_low_[c]);
+        }
+      }
+      if (bound < INFINITY && bound_motion(B, v, bound, shared)) touch(i, v);
+    }
+  }
   bound_ms_ += ms_since(began);
 }
 
@@ -284,31 +409,81 @@ void BodyContact::resolve_cloth(SoftBody* const* bodies, uint32_t count) {
     if (a >= count) continue;
     SoftBody& A = *bodies[a];
     if (A.frozen()) continue;
+    const uint32_t at = stamp_[body_vertex_begin_[a] + v];
     for (uint32_t e = cand_start_[k]; e < cand_start_[k + 1]; ++e) {
-      SoftBody& B = *bodies[tri_body_[cand_tri_[e]]];
+      const uint32_t b = tri_body_[cand_tri_[e]];
+      SoftBody& B = *bodies[b];
       if (!B.is_cloth()) continue;
-      solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], cand_gap_[e]);
+      const uint32_t* tri = B.surface_triangles() + 3 * tri_id_[cand_tri_[e]];
+      const uint32_t* sb = stamp_.data() + body_vertex_begin_[b];
+      const uint32_t seen = cand_seen_[e];
+      if (seen != kMeasureAgain && at <= seen && sb[tri[0]] <= seen && sb[tri[1]] <= seen && sb[tri[2]] <= seen) continue;
+      if (solve_vertex_sheet(A, v, B, tri_id_[cand_tri_[e]], cand_gap_[e]) < 0.0f) {
+        cand_seen_[e] = clock_;
+        continue;
+      }
+      cand_seen_[e] = kMeasureAgain;
+      touch(a, v);
+      for (int i = 0; i < 3; ++i) touch(b, tri[i]);
     }
   }
-  for (const EdgePairEnds& e : edge_pair_ends_) {
+  for (size_t i = 0; i < edge_pair_ends_.size(); ++i) {
+    const EdgePairEnds& e = edge_pair_ends_[i];
     if (e.a >= count || e.b >= count) continue;
     SoftBody& A = *bodies[e.a];
     SoftBody& B = *bodies[e.b];
     if (A.frozen() && B.frozen()) continue;
-    solve_edge_edge(A, e.a0, e.a1, B, e.b0, e.b1, e.gap);
+    const uint32_t* sa = stamp_.data() + body_vertex_begin_[e.a];
+    const uint32_t* sb = stamp_.data() + body_vertex_begin_[e.b];
+    const uint32_t seen = edge_seen_[i];
+    if (seen != kMeasureAgain && sa[e.a0] <= seen && sa[e.a1] <= seen && sb[e.b0] <= seen && sb[e.b1] <= seen) continue;
+    if (solve_edge_edge(A, e.a0, e.a1, B, e.b0, e.b1, e.gap, e.axis) < 0.0f) {
+      edge_seen_[i] = clock_;
+      continue;
+    }
+    edge_seen_[i] = kMeasureAgain;
+    touch(e.a, e.a0), touch(e.a, e.a1), touch(e.b, e.b0), touch(e.b, e.b1);
   }
 }
 
 uint32_t BodyContact::solve_edge_pairs(SoftBody* const* bodies, uint32_t count) {
   uint32_t solved = 0;
-  for (const EdgePairEnds& e : edge_pair_ends_) {
+  if (bound_.size() != body_vertex_begin_[count]) return 0;  // no cloth candidates gathered this frame
+  if (lower_pending_) {
+    const auto began = std::chrono::steady_clock::now();
+    lower_bounds(bodies, count);
+    lower_pending_ = false;
+    bound_ms_ += ms_since(began);
+  }
+  // How far each vertex of a pair has moved since the frame's start, m: a pair d0 apart then is at
+  // least d0 less its two edges' farthest-moved ends' motions apart now, and one that cannot be
+  // within its gap is apart without measuring it (until one of its ends moves, stamp_). Most of a
+  // draped sheet's pairs are its neighbours in the plane, a spacing apart.
+  since_frame(bodies, count, true);
+  const uint32_t measured_at = clock_;
+  for (size_t i = 0; i < edge_pair_ends_.size(); ++i) {
+    const EdgePairEnds& e = edge_pair_ends_[i];
     if (e.a >= count || e.b >= count) continue;
     SoftBody& A = *bodies[e.a];
     SoftBody& B = *bodies[e.b];
     if (A.frozen() && B.frozen()) continue;
-    const uint32_t ea[2] = {e.a0, e.a1}, eb[2] = {e.b0, e.b1};
-    const float depth = solve_edge_edge(A, ea[0], ea[1], B, eb[0], eb[1], e.gap);
-    if (depth < 0.0f) continue;
+    {
+      const uint32_t ga = body_vertex_begin_[e.a], gb = body_vertex_begin_[e.b];
+      const float low = e.d0 - std::max(moved_[ga + e.a0], moved_[ga + e.a1]) - std::max(moved_[gb + e.b0], moved_[gb + e.b1]);
+      // (A margin for the rounding of the distances and motions, m.)
+      if (low > e.gap * 1.001f + 1e-5f && stamp_[ga + e.a0] <= measured_at && stamp_[ga + e.a1] <= measured_at &&
+          stamp_[gb + e.b0] <= measured_at && stamp_[gb + e.b1] <= measured_at) {
+        edge_seen_[i] = clock_;
+        continue;
+      }
+    }
+    const float depth = solve_edge_edge(A, e.a0, e.a1, B, e.b0, e.b1, e.gap, e.axis);
+    if (depth < 0.0f) {
+      edge_seen_[i] = clock_;  // apart: unchanged until one of its ends moves
+      continue;
+    }
+    edge_seen_[i] = kMeasureAgain;
+    touch(e.a, e.a0), touch(e.a, e.a1), touch(e.b, e.b0), touch(e.b, e.b1);
     A.add_contacts(0, depth);
     ++solved;
   }

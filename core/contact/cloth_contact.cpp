@@ -89,7 +89,7 @@ float solve_vertex_sheet(SoftBody& A, uint32_t v, SoftBody& B, uint32_t t, float
   return std::fmax(0.0f, -s);
 }
 
-float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32_t b0, uint32_t b1, float gap) {
+float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32_t b0, uint32_t b1, float gap, Vec3 axis) {
   float* xa = A.positions();
   float* xb = B.positions();
   const Vec3 x0 = load3(xa, a0), x1 = load3(xa, a1), y0 = load3(xb, b0), y1 = load3(xb, b1);
@@ -102,6 +102,9 @@ float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32
       lo(x0.y, x1.y) - hi(y0.y, y1.y) > reach || lo(y0.y, y1.y) - hi(x0.y, x1.y) > reach ||
       lo(x0.z, x1.z) - hi(y0.z, y1.z) > reach || lo(y0.z, y1.z) - hi(x0.z, x1.z) > reach)
     return -1.0f;
+  // Separated along the axis (any unit direction bounds the distance from below): apart.
+  const float pa0 = dot(x0, axis), pa1 = dot(x1, axis), pb0 = dot(y0, axis), pb1 = dot(y1, axis);
+  if (lo(pa0, pa1) - hi(pb0, pb1) > reach || lo(pb0, pb1) - hi(pa0, pa1) > reach) return -1.0f;
   float s, t;
   const float d2 = closest_between_segments(x0, x1, y0, y1, &s, &t);
   if (!(d2 < gap * gap)) return -1.0f;
@@ -144,12 +147,14 @@ float start_distance_edge_edge(const SoftBody& A, uint32_t a0, uint32_t a1, cons
   return std::sqrt(closest_between_segments(load3(pa, a0), load3(pa, a1), load3(pb, b0), load3(pb, b1), &s, &t));
 }
 
-void bound_motion(SoftBody& A, uint32_t v, float bound, Vec3 shared) {
+bool bound_motion(SoftBody& A, uint32_t v, float bound, Vec3 shared) {
   float* x = A.positions();
   const Vec3 p = load3(A.previous_positions(), v) + shared;
   const Vec3 d = load3(x, v) - p;
   const float len = length(d);
-  if (len > bound) store3(x, v, p + d * (bound / len));
+  if (!(len > bound)) return false;
+  store3(x, v, p + d * (bound / len));
+  return true;
 }
 
 }  // namespace sb

@@ -49,15 +49,18 @@ constexpr int kClothContactRounds = 3;
 float solve_vertex_sheet(SoftBody& A, uint32_t v, SoftBody& B, uint32_t t, float gap);
 
 // Edge a0-a1 of A against edge b0-b1 of B, kept gap (m) apart. Returns the depth (>= 0) if solved, or
-// -1 when apart.
-float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32_t b0, uint32_t b1, float gap);
+// -1 when apart. `axis` (unit, or zero): a direction along which the two edges' projections farther
+// apart than the gap prove them apart without measuring (the frame start's offset: most of a sheet's
+// pairs are neighbours in its plane whose bounding boxes meet).
+float solve_edge_edge(SoftBody& A, uint32_t a0, uint32_t a1, SoftBody& B, uint32_t b0, uint32_t b1, float gap,
+                      Vec3 axis = Vec3{0.0f, 0.0f, 0.0f});
 
 // Distances at the substep's start (previous positions), m.
 float start_distance_vertex_triangle(const SoftBody& A, uint32_t v, const SoftBody& B, uint32_t t);
 float start_distance_edge_edge(const SoftBody& A, uint32_t a0, uint32_t a1, const SoftBody& B, uint32_t b0, uint32_t b1);
 
 // Shortens vertex v's substep motion, less `shared` (m: a motion every vertex of its pairs shares),
-// to `bound` (m).
-void bound_motion(SoftBody& A, uint32_t v, float bound, Vec3 shared);
+// to `bound` (m). True if it moved the vertex.
+bool bound_motion(SoftBody& A, uint32_t v, float bound, Vec3 shared);
 
 }  // namespace sb
