@@ -71,16 +71,19 @@ class Thinner {
   // The spacings of the levels offered (SurfaceSpacing::spacing; default: spacing_of_level).
   explicit Thinner(const SurfaceSpacing* spacing = nullptr) : spacing_(spacing) {}
   bool offer(const double* p, int level, const double* normal, std::vector<double>& accepted, double across = kMinAcross,
-             double same = 1.0) {
-    if (!fits(p, level, normal, accepted, across, same)) return false;
-    add(p, level, normal, accepted);
+             double same = 1.0, bool crossing = false) {
+    if (!fits(p, level, normal, accepted, across, same, crossing)) return false;
+    add(p, level, normal, accepted, crossing);
     return true;
   }
   // Whether no accepted point is too close (offer without accepting). normal: unit, or null or zero
   // (then every point within the spacing is too close). A point on the other side (normals apart)
   // is too close within `across` of the spacing, one on the same side within `same` of it.
+  // crossing: a point on a crossing curve (piece_crossings.h). Such points keep their sides only
+  // among themselves (a thin fin's two walls each get their curve); to every other point they are
+  // too close within the spacing, as points without a normal (the crossed face's samples keep off).
   bool fits(const double* p, int level, const double* normal, const std::vector<double>& accepted,
-            double across = kMinAcross, double same = 1.0) const {
+            double across = kMinAcross, double same = 1.0, bool crossing = false) const {
     const double own = spacing_of(level);
     for (size_t l = 0; l < grids_.size(); ++l) {
       if (!grids_[l]) continue;
@@ -89,7 +92,7 @@ class Thinner {
         const double* q = &accepted[3 * size_t(j)];
         const double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]);
         if (!(d2 < same * same * r * r)) return false;
-        if (!normal || d2 < across * across * r * r) return true;
+        if (!normal || d2 < across * across * r * r || (crossings_[size_t(j)] && !crossing)) return true;
         const float* m = &normals_[3 * size_t(j)];
         const double dot = normal[0] * m[0] + normal[1] * m[1] + normal[2] * m[2];
         const bool both_known = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] > 0.5 &&
@@ -100,13 +103,14 @@ class Thinner {
     }
     return true;
   }
-  void add(const double* p, int level, const double* normal, std::vector<double>& accepted) {
+  void add(const double* p, int level, const double* normal, std::vector<double>& accepted, bool crossing = false) {
     const double own = spacing_of(level);
     if (grids_.size() <= size_t(level)) grids_.resize(size_t(level) + 1);
     if (!grids_[size_t(level)]) grids_[size_t(level)] = std::make_unique<PointGrid>(kOrigin, own);
     grids_[size_t(level)]->insert(int64_t(accepted.size() / 3), p);
     accepted.insert(accepted.end(), p, p + 3);
     for (int k = 0; k < 3; ++k) normals_.push_back(normal ? float(normal[k]) : 0.0f);
+    crossings_.push_back(uint8_t(crossing));
   }
 
  private:
@@ -115,6 +119,7 @@ class Thinner {
   double spacing_of(int level) const { return spacing_ ? spacing_->spacing(level) : spacing_of_level(level); }
   std::vector<std::unique_ptr<PointGrid>> grids_;
   std::vector<float> normals_;  // per accepted point (0 without one)
+  std::vector<uint8_t> crossings_;  // per accepted point: on a crossing curve (fits)
 };
 
 // Twice the area of triangle a, b, c.
@@ -426,8 +431,8 @@ void Tetrahedralizer::place_surface_points() {
   slides_.of_point.clear();
   slides_.corners = &surface_.positions;
   auto offer_on_face = [&](const double* x, int level, uint32_t face, const double* normal, double across = kMinAcross,
-                           double same = 1.0, SurfaceSlide slide = {}) {
-    if (rays_->buried_at(x, face) || !thinner.offer(x, level, normal, points_, across, same)) return false;
+                           double same = 1.0, SurfaceSlide slide = {}, bool crossing = false) {
+    if (rays_->buried_at(x, face) || !thinner.offer(x, level, normal, points_, across, same, crossing)) return false;
     if (slide.kind != SurfaceSlide::kNoSlide) {
       slides_.of_point.resize(points_.size() / 3);
       slides_.of_point.back() = slide;
@@ -470,7 +475,12 @@ void Tetrahedralizer::place_surface_points() {
       crossings.clear();
       beyond.clear();
       piece_crossings(p, t, uint32_t(f), spacing.spacing(spacing.face_level[f]), *rays_, crossings, &beyond);
-      for (size_t i = 0; i < crossings.size(); i += 3) offer_on_face(&crossings[i], spacing.face_level[f], uint32_t(f), nullptr);
+      // With the face's normal: a part coarsened beyond its thickness has its two walls' curves
+      // closer than the spacing, and without it the first wall's crowded out the second's (a 3 mm
+      // fin sunk into a block, coarsened to 15.4 mm: the fin met the block along one wall only and
+      // came out a part of its own).
+      for (size_t i = 0; i < crossings.size(); i += 3)
+        offer_on_face(&crossings[i], spacing.face_level[f], uint32_t(f), &spacing.face_normal[3 * f], kMinAcross, 1.0, {}, true);
       for (const auto& b : beyond) beyond_crossings.push_back({b, spacing.face_level[f]});
     }
   }

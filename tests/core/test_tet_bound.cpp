@@ -204,6 +204,38 @@ TEST_CASE("A fin sunk into a block, thickened, keeps its tets above quality 0.1 
   }
 }
 
+TEST_CASE("A fin sunk into a block and coarsened beyond its thickness meets the block along both walls: one part") {
+  // Coarsened to a spacing h above its thickness, the fin's two walls cross the block's top closer
+  // than h, and the points on their crossing curves were thinned as points without a side: the
+  // first wall's crowded out the second's, so the fin met the block along one wall only and came
+  // out a part of its own (measured before: 2 mm under 5,000 at 18.5 mm, 2, 3 and 4 mm under
+  // 6,000 at 15.4 mm; 3 mm under 6,000: 1,539 of 4,652 tets in the fin's part). Now each wall keeps
+  // its curve (measured one part, min quality 0.101-0.134).
+  struct Case {
+    float thickness;  // m
+    int64_t bound;
+  };
+  for (const Case c : {Case{0.002f, 5000}, Case{0.003f, 6000}, Case{0.004f, 6000}}) {
+    CAPTURE(c.thickness);
+    CAPTURE(c.bound);
+    const Result r = mesh(finned_block(c.thickness), c.bound, ThinParts::Coarsen);
+    CAPTURE(r.stats.coarsened_spacing);
+    REQUIRE(r.stats.coarsened_spacing > c.thickness);  // coarsened beyond the thickness: the case at hand
+    check_within(r, c.bound, 0.02);  // one part among the rest
+    // Vertices on each wall's crossing curve (the block's top, z = 0.5 m), along the fin's 0.4 m:
+    // at least one per two spacings on each wall (the curve is sampled about a spacing apart).
+    int on_wall[2] = {0, 0};
+    for (size_t i = 0; i < r.positions.size(); i += 3) {
+      if (std::fabs(r.positions[i + 2] - 0.5f) > 1e-4f) continue;
+      for (int side = 0; side < 2; ++side)
+        if (std::fabs(r.positions[i] - (0.5f + (side ? 0.5f : -0.5f) * c.thickness)) < 1e-4f) ++on_wall[side];
+    }
+    const int least = int(0.4 / (2 * r.stats.coarsened_spacing));
+    CHECK(on_wall[0] >= least);
+    CHECK(on_wall[1] >= least);
+  }
+}
+
 TEST_CASE("max_tets holds on the result: without a thin-parts choice a result over it is refused, naming its tets") {
   // A UV sphere at 20 cells: estimated 20,901 (under 25,000), made 27,081.
   const Soup sphere = uv_sphere(0.5f, 48, 24);

@@ -133,9 +133,10 @@ TEST_CASE("Study: tet quality of one case from the environment (SB_STUDY_PULL or
         testing_tetra::mesh(mm > 0 ? study_fin(float(mm / 1000)) : study_fused_fin(), bound,
                             choice == 'c' ? ThinParts::Coarsen : ThinParts::Thicken);
     std::printf("estimate %lld as sampled %lld thinnest %.2f mm ", (long long)r.stats.estimated_tets, (long long)r.stats.estimated_tets_as_sampled, 1000 * r.stats.thinnest);
-    std::printf("status %d min q %.4f below 0.1 %lld tets %lld peeled %lld refinement %lld volume %+.4f %% thickened %.2f mm\n",
-                int(r.status), r.stats.min_quality, (long long)r.stats.quality_histogram[0], (long long)r.stats.tets,
+    std::printf("status %d min q %.4f below 0.1 %lld tets %lld parts %lld peeled %lld refinement %lld volume %+.4f %% thickened %.2f mm spacing %.2f mm retries %lld\n",
+                int(r.status), r.stats.min_quality, (long long)r.stats.quality_histogram[0], (long long)r.stats.tets, (long long)r.stats.parts,
                 (long long)r.stats.peeled, (long long)r.stats.refinement_points,
-                100 * (r.stats.volume / r.stats.surface_volume - 1), 1000 * r.stats.thickened_to);
+                100 * (r.stats.volume / r.stats.surface_volume - 1), 1000 * r.stats.thickened_to,
+                1000 * r.stats.coarsened_spacing, (long long)r.stats.bound_retries);
   }
 }
