@@ -151,6 +151,29 @@ TEST_CASE("rest is rest: a stack of four boxes offset 12 mm per level stays put 
   }
 }
 
+TEST_CASE("rest is rest: a lattice ball set down at rest, once settled, stays put for 30 s") {
+  // Issue 25's ball at the page's defaults: 0.3 m, 8 cells, edge compliance 1e-4, damping 1/s, one
+  // pass, set down 1 mm above the ground. It first rolls (0.28 m, over ~5 s) from resting on a face
+  // of its cubed-sphere lattice to resting near one of the lattice's 8 corners, where the mesh is
+  // softer: it sags 26 mm there against 20 mm on the face, and its gravitational plus elastic energy
+  // is ~7 J lower (limitations.md). Once there it must stay: after 15 s no further motion of the
+  // centre above 1 mm in the next 30 s (the stack's bound above; measured 0.6 mm).
+  World w;
+  BodyParams p;
+  p.edge_compliance = 1e-4f;
+  p.damping = 1.0f;
+  SoftBody* ball = w.body(w.add_body(make_ball(0.3f, 8, 0.0f, 0.301f, 0.0f), p));
+  for (int f = 0; f < 900; ++f) REQUIRE(w.step(kFrame, nullptr) == 0);
+  const Vec3 settled = centre_of(*ball);
+  float worst = 0.0f;  // m
+  for (int f = 0; f < 1800; ++f) {
+    REQUIRE(w.step(kFrame, nullptr) == 0);
+    worst = std::max(worst, length(centre_of(*ball) - settled));
+  }
+  CHECK(worst < 1e-3f);
+  CHECK(min_coord(*ball, 1) > -1e-4f);  // on the ground, not in it
+}
+
 TEST_CASE("a light body does not push a heavy one through the ground, nor a heavy one crush through a light one") {
   // Densities 10x apart (200 and 2,000 kg/m^3), stacked both ways. After 2 s: no body below the
   // ground and the upper one resting on the lower: at the end of every frame the upper box's lowest
