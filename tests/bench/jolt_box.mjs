@@ -30,8 +30,8 @@
 // and it orders constraints its own way (Optimize).
 import { Worker as NodeWorker } from 'node:worker_threads';
 
-const LAYER_STATIC = 0;
-const LAYER_MOVING = 1;
+export const LAYER_STATIC = 0;
+export const LAYER_MOVING = 1;
 
 // flavour 'wasm': single-threaded, no wasm SIMD. 'simd': the `wasm-multithread` build, which is the
 // npm package's only one compiled with wasm SIMD (-msimd128); scenes made with workerThreads 0 run
@@ -57,6 +57,36 @@ export async function loadJolt(flavour = 'wasm') {
   }
   Object.defineProperty(globalThis, 'Worker', { configurable: true, get: () => PthreadWorker, set() {} });
   return (await import('jolt-physics/wasm-multithread')).default();
+}
+
+// A Jolt physics system (its own JoltInterface) with two object layers, static and moving, that
+// collide with each other (and moving with moving), one broad-phase layer each, and gravity along y.
+// workerThreads: Jolt's job system threads (the multithread flavour only; null: its default).
+// Returns { jolt, system, bodies } (the JoltInterface owns the layer filters).
+export function joltWorld(J, { gravity = -9.81, workerThreads = null } = {}) {
+  const objectFilter = new J.ObjectLayerPairFilterTable(2);
+  objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
+  objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
+  const bpStatic = new J.BroadPhaseLayer(0);
+  const bpMoving = new J.BroadPhaseLayer(1);
+  const bpInterface = new J.BroadPhaseLayerInterfaceTable(2, 2);
+  bpInterface.MapObjectToBroadPhaseLayer(LAYER_STATIC, bpStatic);
+  bpInterface.MapObjectToBroadPhaseLayer(LAYER_MOVING, bpMoving);
+  J.destroy(bpStatic); // copied into bpInterface
+  J.destroy(bpMoving);
+  const bpFilter = new J.ObjectVsBroadPhaseLayerFilterTable(bpInterface, 2, objectFilter, 2);
+  const settings = new J.JoltSettings();
+  settings.mObjectLayerPairFilter = objectFilter;
+  settings.mBroadPhaseLayerInterface = bpInterface;
+  settings.mObjectVsBroadPhaseLayerFilter = bpFilter;
+  if (workerThreads !== null) settings.mMaxWorkerThreads = workerThreads;
+  const jolt = new J.JoltInterface(settings); // now owns the three filter objects
+  J.destroy(settings);
+  const system = jolt.GetPhysicsSystem();
+  const g = new J.Vec3(0, gravity, 0);
+  system.SetGravity(g);
+  J.destroy(g);
+  return { jolt, system, bodies: system.GetBodyInterface() };
 }
 
 // Per-vertex masses as in our core: each tet gives density * V / 4 to each of its 4 vertices.
@@ -102,30 +132,7 @@ export class JoltBoxScene {
     this.restVolume = totalVolume(mesh.positions, mesh.tets);
     this.vertexCount = mesh.positions.length / 3;
 
-    // Collision layers: static floor vs moving soft body, one broad-phase layer each.
-    const objectFilter = new J.ObjectLayerPairFilterTable(2);
-    objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
-    objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
-    const bpStatic = new J.BroadPhaseLayer(0);
-    const bpMoving = new J.BroadPhaseLayer(1);
-    const bpInterface = new J.BroadPhaseLayerInterfaceTable(2, 2);
-    bpInterface.MapObjectToBroadPhaseLayer(LAYER_STATIC, bpStatic);
-    bpInterface.MapObjectToBroadPhaseLayer(LAYER_MOVING, bpMoving);
-    J.destroy(bpStatic); // copied into bpInterface
-    J.destroy(bpMoving);
-    const bpFilter = new J.ObjectVsBroadPhaseLayerFilterTable(bpInterface, 2, objectFilter, 2);
-    const settings = new J.JoltSettings();
-    settings.mObjectLayerPairFilter = objectFilter;
-    settings.mBroadPhaseLayerInterface = bpInterface;
-    settings.mObjectVsBroadPhaseLayerFilter = bpFilter;
-    if (workerThreads !== null) settings.mMaxWorkerThreads = workerThreads;
-    this.jolt = new J.JoltInterface(settings); // now owns the three filter objects
-    J.destroy(settings);
-    this.system = this.jolt.GetPhysicsSystem();
-    this.bodies = this.system.GetBodyInterface();
-    const g = new J.Vec3(0, gravity, 0);
-    this.system.SetGravity(g);
-    J.destroy(g);
+    ({ jolt: this.jolt, system: this.system, bodies: this.bodies } = joltWorld(J, { gravity, workerThreads }));
 
     // Floor: 100 m x 1 m x 100 m static box, top face at y = 0.
     const half = new J.Vec3(50, 0.5, 50);

@@ -15,8 +15,7 @@
 // - contact: Jolt collides soft-body vertices (radius mVertexRadius = half our thickness) with the
 //   sphere and the floor; it has no self-collision, so its row compares with ours with and without.
 // - gravity -9.81, no damping, friction and restitution ours, sleeping off.
-const LAYER_STATIC = 0;
-const LAYER_MOVING = 1;
+import { joltWorld, LAYER_MOVING, LAYER_STATIC } from './jolt_box.mjs';
 
 export { loadJolt } from './jolt_box.mjs';
 
@@ -42,29 +41,7 @@ export class JoltClothScene {
   constructor(J, sheet, params, sphere, { substeps, gravity = -9.81, workerThreads = null }) {
     this.J = J;
     this.vertexCount = sheet.positions.length / 3;
-    const objectFilter = new J.ObjectLayerPairFilterTable(2);
-    objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
-    objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
-    const bpStatic = new J.BroadPhaseLayer(0);
-    const bpMoving = new J.BroadPhaseLayer(1);
-    const bpInterface = new J.BroadPhaseLayerInterfaceTable(2, 2);
-    bpInterface.MapObjectToBroadPhaseLayer(LAYER_STATIC, bpStatic);
-    bpInterface.MapObjectToBroadPhaseLayer(LAYER_MOVING, bpMoving);
-    J.destroy(bpStatic);
-    J.destroy(bpMoving);
-    const bpFilter = new J.ObjectVsBroadPhaseLayerFilterTable(bpInterface, 2, objectFilter, 2);
-    const settings = new J.JoltSettings();
-    settings.mObjectLayerPairFilter = objectFilter;
-    settings.mBroadPhaseLayerInterface = bpInterface;
-    settings.mObjectVsBroadPhaseLayerFilter = bpFilter;
-    if (workerThreads !== null) settings.mMaxWorkerThreads = workerThreads;
-    this.jolt = new J.JoltInterface(settings);
-    J.destroy(settings);
-    this.system = this.jolt.GetPhysicsSystem();
-    this.bodies = this.system.GetBodyInterface();
-    const g = new J.Vec3(0, gravity, 0);
-    this.system.SetGravity(g);
-    J.destroy(g);
+    ({ jolt: this.jolt, system: this.system, bodies: this.bodies } = joltWorld(J, { gravity, workerThreads }));
     const identity = new J.Quat(0, 0, 0, 1);
     const addStatic = (shape, [x, y, z]) => {
       const at = new J.RVec3(x, y, z);
