@@ -15,14 +15,6 @@ namespace sb {
 
 namespace {
 
-// Vertex v of A met triangle tri of B (another body): the repair of inverted tets leaves the region
-// of each side alone while the other side can push back (inverted_tets.h, "When"). A frozen body
-// (asleep or diverged) does not move, like the ground: A's vertex is then not held. A is awake here.
-void hold_repair(SoftBody& A, uint32_t v, SoftBody& B, const uint32_t* tri) {
-  if (!B.frozen()) A.hold_repair(v);
-  for (int i = 0; i < 3; ++i) B.hold_repair(tri[i]);
-}
-
 bool filter_allows(const SoftBody& a, const SoftBody& b) {
   return (a.collision_group() & b.collision_mask()) != 0 && (b.collision_group() & a.collision_mask()) != 0;
 }
@@ -550,7 +542,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
           B.add_contacts(0, depth);
           A.mark_pressed_by_body();
           B.mark_pressed_by_body();
-          hold_repair(A, v, B, B.surface_triangles() + 3 * tri_id_[cand_tri_[e]]);
         }
       }
     }
@@ -730,7 +721,6 @@ uint32_t BodyContact::solve(SoftBody* const* bodies, uint32_t count, const BodyC
       B.add_contacts(0, depth);
       A.mark_pressed_by_body();
       B.mark_pressed_by_body();
-      hold_repair(A, v, B, tri);
     }
   }
   if (any_cloth_) {

@@ -9,12 +9,6 @@ namespace sb {
 
 namespace {
 constexpr uint32_t kNone = 0xffffffffu;
-// A region with a vertex put back less than this many substeps ago has folded again...
-constexpr uint32_t kRefoldSubsteps = 10;
-// ...and is left alone this many substeps (1 s at the default 10 substeps of 1/60 s) before it is tried
-// again: once a second, not every substep.
-constexpr uint32_t kRefoldHoldSubsteps = 600;
-
 }
 
 void InvertedTetRepair::resize(uint32_t vertex_count, uint32_t tet_count) {
@@ -29,8 +23,6 @@ void InvertedTetRepair::resize(uint32_t vertex_count, uint32_t tet_count) {
   // A region has at least one tet's four vertices, so there are at most vertex_count / 4.
   const size_t most = vertex_count / 4 + 1;
   anchored_.assign(most, 0);
-  held_.assign(most, 0);
-  repaired_at_.assign(vertex_count, now_long_ago());
   work_.assign(kPerRegion * most, 0.0);
   regions_ = 0;
 }
@@ -41,7 +33,7 @@ uint32_t InvertedTetRepair::root(uint32_t v) {
 }
 
 uint32_t InvertedTetRepair::repair(float* pos, const float* rest, const float* mass, const float* inv_mass,
-                                   const uint32_t* tets, uint32_t* hold, uint32_t now, bool pressed) {
+                                   const uint32_t* tets) {
   // A byte per tet; almost always all zero, so look a word at a time.
   const uint8_t* f = flags_.data();
   uint32_t t = 0;
@@ -79,38 +71,6 @@ uint32_t InvertedTetRepair::repair(float* pos, const float* rest, const float* m
   }
   for (uint32_t v : members_) region_.push_back(region_of_[root(v)]);
 
-  // Regions with a held vertex are left alone: out of the members, their tets still flagged.
-  // A region with a vertex put back in the last kRefoldSubsteps folded again: what surrounds it (a
-  // squeezed body, what presses on it) folds it back in the next pass, and put back every substep it
-  // shook its body for good (the page's pile: bunnies at 5-8 cm/s for 15 s). It is left alone for
-  // kRefoldHoldSubsteps, then tried again. Only in a body a neighbour presses on (`pressed`): a tangle
-  // left alone is undone by putting its regions back substep after substep.
-  std::fill(held_.begin(), held_.begin() + regions_, 0);
-  if (hold) {
-    for (size_t j = 0; j < members_.size(); ++j) {
-      const uint32_t v = members_[j];
-      if (int32_t(hold[v] - now) > 0) held_[region_[j]] = 1;
-      else if (pressed && now - repaired_at_[v] < kRefoldSubsteps) held_[region_[j]] = 2;
-    }
-    for (size_t j = 0; j < members_.size(); ++j)
-      if (held_[region_[j]] == 2) hold[members_[j]] = now + kRefoldHoldSubsteps;
-  }
-  uint32_t repaired = 0;
-  for (uint32_t u = t; u < tet_count_; ++u) {
-    if (!f[u] || held_[region_of_[root(tets[4 * size_t(u)])]]) continue;
-    flags_[u] = 0;
-    ++repaired;
-  }
-  for (uint32_t v : members_) region_of_[v] = kNone;
-  if (repaired < flagged) {
-    size_t kept = 0;
-    for (size_t j = 0; j < members_.size(); ++j)
-      if (!held_[region_[j]]) members_[kept] = members_[j], region_[kept++] = region_[j];
-    members_.resize(kept);
-    region_.resize(kept);
-  }
-  if (repaired == 0) return 0;
-
   // Per region: the mass-weighted centres now and at rest (double: sums over up to every vertex).
   // With an immovable vertex, those alone count (infinitely heavy) and keep their places.
   std::fill(anchored_.begin(), anchored_.begin() + regions_, 0);
@@ -131,8 +91,7 @@ uint32_t InvertedTetRepair::repair(float* pos, const float* rest, const float* m
     for (int k = 0; k < 3; ++k) c[k] += m * pos[3 * v + k], c[3 + k] += m * rest[3 * v + k];
   }
   for (uint32_t r = 0; r < regions_; ++r)
-    if (!held_[r])
-      for (int k = 0; k < 6; ++k) work[kPerRegion * r + k] /= work[kPerRegion * r + 6];
+    for (int k = 0; k < 6; ++k) work[kPerRegion * r + k] /= work[kPerRegion * r + 6];
   for (size_t j = 0; j < members_.size(); ++j) {
     const uint32_t v = members_[j], r = region_[j];
     const double m = weight(j);
@@ -141,7 +100,6 @@ uint32_t InvertedTetRepair::repair(float* pos, const float* rest, const float* m
       for (int b = 0; b < 3; ++b) c[7 + 3 * a + b] += m * (pos[3 * v + a] - c[a]) * (rest[3 * v + b] - c[3 + b]);
   }
   for (uint32_t r = 0; r < regions_; ++r) {
-    if (held_[r]) continue;
     double* c = work + kPerRegion * r;
     double a[3][3], rot[3][3];
     for (int i = 0; i < 9; ++i) a[i / 3][i % 3] = c[7 + i];
@@ -156,8 +114,9 @@ uint32_t InvertedTetRepair::repair(float* pos, const float* rest, const float* m
     const double* M = c + 7;
     for (int k = 0; k < 3; ++k) pos[3 * v + k] = float(c[k] + M[3 * k] * q[0] + M[3 * k + 1] * q[1] + M[3 * k + 2] * q[2]);
   }
-  for (uint32_t v : members_) repaired_at_[v] = now;
-  return repaired;
+  for (uint32_t v : members_) region_of_[v] = kNone;
+  std::fill(flags_.begin() + t, flags_.end(), 0);
+  return flagged;
 }
 
 uint32_t InvertedTetRepair::flagged() const {

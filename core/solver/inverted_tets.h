@@ -23,20 +23,13 @@
 // The targets keep the region's linear momentum (sum m_i (x_i* - c) = 0) and exert no torque about c
 // (R A^T is symmetric).
 //
-// When. Region by region: a region is put back unless another body that is awake pressed on one of
-// its vertices in the last kRepairFreeSubsteps substeps (a moving collider, or any collider on a
-// self-colliding body, holds the whole body: soft_body_position_based.cpp). Snapped back
-// against a neighbour that presses on it, a region folds again at once, and bunnies in the page's pile
-// trembled for good (0.03-1.2 J after 10 s) when whole bodies in contact were repaired. The ground, a
-// still collider and a sleeping body do not move: a region pressed against them is put back, and their
-// contact, solved after the repair, has the last word. In a body a neighbour presses on, a region that
-// folds again within a few substeps of being put back is left alone for a second (inverted_tets.cpp).
-// Measured 2026-11-29 in a native replay of the page's pile (tests/core/test_pile.cpp): with whole
-// bodies in contact skipped, 185-200 tets stayed inverted and two bunnies resting on the bowl trembled
-// at 13-38 mm/s, not asleep at 15 s; region by region, ~105-125 stay inverted and all 21 bodies sleep
-// at 10.5-11 s. After the elastic passes and before the ground, press plate and colliders, so those
-// still have the last word and the substep's start `prev` is left where the vertices really were
-// (continuous collision detection traces prev -> x, the repair included).
+// When. On a tangle (kRepairTangledFraction of the body's tets inverted at once) once no other body and
+// no collider has touched the body for kRepairFreeSubsteps, and on any inverted tet once none has for
+// kRepairAnyFreeSubsteps: its neighbours in a pile flatten
+// a few tets of it, and snapped back against them every substep, bunnies there trembled for good. After the elastic passes and before the ground,
+// press plate and colliders, so those still have
+// the last word and the substep's start `prev` is left where the vertices really were (continuous
+// collision detection traces prev -> x, the repair included).
 //
 // And without a kick: an inverted tet of an incompressible body is a state the model has no finite
 // energy for, so there is no physical velocity to give its region. Its vertices leave the substep with
@@ -53,10 +46,21 @@
 
 namespace sb {
 
-// A region is left alone for this many substeps after an awake other body or a moving collider last
-// pressed on one of its vertices (a resting contact with a neighbour comes and goes with the contact
-// gap from substep to substep).
+// A body is repaired only after this many substeps with no other body or collider touching it (a resting
+// contact with a neighbour comes and goes with the contact gap from substep to substep).
 constexpr uint32_t kRepairFreeSubsteps = 30;
+
+// A body is repaired only when at least this fraction of its tets is inverted in a substep: a tangle
+// (a box pressed to 5 % inverts 20-45 % of its tets at once), not a few tets flattened by neighbours
+// (0.3-2 % of a bunny's), which snapped back against what presses on them set a pile's bodies
+// trembling (tests/bridge/scenes.test.mjs)...
+constexpr float kRepairTangledFraction = 0.01f;
+
+// ...unless no other body or collider has touched it for this many substeps (0.5 s at the default 10):
+// then any inverted tet is repaired. A body that landed alone keeps a few tets folded flat against the
+// ground for good otherwise (the bunny at the page's defaults: 11-12 of 5,538 from 4 s to 10 s; with
+// this, none from 2 s), while in a pile every body is touched far more often than that.
+constexpr uint32_t kRepairAnyFreeSubsteps = 300;
 
 // Only bodies whose volume terms are this stiff or stiffer (compliance in m^5/N; 0, incompressible, is
 // the page's default): inverted tets of a body with soft or no volume terms (the article's "edges
@@ -75,13 +79,8 @@ class InvertedTetRepair {
   // Puts each region of flagged tets on its rigidly placed rest shape (see above). pos, rest: xyz per
   // vertex (m); mass (kg) and inv_mass (1/kg, 0 = immovable) per vertex; tets: 4 ids each, in the order
   // the flags are. A region with an immovable vertex is placed by its immovable vertices alone, which
-  // keep their places. hold (optional, per vertex): a region with a vertex whose hold is later than
-  // `now` (hold - now > 0 as int32, so the clock may wrap) is left as it is, its tets still flagged;
-  // so is a region that folded again soon after it was put back while `pressed` (the body is pressed by
-  // a neighbour), its hold set a while on.
-  // Returns the number of tets put back (0: nothing done); flags of the regions put back are cleared.
-  uint32_t repair(float* pos, const float* rest, const float* mass, const float* inv_mass, const uint32_t* tets,
-                  uint32_t* hold = nullptr, uint32_t now = 0, bool pressed = false);
+  // keep their places. Returns the number of flagged tets (0: nothing done).
+  uint32_t repair(float* pos, const float* rest, const float* mass, const float* inv_mass, const uint32_t* tets);
   // How many tets the volume pass flagged (a scan of one byte per tet).
   uint32_t flagged() const;
   // Clears the flags the volume pass set, for a substep that does not repair.
@@ -101,9 +100,6 @@ class InvertedTetRepair {
   std::vector<uint32_t> members_;    // vertices of all regions, in vertex order
   std::vector<uint32_t> region_;     // per member: its region
   std::vector<uint8_t> anchored_;    // per region: holds an immovable vertex
-  std::vector<uint8_t> held_;        // per region: left alone this substep (1: hold, 2: folded again)
-  std::vector<uint32_t> repaired_at_;  // per vertex: the `now` it was last put back
-  static uint32_t now_long_ago() { return 0x80000000u; }  // before any substep (differences are modulo 2^32)
   static constexpr size_t kPerRegion = 16;
   std::vector<double> work_;         // kPerRegion per region: sums and the rotation
   uint32_t regions_ = 0;

@@ -73,7 +73,6 @@ SoftBody::SoftBody(const TetMesh& mesh, const BodyParams& params, uint32_t group
   inverted_repair_.resize(n, tet_count);
   in_inverted_.assign(n, 0);
   sweep_streak_.assign(n, 0);
-  repair_hold_.assign(n, 0);
   in_inverted_list_.clear();
   in_inverted_list_.reserve(n);
   tet_rest6_.resize(tet_count);
@@ -393,8 +392,6 @@ void SoftBody::reset() {
   diverged_ = false;
   substep_contacts_ = last_contacts_ = 0;
   max_penetration_ = 0.0f;
-  std::fill(repair_hold_.begin(), repair_hold_.end(), substep_clock_);  // nothing held
-  pressed_until_ = substep_clock_;
   grab_vertex_ = -1;
   for (uint32_t i : grab_set_) grabbed_[i] = 0;
   grab_set_.clear();

@@ -283,14 +283,9 @@ class SoftBody {
     substep_contacts_ += count;
     if (max_depth > max_penetration_) max_penetration_ = max_depth;
   }
-  // The world says another body pressed on this one in the current substep (VBD's energy limit then
-  // leaves it alone).
+  // The world says another body pressed on this one in the current substep: the repair of inverted
+  // tets then leaves it alone in the next (inverted_tets.h, "When").
   void mark_pressed_by_body() { pressed_by_other_ = true; }
-  // ...on vertex v of it, and that body is awake: inverted tets at v are left alone for
-  // kRepairFreeSubsteps (inverted_tets.h, "When").
-  void hold_repair(uint32_t v) {
-    if (v < repair_hold_.size()) repair_hold_[v] = pressed_until_ = substep_clock_ + kRepairFreeSubsteps;
-  }
 
   void reset();                              // back to the creation state; releases any grab
   // Switches the solver (allocating its buffers here, not in step). Force-based solvers need finite
@@ -503,12 +498,9 @@ class SoftBody {
   std::vector<uint8_t> in_inverted_;      // per vertex: 1 if in a tet the last substep left inverted
   std::vector<uint32_t> in_inverted_list_;  // the vertices marked there
   std::vector<uint16_t> sweep_streak_;    // per vertex: body contact's count of recent swept crossings
-  bool pressed_by_other_ = false;  // another body touched this one in the last substep
+  bool pressed_by_other_ = false;  // another body or a collider touched this one in the last substep
   double vbd_energy_start_ = 0.0;  // J, mechanical_energy at the VBD substep's start
-  // Per vertex: the substep_clock_ until which the repair leaves its inverted tets alone (hold_repair).
-  std::vector<uint32_t> repair_hold_;
-  uint32_t substep_clock_ = 0;     // XPBD substeps this body has run (wraps; compared as differences)
-  uint32_t pressed_until_ = 0;     // the latest repair_hold_ set: pressed by a neighbour until then
+  uint32_t substeps_free_ = 0;     // substeps since another body or a collider last touched this one
   std::vector<float> packed_;            // XPBD scratch: x, y, z (m), 1/m (1/kg) per particle (xpbd_solve)
   // The XPBD passes' origin (pass_origin): the vertex nearest the rest shape's middle, the offset
   // from it to that middle and the rest shape's half extent, m.
