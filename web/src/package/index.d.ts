@@ -87,7 +87,7 @@ export interface SoftBodyAttributes {
   /** grab-radius (m): the pointer holds the particles this close to the grabbed one */
   get grabRadius(): number;
   set grabRadius(value: number | null);
-  /** grab-compliance (m/N): 0: grabbed particles follow the pointer exactly */
+  /** grab-compliance (m/N): 0: grabbed particles follow the pointer exactly (under vbd at most 10 m/s: a fast pointer is trailed) */
   get grabCompliance(): number;
   set grabCompliance(value: number | null);
   /** material: simple: edge and volume compliance (per constraint, so the mesh changes the body); neo-hookean: stable Neo-Hookean tets from youngs-modulus and poisson-ratio, the same body at any resolution (any solver but pbd; under xpbd up to a stiffness number per substep, refused beyond with the substeps it needs) */
